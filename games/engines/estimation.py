@@ -1,0 +1,818 @@
+"""Estimation: the rules engine (rule book seeds/002_1a277d4dae9e44cb.txt, rulings E1-E13).
+
+Design
+------
+The state is a flat, JSON-native ``dict``. ``apply`` copies it shallowly and replaces the
+entries that change with *new* lists; no list held by a state is ever mutated in place, so
+the old state stays valid and bots can copy states cheaply. ``dumps`` is ``json.dumps`` and
+``loads`` is ``json.loads``: the round trip is exact.
+
+A round goes through these phases (``state["phase"]``, also the view's ``"phase"``):
+
+* ``"dash_call"``  call rounds: from the seat after the dealer, each seat Dash Calls or
+  declines (RULING E2).
+* ``"auction"``    call rounds: call or pass, passing is final (RULING E3). Nobody calls →
+  the same dealer redeals; the fourth deal of a round (after the third redeal in a row) is
+  played as a fixed NT round (RULING E4).
+* ``"estimating"`` the estimates (RULINGS E5, E6, E7).
+* ``"playing"``    the 13 tricks (RULINGS E8, E9); the last trick scores the round
+  (RULINGS E10, E11) and deals the next one, or ends the game (RULING E13).
+* ``"over"``
+
+View keys (``view(state, seat)``; everything is public except ``"hand"``)
+-------------------------------------------------------------------------
+Contract keys: ``game`` ("estimation"), ``players`` (4), ``seat`` (viewer or None),
+``phase`` (above), ``to_act`` (list of seats), ``legal_actions`` (the viewer's, else []),
+``hand`` (viewer's cards sorted for display, trump first; None for a spectator),
+``hand_counts`` (cards left per seat), ``totals`` (per seat), ``round_number`` (1-based),
+``rounds_total``, ``over`` (bool), ``placements`` (groups of tied seats, best first; [] until
+over), ``score_sheet`` (one entry per completed round, see below).
+
+Game keys:
+
+* ``length``: "micro" | "mini" | "full".
+* ``dealer``: seat; ``kind``: "call" | "fixed" (a call round turned into the fixed NT round
+  by RULING E4 reads "fixed"); ``deal_number``: 1-based deal of this round (2+ = redeals).
+* ``dash_calls``: per seat True (Dash Called) / False (declined, or a fixed round) / None
+  (not declared yet).
+* ``auction``: the auction of the current deal in order, each ``{"seat", "call": {"tricks",
+  "trump"}}`` or ``{"seat", "pass": True}``; ``standing_call``: ``{"seat", "tricks",
+  "trump"}`` or None.
+* ``caller``: seat or None until known; ``call``: ``{"tricks", "trump"}`` in a call round once
+  the auction is won, else None.
+* ``estimates``: per seat int or None (a Dash Caller shows 0, the Caller the Call's number);
+  ``estimate_order``: the seats that estimate, in order ([] before the estimates);
+  ``super_call``: ``{"seat", "value", "trump"}`` of the Super Call in force, or None.
+* ``with``: per seat bool (on the Caller's number); ``over_under``: "over" | "under" | None;
+  ``risk``: ``{"seat", "level"}`` (level 0-3) once every estimate is in, else None.
+* ``trump``: "S" | "H" | "D" | "C" | "NT" | None while unknown.
+* ``trick``: ``{"leader", "plays": [{"seat", "card"}]}`` while playing, else None;
+  ``last_trick``: the last completed trick of this round ``{"leader", "plays", "winner"}``
+  or None; ``played_cards``: every card played this round, in order (public).
+* ``tricks_won``: per seat; ``bust``: per seat bool (more tricks than the estimate);
+  ``avoid``: per seat list of suits it failed to follow (RULING E9).
+* ``multiplier``: 1, 2 or 4, in force for the current round (RULING E11).
+
+Score sheet entry: ``{"number", "kind", "trump", "caller", "call", "dash_call", "estimate",
+"with", "over_under", "risk", "multiplier", "tricks_won", "made", "saaydeh", "points"}``
+(points with the multiplier applied). :func:`explain_points` turns an entry (or a record
+round) and a seat into a short line such as ``"+27: made 7 (10 + 7) + 10 Caller"``.
+
+Tests and tools build hand-made states with :func:`scenario_state` (a round's start with given
+hands, dealer, totals and Sa'aydeh streak) and :func:`with_hands` (replace the current deal).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.engines import IllegalAction
+from games.engines.cards import check_action_shape, is_card, make_deck, rank_value, seeded_rng, sort_hand, suit_of
+
+State = dict[str, Any]
+
+name = "estimation"
+min_players = 4
+max_players = 4
+
+SEATS = 4
+TRICKS = 13
+LENGTHS = {"micro": 5, "mini": 10, "full": 18}  # RULING E12
+FIXED_TRUMPS = ("NT", "S", "H", "D", "C")  # RULING E6: the last five rounds, in this order.
+TRUMP_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}  # RULING E3: NT > S > H > D > C.
+TRUMPS = ("NT", "S", "H", "D", "C")
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+MIN_CALL = 4
+SUPER_CALL_MIN = 8  # RULING E7
+MAX_ZEROS = 2  # RULING E5: Dash Calls plus zero estimates.
+DEALS_BEFORE_FIXED = 4  # RULING E4: the deal after the third redeal in a row is fixed NT.
+RISK_NAMES = {1: "Risk", 2: "Double Risk", 3: "Triple Risk"}
+
+
+# ----------------------------------------------------------------------------- options
+
+
+def validate_options(players: Any, options: dict | None) -> dict:
+    count = _player_count(players)
+    if count != SEATS:
+        raise ValueError(f"Estimation is played by exactly 4 players, not {count}.")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ValueError("Options must be a mapping.")
+    unknown = set(options) - {"length"}
+    if unknown:
+        raise ValueError(f"Unknown option(s) for Estimation: {', '.join(sorted(map(str, unknown)))}.")
+    length = options.get("length", "micro")
+    if length not in LENGTHS:
+        raise ValueError("Length must be one of: micro, mini, full.")
+    return {"length": length}
+
+
+def _player_count(players: Any) -> int:
+    if isinstance(players, bool):
+        raise ValueError("Players must be a number or a list of names.")
+    if isinstance(players, int):
+        return players
+    if isinstance(players, (list, tuple)):
+        return len(players)
+    raise ValueError("Players must be a number or a list of names.")
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+def new_game(players: Any, options: dict | None, seed: int | str) -> State:
+    opts = validate_options(players, options)
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ValueError("The seed must be an int or a str.")
+    dealer = seeded_rng(seed, "dealer").randrange(SEATS)  # RULING E1
+    state: State = {
+        "players": list(players) if isinstance(players, tuple) else players,
+        "options": opts,
+        "seed": seed,
+        "rounds_total": LENGTHS[opts["length"]],
+        "totals": [0] * SEATS,
+        "saaydeh_streak": 0,
+        "history": [],
+    }
+    return _start_round(state, 1, dealer)
+
+
+def scenario_state(
+    hands: list[list[str]] | None = None,
+    *,
+    dealer: int = 0,
+    length: str = "micro",
+    round_number: int = 1,
+    totals: list[int] | None = None,
+    saaydeh_streak: int = 0,
+    seed: int | str = 0,
+) -> State:
+    """A hand-made state at the start of ``round_number`` (for tests and tools).
+
+    ``hands`` are four lists of 13 cards holding the whole deck (default: the seed's deal);
+    ``saaydeh_streak`` is the number of Sa'aydeh rounds just before this one (RULING E11).
+    The round's kind and trump follow the schedule of ``length``.
+    """
+    state = new_game(SEATS, {"length": length}, seed)
+    state.update(totals=list(totals or [0] * SEATS), saaydeh_streak=saaydeh_streak)
+    state = _start_round(state, round_number, dealer)
+    return state if hands is None else with_hands(state, hands)
+
+
+def with_hands(state: State, hands: list[list[str]]) -> State:
+    """A copy of ``state`` whose current deal is ``hands`` (for tests; before any card is played)."""
+    if sorted(card for hand in hands for card in hand) != sorted(make_deck()) or any(len(h) != TRICKS for h in hands):
+        raise ValueError("Scenario hands must be four hands of 13 cards holding the whole deck.")
+    if state["tricks"] or state["trick"]:
+        raise ValueError("The hands can only be set before the first card is played.")
+    sorted_hands = [sort_hand(hand) for hand in hands]
+    return {**state, "hands": sorted_hands, "dealt": [list(h) for h in sorted_hands]}
+
+
+def _is_fixed_round(state: State, number: int) -> bool:
+    return number > state["rounds_total"] - len(FIXED_TRUMPS)
+
+
+def _start_round(state: State, number: int, dealer: int) -> State:
+    state = dict(state)
+    state.update(round_number=number, dealer=dealer, earlier_deals=[])
+    if _is_fixed_round(state, number):
+        trump = FIXED_TRUMPS[number - (state["rounds_total"] - len(FIXED_TRUMPS)) - 1]
+        return _deal(state, 1, "fixed", trump)
+    return _deal(state, 1, "call", None)
+
+
+def _deal(state: State, deal_number: int, kind: str, trump: str | None) -> State:
+    """Deal ``deal_number`` of the current round and open its first phase."""
+    deck = make_deck()
+    seeded_rng(state["seed"], state["round_number"], deal_number).shuffle(deck)
+    hands = [sort_hand(deck[i * TRICKS:(i + 1) * TRICKS]) for i in range(SEATS)]
+    first = (state["dealer"] + 1) % SEATS
+    state.update(
+        deal_number=deal_number, kind=kind, trump=trump, dealt=hands, hands=hands,
+        dash_calls=[None if kind == "call" else False] * SEATS, auction=[],
+        caller=None, call=None, estimates=[None] * SEATS, estimate_order=[], estimate_log=[],
+        super_call=None, leader=None, trick=[], tricks=[], tricks_won=[0] * SEATS,
+        avoid=[[] for _ in range(SEATS)], multiplier=_multiplier(state["saaydeh_streak"]),
+    )
+    if kind == "call":
+        state.update(phase="dash_call", turn=first)
+    else:
+        # RULING E6: in a fixed round every seat estimates, from the seat after the dealer.
+        order = [(first + i) % SEATS for i in range(SEATS)]
+        state.update(phase="estimating", turn=first, estimate_order=order)
+    return state
+
+
+def _multiplier(streak: int) -> int:
+    # RULING E11: one Sa'aydeh doubles the next round, two or more in a row quadruple it.
+    return (1, 2, 4)[min(streak, 2)]
+
+
+# ----------------------------------------------------------------------------- queries
+
+
+def to_act(state: State) -> list[int]:
+    return [] if state["phase"] == "over" else [state["turn"]]
+
+
+def is_over(state: State) -> bool:
+    return state["phase"] == "over"
+
+
+def legal_actions(state: State, seat: int) -> list[dict]:
+    if state["phase"] == "over" or seat != state["turn"]:
+        return []
+    return _LEGAL[state["phase"]](state, seat)
+
+
+def _legal_dash(state: State, seat: int) -> list[dict]:
+    if _dash_call_count(state) >= MAX_ZEROS:  # RULING E2
+        return [{"type": "decline"}]
+    return [{"type": "dash_call"}, {"type": "decline"}]
+
+
+def _legal_auction(state: State, seat: int) -> list[dict]:
+    floor = _call_key(_standing(state))
+    calls = [
+        {"type": "call", "tricks": tricks, "trump": trump}
+        for tricks in range(MIN_CALL, TRICKS + 1)
+        for trump in reversed(TRUMPS)
+        if (tricks, TRUMP_RANK[trump]) > floor
+    ]
+    return [{"type": "pass"}] + calls
+
+
+def _legal_estimate(state: State, seat: int) -> list[dict]:
+    actions = []
+    fixed = state["kind"] == "fixed"
+    for value in _allowed_estimates(state):
+        actions.append({"type": "estimate", "value": value})
+        if fixed and value >= SUPER_CALL_MIN:  # RULING E7: a Super Call is optional.
+            actions.extend({"type": "estimate", "value": value, "trump": trump} for trump in TRUMPS)
+    return actions
+
+
+def _legal_play(state: State, seat: int) -> list[dict]:
+    return [{"type": "play", "card": card} for card in _playable(state, seat)]
+
+
+_LEGAL = {"dash_call": _legal_dash, "auction": _legal_auction, "estimating": _legal_estimate, "playing": _legal_play}
+
+
+def _dash_call_count(state: State) -> int:
+    return sum(1 for called in state["dash_calls"] if called)
+
+
+def _standing(state: State) -> dict | None:
+    for entry in reversed(state["auction"]):
+        if "call" in entry:
+            return {"seat": entry["seat"], **entry["call"]}
+    return None
+
+
+def _call_key(call: dict | None) -> tuple[int, int]:
+    # Below the lowest call (4 clubs) when nothing stands yet.
+    return (0, -1) if call is None else (call["tricks"], TRUMP_RANK[call["trump"]])
+
+
+def _estimate_limit(state: State) -> int:
+    return state["call"]["tricks"] if state["kind"] == "call" else TRICKS
+
+
+def _zeros(state: State) -> int:
+    return sum(1 for value in state["estimates"] if value == 0)
+
+
+def _forbidden_estimate(state: State, seat: int) -> int | None:
+    """RULING E5: the last estimator may not bring the total to exactly 13."""
+    if state["estimate_order"][-1] != seat:
+        return None
+    others = sum(value for s, value in enumerate(state["estimates"]) if s != seat and value is not None)
+    return TRICKS - others
+
+
+def _allowed_estimates(state: State) -> list[int]:
+    seat = state["turn"]
+    forbidden = _forbidden_estimate(state, seat)
+    values = range(_estimate_limit(state) + 1)
+    no_zero = _zeros(state) >= MAX_ZEROS  # Dash Callers already show 0 in "estimates".
+    return [v for v in values if v != forbidden and not (v == 0 and no_zero)]
+
+
+def _led_suit(state: State) -> str | None:
+    return suit_of(state["trick"][0]["card"]) if state["trick"] else None
+
+
+def _playable(state: State, seat: int) -> list[str]:
+    hand = state["hands"][seat]
+    led = _led_suit(state)
+    if led is not None:
+        following = [card for card in hand if suit_of(card) == led]
+        if following:  # RULING E8: follow suit if able.
+            return following
+    return list(hand)
+
+
+# ----------------------------------------------------------------------------- apply
+
+
+_SHAPES: dict[str, tuple[dict, dict]] = {
+    "dash_call": ({}, {}),
+    "decline": ({}, {}),
+    "call": ({"tricks": int, "trump": str}, {}),
+    "pass": ({}, {}),
+    "estimate": ({"value": int}, {"trump": str}),
+    "play": ({"card": str}, {}),
+}
+_PHASE_OF = {"dash_call": "dash_call", "decline": "dash_call", "call": "auction", "pass": "auction",
+             "estimate": "estimating", "play": "playing"}
+_PHASE_WORDS = {"dash_call": "the Dash Calls", "auction": "the auction", "estimating": "the estimates",
+                "playing": "the play"}
+
+
+def apply(state: State, seat: Any, action: Any) -> State:
+    if state["phase"] == "over":
+        raise IllegalAction("The game is over.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat != state["turn"]:
+        raise IllegalAction("It is not your turn.")
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str) or kind not in _SHAPES:
+        raise IllegalAction("Unknown action.")
+    check_action_shape(action, *_SHAPES[kind])
+    if _PHASE_OF[kind] != state["phase"]:
+        raise IllegalAction(f"That is not possible now: this is {_PHASE_WORDS[state['phase']]}.")
+    return _APPLY[kind](dict(state), seat, action)
+
+
+def _next_seat(seat: int) -> int:
+    return (seat + 1) % SEATS
+
+
+def _apply_dash(state: State, seat: int, action: dict) -> State:
+    called = action["type"] == "dash_call"
+    if called and _dash_call_count(state) >= MAX_ZEROS:
+        raise IllegalAction("A Dash Call is not allowed: two players have already Dash Called.")  # RULING E2
+    dash_calls = list(state["dash_calls"])
+    dash_calls[seat] = called
+    estimates = list(state["estimates"])
+    if called:
+        estimates[seat] = 0  # A Dash Caller's estimate is 0 and counts toward the zero-limit.
+    state.update(dash_calls=dash_calls, estimates=estimates)
+    if seat != state["dealer"]:
+        state["turn"] = _next_seat(seat)
+        return state
+    # RULING E3: the auction starts with the seat after the dealer, skipping Dash Callers.
+    state["phase"] = "auction"
+    state["turn"] = _next_auction_seat(state, state["dealer"])
+    return state
+
+
+def _auction_seats(state: State) -> list[int]:
+    passed = {entry["seat"] for entry in state["auction"] if "pass" in entry}
+    return [s for s in range(SEATS) if not state["dash_calls"][s] and s not in passed]
+
+
+def _next_auction_seat(state: State, after: int) -> int:
+    active = _auction_seats(state)
+    seat = _next_seat(after)
+    while seat not in active:
+        seat = _next_seat(seat)
+    return seat
+
+
+def _apply_call(state: State, seat: int, action: dict) -> State:
+    tricks, trump = action["tricks"], action["trump"]
+    if trump not in TRUMP_RANK:
+        raise IllegalAction("The trump must be one of NT, S, H, D, C.")
+    if not MIN_CALL <= tricks <= TRICKS:
+        raise IllegalAction("A call is 4 to 13 tricks.")
+    standing = _standing(state)
+    if (tricks, TRUMP_RANK[trump]) <= _call_key(standing):
+        raise IllegalAction(
+            f"A call must beat the standing call ({_call_label(standing)}): more tricks, or the same number "
+            "with a higher trump (NT > S > H > D > C)."
+        )  # RULING E3
+    state["auction"] = state["auction"] + [{"seat": seat, "call": {"tricks": tricks, "trump": trump}}]
+    return _after_auction_action(state, seat)
+
+
+def _apply_pass(state: State, seat: int, action: dict) -> State:
+    state["auction"] = state["auction"] + [{"seat": seat, "pass": True}]
+    return _after_auction_action(state, seat)
+
+
+def _after_auction_action(state: State, seat: int) -> State:
+    active = _auction_seats(state)
+    standing = _standing(state)
+    if not active:
+        return _redeal(state)  # RULING E3, E4: nobody called.
+    if standing is not None and active == [standing["seat"]]:
+        return _start_call_estimates(state, standing)
+    state["turn"] = _next_auction_seat(state, seat)
+    return state
+
+
+def _current_deal_record(state: State) -> dict:
+    first = state["dealer"] + 1
+    order = [(first + i) % SEATS for i in range(SEATS)]
+    return {
+        "hands": [list(hand) for hand in state["dealt"]],
+        "dash_calls": [{"seat": s, "dash_call": state["dash_calls"][s]} for s in order
+                       if state["kind"] == "call" and state["dash_calls"][s] is not None],
+        "auction": [dict(entry) for entry in state["auction"]],
+    }
+
+
+def _redeal(state: State) -> State:
+    """RULING E1, E4: the same dealer deals again; the fourth deal is the fixed NT round."""
+    state["earlier_deals"] = state["earlier_deals"] + [_current_deal_record(state)]
+    deal_number = state["deal_number"] + 1
+    if deal_number >= DEALS_BEFORE_FIXED:
+        return _deal(state, deal_number, "fixed", "NT")
+    return _deal(state, deal_number, "call", None)
+
+
+def _start_call_estimates(state: State, standing: dict) -> State:
+    caller = standing["seat"]
+    estimates = list(state["estimates"])
+    estimates[caller] = standing["tricks"]  # The Call's number is the Caller's estimate.
+    # RULING E5: from the seat after the Caller, skipping Dash Callers.
+    order = [(caller + i) % SEATS for i in range(1, SEATS) if not state["dash_calls"][(caller + i) % SEATS]]
+    state.update(
+        phase="estimating", caller=caller, call={"tricks": standing["tricks"], "trump": standing["trump"]},
+        trump=standing["trump"], estimates=estimates, estimate_order=order, turn=order[0],
+    )
+    return state
+
+
+def _apply_estimate(state: State, seat: int, action: dict) -> State:
+    value = action["value"]
+    trump = action.get("trump")
+    _check_estimate(state, seat, value, trump)
+    estimates = list(state["estimates"])
+    estimates[seat] = value
+    entry = {"seat": seat, "value": value}
+    if trump is not None:
+        entry["trump"] = trump
+        super_call = state["super_call"]
+        # RULING E7: only a strictly higher Super Call changes the trump in force.
+        if super_call is None or value > super_call["value"]:
+            state.update(super_call={"seat": seat, "value": value, "trump": trump}, trump=trump)
+    state.update(estimates=estimates, estimate_log=state["estimate_log"] + [entry])
+    order = state["estimate_order"]
+    if seat != order[-1]:
+        state["turn"] = order[order.index(seat) + 1]
+        return state
+    if state["kind"] == "fixed":
+        state["caller"] = _fixed_caller(state)
+    state.update(phase="playing", leader=state["caller"], turn=state["caller"])  # RULING E8
+    return state
+
+
+def _check_estimate(state: State, seat: int, value: int, trump: str | None) -> None:
+    limit = _estimate_limit(state)
+    if not 0 <= value <= limit:
+        reason = "the Call" if state["kind"] == "call" else "the tricks in a round"
+        raise IllegalAction(f"Your estimate must be from 0 to {limit} ({reason}).")  # RULING E5, E6
+    if value == 0 and _zeros(state) >= MAX_ZEROS:
+        raise IllegalAction("Two players are already on zero: you may not estimate 0.")  # RULING E5
+    if value == _forbidden_estimate(state, seat):
+        raise IllegalAction(f"You are the last to estimate: {value} would make the estimates total exactly 13.")
+    if trump is None:
+        return
+    if state["kind"] != "fixed":
+        raise IllegalAction("A Super Call is only possible in a fixed round.")  # RULING E7
+    if trump not in TRUMP_RANK:
+        raise IllegalAction("The trump must be one of NT, S, H, D, C.")
+    if value < SUPER_CALL_MIN:
+        raise IllegalAction("Only an estimate of 8 or more may name a trump (Super Call).")
+
+
+def _fixed_caller(state: State) -> int:
+    """RULING E6: the highest estimate; on a tie, whoever estimated first."""
+    best = None
+    for seat in state["estimate_order"]:
+        if best is None or state["estimates"][seat] > state["estimates"][best]:
+            best = seat
+    return best
+
+
+def _apply_play(state: State, seat: int, action: dict) -> State:
+    card = action["card"]
+    hand = state["hands"][seat]
+    if not is_card(card) or card not in hand:
+        raise IllegalAction("You do not hold that card.")
+    led = _led_suit(state)
+    if led is not None and suit_of(card) != led:
+        if any(suit_of(c) == led for c in hand):
+            raise IllegalAction(f"You must follow suit ({SUIT_NAMES[led]}).")  # RULING E8
+        if led not in state["avoid"][seat]:
+            # RULING E9: the first failure to follow a suit marks the seat Avoid in it.
+            avoid = list(state["avoid"])
+            avoid[seat] = avoid[seat] + [led]
+            state["avoid"] = avoid
+    hands = list(state["hands"])
+    hands[seat] = [c for c in hand if c != card]
+    state.update(hands=hands, trick=state["trick"] + [{"seat": seat, "card": card}])
+    if len(state["trick"]) < SEATS:
+        state["turn"] = _next_seat(seat)
+        return state
+    return _close_trick(state)
+
+
+def trick_winner(plays: list[dict], trump: str | None) -> int:
+    """RULING E8: the highest trump, else the highest card of the suit led (NT: only that)."""
+    led = suit_of(plays[0]["card"])
+    trumps = [p for p in plays if trump in SUIT_NAMES and suit_of(p["card"]) == trump]
+    contenders = trumps or [p for p in plays if suit_of(p["card"]) == led]
+    return max(contenders, key=lambda p: rank_value(p["card"]))["seat"]
+
+
+def _close_trick(state: State) -> State:
+    winner = trick_winner(state["trick"], state["trump"])
+    tricks_won = list(state["tricks_won"])
+    tricks_won[winner] += 1
+    done = {"leader": state["leader"], "plays": state["trick"], "winner": winner}
+    state.update(tricks=state["tricks"] + [done], tricks_won=tricks_won, trick=[], leader=winner, turn=winner)
+    if len(state["tricks"]) < TRICKS:
+        return state
+    return _finish_round(state)
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+def risk_level(total: int) -> int:
+    """RULING E10: by distance from 13: 1 → 0, 2-3 → 1, 4-5 → 2, 6+ → 3."""
+    return min(3, abs(total - TRICKS) // 2)
+
+
+def score_round(
+    estimate: list[int],
+    tricks_won: list[int],
+    dash_call: list[bool],
+    caller: int,
+    last_estimator: int,
+    multiplier: int = 1,
+) -> dict:
+    """Score one round (RULINGS E10, E11); pure, so the rule book's examples test it directly.
+
+    Returns ``with``, ``risk``, ``over_under``, ``made``, ``saaydeh`` and ``points`` (with
+    the multiplier applied).
+    """
+    total = sum(estimate)
+    over = total > TRICKS
+    level = risk_level(total)
+    made = [tricks_won[s] == estimate[s] for s in range(SEATS)]
+    with_ = [s != caller and not dash_call[s] and estimate[s] == estimate[caller] for s in range(SEATS)]
+    makers = sum(made)
+    saaydeh = makers == 0
+    points = [0] * SEATS
+    if not saaydeh:  # RULING E11: when all four miss, nobody scores.
+        for s in range(SEATS):
+            if dash_call[s]:
+                # A Dash Call is a flat ±25 (Over) / ±33 (Under), never Caller, With or Risk.
+                base = 25 if over else 33
+                raw = base if made[s] else -base
+            else:
+                extras = 10 * (s == caller or with_[s]) + 10 * level * (s == last_estimator)
+                if made[s]:
+                    raw = 10 + tricks_won[s] + extras
+                else:
+                    raw = -abs(tricks_won[s] - estimate[s]) - extras
+            if made[s] and makers == 1:
+                raw += 10  # the only player to make it
+            if not made[s] and makers == SEATS - 1:
+                raw -= 10  # the only player to miss
+            points[s] = raw * multiplier
+    return {
+        "with": with_,
+        "risk": {"seat": last_estimator, "level": level},
+        "over_under": "over" if over else "under",
+        "made": made,
+        "saaydeh": saaydeh,
+        "points": points,
+    }
+
+
+def _finish_round(state: State) -> State:
+    dash_call = [bool(c) for c in state["dash_calls"]]
+    result = score_round(state["estimates"], state["tricks_won"], dash_call, state["caller"],
+                         state["estimate_order"][-1], state["multiplier"])
+    record = _round_record(state)
+    record.update(result)
+    totals = [t + p for t, p in zip(state["totals"], result["points"])]
+    streak = state["saaydeh_streak"] + 1 if result["saaydeh"] else 0  # RULING E11
+    state.update(history=state["history"] + [record], totals=totals, saaydeh_streak=streak)
+    if state["round_number"] >= state["rounds_total"]:
+        state.update(phase="over", turn=None)
+        return state
+    return _start_round(state, state["round_number"] + 1, _next_seat(state["dealer"]))  # RULING E1
+
+
+def placements(totals: list[int]) -> list[list[int]]:
+    """RULING E13: highest total first; equal totals share the place."""
+    groups: list[list[int]] = []
+    for total in sorted(set(totals), reverse=True):
+        groups.append([s for s in range(len(totals)) if totals[s] == total])
+    return groups
+
+
+def explain_points(round_record: dict, seat: int) -> str:
+    """One seat's points in a round as a short line, from a record round or score sheet entry.
+
+    ``"+33: Dash Call made in an Under round"``, ``"+27: made 7 (10 + 7) + 10 Caller"``,
+    ``"-12: missed 5, took 3 (-2) - 10 Caller"``, ``"0: Sa'aydeh, all four missed"``.
+    """
+    if round_record["saaydeh"]:
+        return "0: Sa'aydeh, all four missed"
+    points = round_record["points"][seat]
+    made = round_record["made"][seat]
+    took = round_record["tricks_won"][seat]
+    estimate = round_record["estimate"][seat]
+    sign = "+" if made else "-"
+    base_note = ""
+    if round_record["dash_call"][seat]:
+        kind = "Over" if round_record["over_under"] == "over" else "Under"
+        text = f"Dash Call {'made' if made else 'missed'} in an {kind} round"
+        base_note = f" ({sign}{25 if kind == 'Over' else 33})"
+        extras: list[str] = []
+    else:
+        text = f"made {took} (10 + {took})" if made else f"missed {estimate}, took {took} (-{abs(took - estimate)})"
+        extras = _caller_and_risk_extras(round_record, seat)
+    makers = sum(round_record["made"])
+    if made and makers == 1:
+        extras.append("10 only winner")
+    if not made and makers == SEATS - 1:
+        extras.append("10 only loser")
+    if extras:
+        text += base_note
+    text += "".join(f" {sign} {extra}" for extra in extras)
+    if round_record["multiplier"] > 1:
+        text += f", ×{round_record['multiplier']}"
+    return f"{points:+d}: {text}"
+
+
+def _caller_and_risk_extras(round_record: dict, seat: int) -> list[str]:
+    extras = []
+    if seat == round_record["caller"]:
+        extras.append("10 Caller")
+    elif round_record["with"][seat]:
+        extras.append("10 With")
+    risk = round_record["risk"]
+    if risk and risk["seat"] == seat and risk["level"]:
+        extras.append(f"{10 * risk['level']} {RISK_NAMES[risk['level']]}")
+    return extras
+
+
+# ----------------------------------------------------------------------------- view & record
+
+
+def _round_record(state: State) -> dict:
+    """The current round in DESIGN.md's record shape; unknown results are None."""
+    tricks = [dict(t) for t in state["tricks"]]
+    if state["trick"]:
+        tricks.append({"leader": state["leader"], "plays": list(state["trick"]), "winner": None})
+    return {
+        "number": state["round_number"],
+        "kind": state["kind"],
+        "dealer": state["dealer"],
+        "deals": state["earlier_deals"] + [_current_deal_record(state)],
+        "trump": state["trump"],
+        "caller": state["caller"],
+        "estimates": [dict(e) for e in state["estimate_log"]],
+        "estimate": list(state["estimates"]),
+        "dash_call": [bool(c) for c in state["dash_calls"]],
+        "with": _with_marks(state),
+        "risk": None,
+        "over_under": None,
+        "multiplier": state["multiplier"],
+        "tricks": tricks,
+        "tricks_won": list(state["tricks_won"]),
+        "made": [None] * SEATS,
+        "saaydeh": None,
+        "points": [None] * SEATS,
+    }
+
+
+def _with_marks(state: State) -> list[bool]:
+    caller = state["caller"]
+    if caller is None:
+        return [False] * SEATS
+    number = state["estimates"][caller]
+    return [s != caller and not state["dash_calls"][s] and state["estimates"][s] == number for s in range(SEATS)]
+
+
+def _estimates_complete(state: State) -> bool:
+    return state["phase"] in ("playing", "over")
+
+
+def _live_risk(state: State) -> tuple[str | None, dict | None]:
+    if not _estimates_complete(state):
+        return None, None
+    total = sum(state["estimates"])
+    over_under = "over" if total > TRICKS else "under"
+    return over_under, {"seat": state["estimate_order"][-1], "level": risk_level(total)}
+
+
+_SHEET_KEYS = ("number", "kind", "trump", "caller", "dash_call", "estimate", "with", "over_under", "risk",
+               "multiplier", "tricks_won", "made", "saaydeh", "points")
+
+
+def _sheet_entry(round_record: dict) -> dict:
+    entry = {key: round_record[key] for key in _SHEET_KEYS}
+    auction = round_record["deals"][-1]["auction"]
+    last_call = next((e["call"] for e in reversed(auction) if "call" in e), None)
+    entry["call"] = dict(last_call) if last_call else None
+    return entry
+
+
+def view(state: State, seat: int | None) -> dict:
+    over = state["phase"] == "over"
+    over_under, risk = _live_risk(state)
+    trump = state["trump"]
+    tricks = state["tricks"]
+    estimates = state["estimates"]
+    return {
+        "game": name,
+        "players": SEATS,
+        "seat": seat,
+        "phase": state["phase"],
+        "to_act": to_act(state),
+        "legal_actions": legal_actions(state, seat) if seat is not None else [],
+        "hand": sort_hand(state["hands"][seat], trump) if seat is not None else None,
+        "hand_counts": [len(hand) for hand in state["hands"]],
+        "totals": list(state["totals"]),
+        "round_number": state["round_number"],
+        "rounds_total": state["rounds_total"],
+        "over": over,
+        "placements": placements(state["totals"]) if over else [],
+        "score_sheet": [_sheet_entry(r) for r in state["history"]],
+        "length": state["options"]["length"],
+        "dealer": state["dealer"],
+        "kind": state["kind"],
+        "deal_number": state["deal_number"],
+        "dash_calls": list(state["dash_calls"]),
+        "auction": [dict(e) for e in state["auction"]],
+        "standing_call": _standing(state),
+        "caller": state["caller"],
+        "call": dict(state["call"]) if state["call"] else None,
+        "estimates": list(estimates),
+        "estimate_order": list(state["estimate_order"]),
+        "super_call": dict(state["super_call"]) if state["super_call"] else None,
+        "with": _with_marks(state),
+        "over_under": over_under,
+        "risk": risk,
+        "trump": trump,
+        "trick": {"leader": state["leader"], "plays": [dict(p) for p in state["trick"]]}
+        if state["phase"] == "playing" else None,
+        "last_trick": dict(tricks[-1]) if tricks else None,
+        "played_cards": [p["card"] for t in tricks for p in t["plays"]] + [p["card"] for p in state["trick"]],
+        "tricks_won": list(state["tricks_won"]),
+        "bust": [estimates[s] is not None and state["tricks_won"][s] > estimates[s] for s in range(SEATS)],
+        "avoid": [list(a) for a in state["avoid"]],
+        "multiplier": state["multiplier"],
+    }
+
+
+def record(state: State) -> dict:
+    rounds = list(state["history"])
+    if state["phase"] != "over":
+        rounds.append(_round_record(state))
+    over = state["phase"] == "over"
+    return json.loads(json.dumps({
+        "game": name,
+        "players": state["players"],
+        "options": dict(state["options"]),
+        "seed": state["seed"],
+        "rounds": rounds,
+        "totals": list(state["totals"]),
+        "placements": placements(state["totals"]) if over else [],
+        "over": over,
+    }))
+
+
+def dumps(state: State) -> str:
+    return json.dumps(state, separators=(",", ":"))
+
+
+def loads(text: str) -> State:
+    return json.loads(text)
+
+
+def _call_label(call: dict | None) -> str:
+    return "none" if call is None else f"{call['tricks']} {call['trump']}"
+
+
+_APPLY = {
+    "dash_call": _apply_dash,
+    "decline": _apply_dash,
+    "call": _apply_call,
+    "pass": _apply_pass,
+    "estimate": _apply_estimate,
+    "play": _apply_play,
+}
