@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    """A player. Bots are users too (``is_bot``), so they sit, rank and get rated like anyone.
+
+    A bot account has no usable password and can never log in.
+    """
+
+    display_name = models.CharField(max_length=40, blank=True, help_text="Shown at tables instead of the username.")
+    is_bot = models.BooleanField(default=False, db_index=True)
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username

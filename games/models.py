@@ -1,0 +1,84 @@
+"""A Match is one attempt at a table; MatchEvent is its append-only action log.
+
+The state column is the engine's ``dumps`` text; it can always be rebuilt from
+the seed and the events (``games.replay.rebuild_state``), which the tests prove.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+GAME_CHOICES = [("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")]
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        DISMISSED = "dismissed", "Dismissed by vote"
+        ABORTED = "aborted", "Aborted by an admin"
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches")
+    attempt = models.PositiveIntegerField(help_text="1 for the table's first start, 2 after a dismissal, …")
+    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    options = models.JSONField()
+    players = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    state = models.TextField(help_text="The engine's dumps(); hidden cards included, never sent to a client.")
+    version = models.PositiveIntegerField(default=0, help_text="How many actions have been applied.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING, db_index=True)
+    end_reason = models.CharField(max_length=200, blank=True)
+    record = models.JSONField(null=True, blank=True, help_text="The full record, stored when the game ends.")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name_plural = "matches"
+        constraints = [models.UniqueConstraint(fields=["table", "attempt"], name="one_match_per_attempt")]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk} (table {self.table_id}, attempt {self.attempt})"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+
+class MatchPlayer(models.Model):
+    """Who sat where in a match, and how it went for them once it ended."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_players")
+    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = best; tied players share it.")
+    total = models.IntegerField(null=True, blank=True)
+    payout = models.IntegerField(null=True, blank=True, help_text="Coins paid from the pot (staked tables).")
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_player_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in seat {self.seat + 1} of match {self.match_id}"
+
+
+class MatchEvent(models.Model):
+    """One applied action. Append-only: never updated or deleted."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField(help_text="The match version this action produced.")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.JSONField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} v{self.version}: seat {self.seat + 1} {self.action}"

@@ -1,0 +1,57 @@
+"""Tables (lobbies that become games) and their seats."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import GAME_CHOICES
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        CLOSED = "closed", "Closed"
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    options = models.JSONField(help_text="The engine's full, validated options.")
+    seat_count = models.PositiveSmallIntegerField()
+    stake = models.PositiveIntegerField(default=0, help_text="Coins each human stakes (Estimation only; 0 = unstaked).")
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_activity_at = models.DateTimeField(db_index=True, help_text="Lobbies idle for too long close (RULING P8).")
+    closed_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} table #{self.pk}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    is_ready = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position + 1} at table {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user is not None and self.user.is_bot

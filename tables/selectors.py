@@ -1,0 +1,19 @@
+"""Reads for lobby and table pages (STYLE.md §5)."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+
+from tables.models import Table
+
+
+def open_tables(*, game: str = "") -> QuerySet[Table]:
+    tables = (
+        Table.objects.filter(status__in=[Table.Status.LOBBY, Table.Status.PLAYING])
+        .select_related("host")
+        .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))
+        .order_by("status", "-created_at")
+    )
+    if game:
+        tables = tables.filter(game=game)
+    return tables
