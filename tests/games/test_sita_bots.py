@@ -1,0 +1,85 @@
+"""The SITA bots: legal, deterministic, view-only, and the good bot clearly beats random play."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.bots import get_bot, random_bot
+from games.bots.sita import choose
+from games.engines import sita
+from games.engines.sita import from_position
+
+
+def bot_game(players: int, seed: int, good_seats: set[int]) -> sita.State:
+    """A match where each decision sees only a JSON copy of its seat's view."""
+    rng = random.Random(seed)
+    state = sita.new_game(players, None, seed)
+    while not sita.is_over(state):
+        seat = sita.to_act(state)[0]
+        view = json.loads(json.dumps(sita.view(state, seat)))
+        bot = choose if seat in good_seats else random_bot
+        action = bot(view, rng)
+        assert action in sita.legal_actions(state, seat)
+        state = sita.apply(state, seat, action)
+    return state
+
+
+def test_the_registry_gives_the_good_bot() -> None:
+    assert get_bot("sita", "good") is choose
+    assert get_bot("sita", "random") is random_bot
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**31), players=st.integers(min_value=2, max_value=10))
+def test_good_bots_only_make_legal_moves(seed: int, players: int) -> None:
+    assert sita.is_over(bot_game(players, seed, set(range(players))))
+
+
+def test_the_bot_is_deterministic_for_a_given_generator() -> None:
+    view = sita.view(sita.new_game(5, None, 77), 2)
+    assert choose(view, random.Random(3)) == choose(view, random.Random(3))
+
+
+def test_the_good_bot_avoids_a_certain_sixth_card() -> None:
+    # 15 would be the sixth card of row 0; 51 sits right above 50 where nothing fits between.
+    rows = [[10, 11, 12, 13, 14], [50], [60], [70]]
+    state = from_position([[15, 51], [80, 81]], rows)
+    assert choose(sita.view(state, 0), random.Random(1)) == {"type": "choose", "card": 51}
+
+
+def test_the_good_bot_does_not_take_an_expensive_row_for_nothing() -> None:
+    # RULING T4: the bot's 5 is too low; row 1 costs 3 + 5 + 5 + 5 + 7 = 25.
+    rows = [[10], [20, 22, 33, 44, 55], [30], [40]]
+    state = from_position([[5, 90], [95, 96]], rows)
+    state = sita.apply(sita.apply(state, 0, {"type": "choose", "card": 5}), 1, {"type": "choose", "card": 95})
+    action = choose(sita.view(state, 0), random.Random(1))
+    assert action["type"] == "take_row" and action["row"] != 1
+
+
+def test_the_good_bot_weighs_a_rows_penalty_against_its_later_cards() -> None:
+    # RULING T4: row 0 is the cheapest (1 point) but its end 37 is what keeps 38, 39, 41 and 42
+    # safe; without it they all fall onto row 1, four cards long. Paying 3 for a row is better.
+    rows = [[37], [12, 13, 14, 16], [60], [70]]
+    state = from_position([[1, 38, 39, 41, 42], [90, 91, 92, 93, 94]], rows)
+    state = sita.apply(sita.apply(state, 0, {"type": "choose", "card": 1}), 1, {"type": "choose", "card": 90})
+    action = choose(sita.view(state, 0), random.Random(1))
+    assert action["type"] == "take_row" and action["row"] in (2, 3)
+
+
+def test_the_good_bot_beats_random_bots_clearly() -> None:
+    # A few hundred seeded matches; the good bot's seat rotates so no seat is favoured.
+    good = other = 0.0
+    matches = 240
+    for seed in range(matches):
+        players = 2 + seed % 5
+        seat = seed % players
+        tally = sita.totals(bot_game(players, seed, {seat}))
+        rest = tally[:seat] + tally[seat + 1:]
+        good += tally[seat]
+        other += sum(rest) / len(rest)
+    # Random play averages about 15-16 points a match; the good bot about 6-8.
+    assert good / matches < 0.6 * (other / matches)
