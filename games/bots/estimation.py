@@ -118,7 +118,7 @@ def _super_call(view: dict, current: float) -> dict | None:
     if view["kind"] != "fixed":
         return None
     best = max(TRUMP_CHOICES, key=lambda t: expected_tricks(view["hand"], t))
-    value = round(expected_tricks(view["hand"], best))
+    value = min(13, round(expected_tricks(view["hand"], best)))
     force = view["super_call"]["value"] if view["super_call"] else 0
     if best == view["trump"] or value < 8 or value <= force or value < current + 1:
         return None

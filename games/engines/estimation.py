@@ -44,7 +44,8 @@ Game keys:
   ``estimate_order``: the seats that estimate, in order ([] before the estimates);
   ``super_call``: ``{"seat", "value", "trump"}`` of the Super Call in force, or None.
 * ``with``: per seat bool (on the Caller's number); ``over_under``: "over" | "under" | None;
-  ``risk``: ``{"seat", "level"}`` (level 0-3) once every estimate is in, else None.
+  ``risk``: ``{"seat", "level"}`` once every estimate is in (the last estimator; level 0 = no
+  Risk, 1 Risk, 2 Double, 3 Triple), else None. Records carry ``risk`` the same way.
 * ``trump``: "S" | "H" | "D" | "C" | "NT" | None while unknown.
 * ``trick``: ``{"leader", "plays": [{"seat", "card"}]}`` while playing, else None;
   ``last_trick``: the last completed trick of this round ``{"leader", "plays", "winner"}``
@@ -277,6 +278,10 @@ def _standing(state: State) -> dict | None:
 def _call_key(call: dict | None) -> tuple[int, int]:
     # Below the lowest call (4 clubs) when nothing stands yet.
     return (0, -1) if call is None else (call["tricks"], TRUMP_RANK[call["trump"]])
+
+
+def _call_label(call: dict | None) -> str:
+    return "none" if call is None else f"{call['tricks']} {call['trump']}"
 
 
 def _estimate_limit(state: State) -> int:
@@ -802,10 +807,6 @@ def dumps(state: State) -> str:
 
 def loads(text: str) -> State:
     return json.loads(text)
-
-
-def _call_label(call: dict | None) -> str:
-    return "none" if call is None else f"{call['tricks']} {call['trump']}"
 
 
 _APPLY = {
