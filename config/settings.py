@@ -189,3 +189,7 @@ STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)
 STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
+
+CELERY_BEAT_SCHEDULE = {
+    "close-idle-lobbies": {"task": "tables.tasks.close_idle_lobbies", "schedule": 600.0},
+}

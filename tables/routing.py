@@ -1,3 +1,7 @@
 from django.urls import path
 
-websocket_urlpatterns: list = []
+from tables.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -1,12 +1,47 @@
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
-from tables import selectors
+from tables import live, selectors, services
+from tables.errors import TableError
+from tables.forms import NewTableForm
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")
-    tables = selectors.open_tables(game=game)
-    return render(request, "tables/lobby.html", {"tables": tables, "game": game, "nav": "lobby"})
+    context = {"tables": selectors.open_tables(game=game), "game": game, "nav": "lobby"}
+    # htmx polls the list alone (django-template-partials: one view, page and fragment).
+    template = "tables/lobby.html#table-list" if request.htmx else "tables/lobby.html"
+    return render(request, template, context)
+
+
+@login_required
+def table_new(request: HttpRequest) -> HttpResponse:
+    form = NewTableForm(request.POST or None, initial={"game": request.GET.get("game", "sitaratas"), "players": 4})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = services.table_create(
+                host=request.user, game=data["game"], seat_count=data["seat_count"],
+                options=data["options"], stake=data["stake"],
+            )
+        except TableError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("table", table_id=table.pk)
+    return render(request, "tables/new.html", {"form": form, "nav": "lobby"})
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    snapshot = live.load_snapshot(table_id)
+    if snapshot is None:
+        messages.error(request, "There is no such table.")
+        return redirect("lobby")
+    # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
+    fragment = live.render_live(snapshot, user_id=request.user.pk, connected={request.user.pk})
+    return render(request, "tables/table.html", {"snap": snapshot, "fragment": fragment,
+                                                 "title": live.GAME_TITLES[snapshot.game]})

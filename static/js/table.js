@@ -1,0 +1,44 @@
+// The table page's socket glue. htmx's ws extension does the work: it connects, sends a
+// form's fields as JSON (ws-send) and swaps incoming fragments by id. Here we only keep
+// the version we last saw and ask for a resync when a push skipped one.
+(function () {
+  const socket = document.getElementById("table-socket");
+  const status = document.getElementById("socket-status");
+  let lastVersion = null;
+  let ws = null;
+
+  function currentVersion() {
+    const live = document.getElementById("live");
+    return live ? parseInt(live.dataset.version || "0", 10) : null;
+  }
+
+  socket.addEventListener("htmx:wsOpen", (event) => {
+    ws = event.detail.socketWrapper;
+    status.textContent = "Connected.";
+    status.classList.remove("offline");
+  });
+  socket.addEventListener("htmx:wsClose", () => {
+    status.textContent = "Connection lost — reconnecting…";
+    status.classList.add("offline");
+  });
+  socket.addEventListener("htmx:wsAfterMessage", () => {
+    const version = currentVersion();
+    if (lastVersion !== null && version !== null && version > lastVersion + 1 && ws) {
+      ws.send(JSON.stringify({ command: "resync" }));
+    }
+    lastVersion = version;
+    const flash = document.getElementById("flash");
+    if (flash && flash.textContent.trim()) {
+      clearTimeout(flash._timer);
+      flash._timer = setTimeout(() => { flash.innerHTML = ""; }, 5000);
+    }
+  });
+  // Joker plays ask HIGH or LOW in a small menu: toggle it.
+  document.addEventListener("click", (event) => {
+    const toggle = event.target.closest("[data-toggle]");
+    if (toggle) {
+      const menu = document.getElementById(toggle.dataset.toggle);
+      if (menu) menu.hidden = !menu.hidden;
+    }
+  });
+})();

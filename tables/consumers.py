@@ -1,0 +1,90 @@
+"""The table's WebSocket: thin (STYLE.md §9). Authenticate, join ``table.<id>``, parse, call a
+service off the event loop, and render this viewer's own fragment on every change.
+
+Errors go back to this socket only. Every push is the whole current view with its
+version, so a lost message heals with the next one.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from tables import live, presence
+from tables.actions import ParseError, parse_message
+from tables.broadcast import group_name
+from tables.commands import run_command
+from tables.errors import TableError
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.user = user
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+        if self.snapshot is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await presence.join(self.table_id, self.channel_name, user.pk)
+        await self._announce_presence()
+        await self._push()
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            await presence.leave(self.table_id, self.channel_name)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._announce_presence()
+
+    async def receive_json(self, content: object, **kwargs) -> None:
+        try:
+            message = parse_message(content, game=self.snapshot.game)
+        except ParseError as error:
+            await self.send(text_data=live.render_flash(str(error)))
+            return
+        if message.command == "resync":
+            self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+            await self._push()
+            return
+        try:
+            await database_sync_to_async(run_command)(
+                message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
+            )
+        except TableError as error:
+            # Stale or refused: tell this socket only, and show it the current truth.
+            await self.send(text_data=live.render_flash(str(error)))
+            self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+            await self._push()
+
+    # --- group events ---------------------------------------------------------------------
+
+    async def table_changed(self, event: dict) -> None:
+        same_match = event.get("match_id") is not None and event["match_id"] == self.snapshot.match_id
+        if same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version:
+            self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"])
+        else:
+            self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+        await self._push()
+
+    async def presence_changed(self, event: dict) -> None:
+        await self._push()
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    async def _announce_presence(self) -> None:
+        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
+
+    async def _push(self) -> None:
+        connected = await presence.connected_users(self.table_id)
+        # Rendering reads no database: the snapshot holds everything.
+        html = live.render_live(self.snapshot, user_id=self.user.pk, connected=connected, oob=True)
+        await self.send(text_data=html)

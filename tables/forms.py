@@ -1,0 +1,42 @@
+"""The "New table" form: each game's own settings, validated by the engine itself."""
+
+from __future__ import annotations
+
+from django import forms
+
+from games.engines import get_engine
+
+GAMES = [("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")]
+
+
+class NewTableForm(forms.Form):
+    game = forms.ChoiceField(choices=GAMES)
+    players = forms.IntegerField(min_value=2, max_value=10, required=False,
+                                 help_text="Sitaratas 3–6, SITA 2–10; Estimation is always 4.")
+    deck = forms.ChoiceField(choices=[("classic", "Classic · 36 cards"), ("jokers", "With jokers · 38 cards")], required=False)
+    order = forms.ChoiceField(choices=[("up_down", "1 → max → 1"), ("down_up", "max → 1 → max")], required=False)
+    length = forms.ChoiceField(choices=[("micro", "Micro · 5 rounds"), ("mini", "Mini · 10 rounds"), ("full", "Full · 18 rounds")], required=False)
+    matches = forms.IntegerField(min_value=1, max_value=10, required=False, initial=1)
+    stake = forms.IntegerField(min_value=0, required=False, initial=0, help_text="Coins each player stakes (Estimation; 0 = unstaked).")
+
+    def clean(self) -> dict:
+        data = super().clean()
+        game = data.get("game")
+        if not game:
+            return data
+        players = 4 if game == "estimation" else data.get("players")
+        if players is None:
+            raise forms.ValidationError("Choose how many players.")
+        options = self.game_options(game, data)
+        try:
+            data["options"] = get_engine(game).validate_options(players, options)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+        data["seat_count"] = players
+        data["stake"] = (data.get("stake") or 0) if game == "estimation" else 0
+        return data
+
+    @staticmethod
+    def game_options(game: str, data: dict) -> dict:
+        keys = {"sitaratas": ["deck", "order"], "estimation": ["length"], "sita": ["matches"]}[game]
+        return {key: data[key] for key in keys if data.get(key) not in (None, "")}

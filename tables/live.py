@@ -1,0 +1,152 @@
+"""What a table page shows one viewer: the lobby or the game, rendered from a snapshot.
+
+A snapshot is the table, its seats and its current match, read once; a
+consumer keeps it and only swaps in new game states as moves arrive (the
+broadcast carries them), so a move costs no database read per socket. The
+engine's ``view`` decides what the viewer may see: nothing else from the state
+reaches the template.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from django.template.loader import render_to_string
+
+from games.engines import get_engine
+from games.models import Match
+from tables.models import Table
+
+GAME_TITLES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    position: int
+    user_id: int | None
+    name: str
+    username: str
+    is_bot: bool
+    is_ready: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    table_id: int
+    game: str
+    status: str
+    options: dict
+    seat_count: int
+    stake: int
+    host_id: int
+    host_name: str
+    closed_reason: str
+    seats: tuple[SeatInfo, ...]
+    match_id: int | None = None
+    match_status: str | None = None
+    version: int = 0
+    state: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def with_state(self, *, version: int, state: str) -> "Snapshot":
+        return replace(self, version=version, state=state)
+
+
+def load_snapshot(table_id: int) -> Snapshot | None:
+    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    if table is None:
+        return None
+    match = table.matches.order_by("-attempt").first()
+    if match is not None and match.status == Match.Status.PLAYING or table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
+        players = {mp.seat: mp.user for mp in match.match_players.select_related("user")} if match else {}
+        seats = tuple(
+            SeatInfo(seat, user.pk, user.name, user.username, user.is_bot, True) for seat, user in sorted(players.items())
+        )
+    else:
+        match = None
+        seats = tuple(
+            SeatInfo(
+                seat.position, seat.user_id, seat.user.name if seat.user else "", seat.user.username if seat.user else "",
+                bool(seat.user and seat.user.is_bot), seat.is_ready,
+            )
+            for seat in table.seats.select_related("user").order_by("position")
+        )
+    from tables import hooks
+
+    return Snapshot(
+        table_id=table.pk, game=table.game, status=table.status, options=table.options, seat_count=table.seat_count,
+        stake=table.stake, host_id=table.host_id, host_name=table.host.name, closed_reason=table.closed_reason,
+        seats=seats, match_id=match.pk if match else None, match_status=match.status if match else None,
+        version=match.version if match else 0, state=match.state if match else None,
+        extra=hooks.live_extra(table=table, match=match),
+    )
+
+
+def seat_of(snapshot: Snapshot, user_id: int | None) -> int | None:
+    for seat in snapshot.seats:
+        if user_id is not None and seat.user_id == user_id:
+            return seat.position
+    return None
+
+
+def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]) -> dict:
+    viewer_seat = seat_of(snapshot, user_id)
+    view = None
+    if snapshot.state is not None:
+        engine = get_engine(snapshot.game)
+        view = engine.view(engine.loads(snapshot.state), viewer_seat)
+    seats = []
+    for seat in snapshot.seats:
+        seats.append({
+            "position": seat.position,
+            "name": seat.name,
+            "username": seat.username,
+            "empty": seat.user_id is None,
+            "is_bot": seat.is_bot,
+            "is_ready": seat.is_ready,
+            "is_host": seat.user_id == snapshot.host_id,
+            "is_me": viewer_seat == seat.position,
+            "connected": seat.is_bot or seat.user_id in connected,
+            "to_act": bool(view and seat.position in view["to_act"]),
+            "total": view["totals"][seat.position] if view else None,
+        })
+    my_ready = any(seat.is_ready for seat in snapshot.seats if seat.position == viewer_seat)
+    return {
+        "snap": snapshot,
+        "my_ready": my_ready,
+        "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
+        "title": GAME_TITLES[snapshot.game],
+        "view": view,
+        "seats": seats,
+        "names": [seat.name for seat in snapshot.seats],
+        "viewer_seat": viewer_seat,
+        "is_host": user_id == snapshot.host_id,
+        "is_player": viewer_seat is not None,
+        "can_sit": user_id is not None and viewer_seat is None and snapshot.status == Table.Status.LOBBY,
+        "lobby": snapshot.status == Table.Status.LOBBY,
+        **snapshot.extra,
+    }
+
+
+def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> str:
+    context = live_context(snapshot, user_id=user_id, connected=connected)
+    context["oob"] = oob
+    return render_to_string("tables/_live.html", context)
+
+
+def render_flash(message: str) -> str:
+    return render_to_string("tables/_flash.html", {"message": message, "oob": True})
+
+
+def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[dict]:
+    """The end-of-game panel: place, name, total, the Sitaratas mark and any payout."""
+    if not view or not view["over"]:
+        return []
+    rows, place = [], 1
+    for group in view["placements"]:
+        for seat in group:
+            note = "Sitaratas" if view.get("sitaratas") == seat else ""
+            rows.append({"place": place, "seat": seat, "name": names[seat], "total": view["totals"][seat],
+                         "note": note, "payout": payouts.get(seat)})
+        place += len(group)
+    return rows

@@ -1,0 +1,368 @@
+"""Every write to tables, seats and matches (STYLE.md §5–7).
+
+Each public function is one transaction. Lobby writes lock the Table row; game
+writes lock the Match row, check seat, turn, pause and version, apply the
+engine, save ``version + 1`` and append the MatchEvent (DESIGN.md, "How a move
+flows"). Broadcasts and bot tasks go out only after commit.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.bots import ensure_bot_accounts
+from accounts.models import User
+from games.bots import get_bot
+from games.engines import IllegalAction, get_engine
+from games.models import Match, MatchEvent, MatchPlayer
+from tables import hooks
+from tables.broadcast import table_changed_on_commit
+from tables.errors import TableError
+from tables.models import Seat, Table
+
+MAX_STAKE = 1_000_000
+
+
+# --- lobby ------------------------------------------------------------------------------
+
+
+def table_create(*, host: User, game: str, seat_count: int, options: dict | None = None, stake: int = 0) -> Table:
+    """Open a table; the host takes the first seat."""
+    engine = _engine(game)
+    try:
+        full_options = engine.validate_options(seat_count, options or {})
+    except ValueError as error:
+        raise TableError(str(error)) from None
+    if stake and game != "estimation":
+        raise TableError("Only Estimation tables can be staked.")
+    if not 0 <= stake <= MAX_STAKE:
+        raise TableError(f"The stake must be between 0 and {MAX_STAKE:,} coins.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            game=game, options=full_options, seat_count=seat_count, stake=stake, host=host,
+            last_activity_at=timezone.now(),
+        )
+        Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(seat_count))
+        _seat_take(table=table, user=host, position=0)
+    return table
+
+
+def seat_take(*, table_id: int, user: User, position: int) -> None:
+    with transaction.atomic():
+        table = _lock_lobby(table_id)
+        _seat_take(table=table, user=user, position=position)
+        _touch(table)
+
+
+def _seat_take(*, table: Table, user: User, position: int) -> None:
+    if user.is_bot:
+        raise TableError("Bots are seated by the host.")
+    seat = _seat_at(table, position)
+    if seat.user_id is not None:
+        raise TableError("That seat is taken.")
+    if table.seats.filter(user=user).exists():
+        raise TableError("You already have a seat at this table. Leave it first to move.")
+    seat.user = user
+    seat.is_ready = user == table.host
+    try:
+        with transaction.atomic():
+            seat.save(update_fields=["user", "is_ready"])
+    except IntegrityError:
+        raise TableError("That seat is taken.") from None
+    hooks.seat_taken(table=table, user=user)
+
+
+def seat_leave(*, table_id: int, user: User) -> None:
+    with transaction.atomic():
+        table = _lock_lobby(table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise TableError("You have no seat at this table.")
+        if user == table.host:
+            raise TableError("The host cannot leave; close the table instead.")
+        hooks.seat_left(table=table, user=user)
+        seat.user = None
+        seat.is_ready = False
+        seat.save(update_fields=["user", "is_ready"])
+        _touch(table)
+
+
+def seat_ready(*, table_id: int, user: User, ready: bool) -> None:
+    with transaction.atomic():
+        table = _lock_lobby(table_id)
+        updated = table.seats.filter(user=user).update(is_ready=ready)
+        if not updated:
+            raise TableError("You have no seat at this table.")
+        _touch(table)
+
+
+def bot_add(*, table_id: int, host: User, position: int) -> None:
+    """RULING P1: before the start the host may fill any empty seat with a bot."""
+    with transaction.atomic():
+        table = _lock_lobby(table_id)
+        _require_host(table, host)
+        seat = _seat_at(table, position)
+        if seat.user_id is not None:
+            raise TableError("That seat is taken.")
+        seated = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
+        bot = next((bot for bot in ensure_bot_accounts() if bot.pk not in seated), None)
+        if bot is None:
+            raise TableError("No bot is free for this table.")
+        seat.user = bot
+        seat.is_ready = True  # RULING P1: bots are always ready.
+        seat.save(update_fields=["user", "is_ready"])
+        _touch(table)
+
+
+def bot_remove(*, table_id: int, host: User, position: int) -> None:
+    with transaction.atomic():
+        table = _lock_lobby(table_id)
+        _require_host(table, host)
+        seat = _seat_at(table, position)
+        if seat.user is None or not seat.user.is_bot:
+            raise TableError("There is no bot in that seat.")
+        seat.user = None
+        seat.is_ready = False
+        seat.save(update_fields=["user", "is_ready"])
+        _touch(table)
+
+
+def table_close(*, table_id: int, by: User | None, reason: str = "Closed by the host.") -> None:
+    """Close a lobby (the host, an admin, or the idle-lobby task with ``by=None``)."""
+    with transaction.atomic():
+        table = _lock_lobby(table_id)
+        if by is not None and by != table.host and not by.is_staff:
+            raise TableError("Only the host can close the table.")
+        _close(table, reason)
+
+
+def _close(table: Table, reason: str) -> None:
+    for seat in table.seats.exclude(user=None).select_related("user"):
+        if not seat.user.is_bot:
+            hooks.seat_left(table=table, user=seat.user)
+    table.seats.update(user=None, is_ready=False)
+    table.status = Table.Status.CLOSED
+    table.closed_reason = reason
+    table.save(update_fields=["status", "closed_reason"])
+    table_changed_on_commit(table.pk, lobby=True)
+
+
+def lobbies_close_idle(*, now: datetime) -> int:
+    """RULING P8: lobbies idle for LOBBY_IDLE_HOURS close, releasing every hold. Safe to run twice."""
+    cutoff = now - timedelta(hours=settings.LOBBY_IDLE_HOURS)
+    closed = 0
+    for table_id in Table.objects.filter(status=Table.Status.LOBBY, last_activity_at__lt=cutoff).values_list("pk", flat=True):
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(pk=table_id)
+            # Re-checked under the lock: someone may have joined since the query above.
+            if table.status == Table.Status.LOBBY and table.last_activity_at < cutoff:
+                _close(table, f"Closed after {settings.LOBBY_IDLE_HOURS} hours without activity.")
+                closed += 1
+    return closed
+
+
+def table_start(*, table_id: int, host: User, now: datetime | None = None) -> Match:
+    """RULING S10: every seat filled, every human but the host ready; the host starts."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = _lock_lobby(table_id)
+        _require_host(table, host)
+        seats = list(table.seats.select_related("user").order_by("position"))
+        if any(seat.user is None for seat in seats):
+            raise TableError("Every seat must be filled (by a player or a bot) before the start.")
+        waiting = [seat.user.name for seat in seats if not seat.is_ready and seat.user != table.host]
+        if waiting:
+            raise TableError(f"Waiting for {', '.join(waiting)} to be ready.")
+        attempt = table.matches.count() + 1
+        seed = secrets.randbits(62)
+        engine = _engine(table.game)
+        state = engine.new_game(table.seat_count, table.options, seed)
+        match = Match.objects.create(
+            table=table, attempt=attempt, game=table.game, options=table.options, players=table.seat_count,
+            seed=seed, state=engine.dumps(state), version=0, started_at=now,
+        )
+        MatchPlayer.objects.bulk_create(MatchPlayer(match=match, seat=seat.position, user=seat.user) for seat in seats)
+        table.status = Table.Status.PLAYING
+        table.last_activity_at = now
+        table.save(update_fields=["status", "last_activity_at"])
+        hooks.match_started(table=table, match=match, users=[seat.user for seat in seats])
+        _after_move(match, state, engine)
+    return match
+
+
+# --- play -------------------------------------------------------------------------------
+
+
+def match_act(*, match_id: int, user: User, action: object, version: int | None, now: datetime | None = None) -> Match:
+    """Apply one player's action. Refuses (changing nothing) anything out of turn, stale or illegal."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        seat = _seat_of(match, user)
+        if version is None or version != match.version:
+            raise TableError("The game has moved on; your view is refreshed.")
+        return _apply(match, seat=seat, user=user, action=action, now=now)
+
+
+def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int:
+    """Let every bot that is awaited move. A task for an older version does nothing.
+
+    Returns how many bot moves were applied. Bot choices are seeded from the
+    game's seed, the version and the seat, so a retried task makes the same move.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        if match.version != version or match.status != Match.Status.PLAYING or hooks.is_paused(match):
+            return 0
+        engine = _engine(match.game)
+        state = engine.loads(match.state)
+        bots = {mp.seat: mp.user for mp in match.match_players.select_related("user") if mp.user.is_bot}
+        moved = 0
+        # In SITA every bot chooses at once; in the trick games exactly one seat is awaited.
+        for seat in [seat for seat in engine.to_act(state) if seat in bots]:
+            if seat not in engine.to_act(state):
+                continue
+            bot = get_bot(match.game)
+            rng = random.Random(f"{match.seed}:{match.version}:{seat}")
+            action = bot(engine.view(state, seat), rng)
+            state = _apply_state(match, engine, state, seat=seat, user=bots[seat], action=action, now=now)
+            moved += 1
+        if moved:
+            _after_move(match, state, engine)
+        return moved
+
+
+def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime) -> Match:
+    if match.status != Match.Status.PLAYING:
+        raise TableError("This game is over.")
+    if hooks.is_paused(match):
+        raise TableError("Play is paused while the dismissal vote is open.")
+    engine = _engine(match.game)
+    state = engine.loads(match.state)
+    if seat not in engine.to_act(state):
+        raise TableError("It is not your turn.")
+    try:
+        state = _apply_state(match, engine, state, seat=seat, user=user, action=action, now=now)
+    except IllegalAction as error:
+        raise TableError(str(error)) from None
+    _after_move(match, state, engine)
+    return match
+
+
+def _apply_state(match: Match, engine, state, *, seat: int, user: User, action: object, now: datetime):
+    new_state = engine.apply(state, seat, action)
+    match.version += 1
+    MatchEvent.objects.create(match=match, version=match.version, seat=seat, user=user, action=action, created_at=now)
+    return new_state
+
+
+def _after_move(match: Match, state, engine) -> None:
+    """Save the state, settle a finished game, and queue the broadcast and any bot turn."""
+    match.state = engine.dumps(state)
+    if engine.is_over(state):
+        _settle(match, state, engine)
+    match.save()
+    # A finished game changes more than the state (places, payouts): consumers re-read it all.
+    finished = match.status != Match.Status.PLAYING
+    table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished)
+    if match.status == Match.Status.PLAYING:
+        _queue_bots(match, state, engine)
+
+
+def _queue_bots(match: Match, state, engine) -> None:
+    bot_seats = set(match.match_players.filter(user__is_bot=True).values_list("seat", flat=True))
+    if bot_seats & set(engine.to_act(state)):
+        from tables.tasks import bots_move
+
+        match_id, version = match.pk, match.version
+        transaction.on_commit(
+            lambda: bots_move.apply_async((match_id, version), countdown=settings.BOT_DELAY_SECONDS)
+        )
+
+
+def _settle(match: Match, state, engine) -> None:
+    """The last move: record the result, places and totals in the same transaction (DESIGN.md)."""
+    record = engine.record(state)
+    match.status = Match.Status.FINISHED
+    match.record = record
+    match.ended_at = timezone.now()
+    match.end_reason = "Finished."
+    places = places_from_groups(record["placements"])
+    players = list(match.match_players.all())
+    for player in players:
+        player.place = places[player.seat]
+        player.total = record["totals"][player.seat]
+    MatchPlayer.objects.bulk_update(players, ["place", "total"])
+    Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED, last_activity_at=match.ended_at)
+    hooks.match_finished(match=match, players=players)
+
+
+def places_from_groups(groups: list[list[int]]) -> dict[int, int]:
+    """Placement groups (best first) to a place per seat; tied seats share the place they start at."""
+    places, place = {}, 1
+    for group in groups:
+        for seat in group:
+            places[seat] = place
+        place += len(group)
+    return places
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _engine(game: str):
+    try:
+        return get_engine(game)
+    except ValueError as error:
+        raise TableError(str(error)) from None
+
+
+def _lock_lobby(table_id: int) -> Table:
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError("There is no such table.")
+    if table.status != Table.Status.LOBBY:
+        raise TableError("The table is no longer open: the game has started or the table is closed.")
+    return table
+
+
+def _lock_match(match_id: int) -> Match:
+    # One writer per game at a time: the row lock serialises simultaneous moves (STYLE.md §6).
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise TableError("There is no such game.")
+    return match
+
+
+def _seat_of(match: Match, user: User) -> int:
+    seat = match.match_players.filter(user=user).values_list("seat", flat=True).first()
+    if seat is None:
+        raise TableError("You are not playing in this game.")
+    return seat
+
+
+def _seat_at(table: Table, position: object) -> Seat:
+    if not isinstance(position, int) or isinstance(position, bool):
+        raise TableError("Choose a seat.")
+    seat = table.seats.filter(position=position).first()
+    if seat is None:
+        raise TableError("There is no such seat.")
+    return seat
+
+
+def _require_host(table: Table, user: User) -> None:
+    if user.pk != table.host_id:
+        raise TableError("Only the host can do that.")
+
+
+def _touch(table: Table) -> None:
+    table.last_activity_at = timezone.now()
+    table.save(update_fields=["last_activity_at"])
+    table_changed_on_commit(table.pk, lobby=True)

@@ -1,0 +1,19 @@
+"""Celery tasks. Each takes ids, re-reads, and is harmless when run twice or late (STYLE.md §7)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from tables import services
+
+
+@shared_task(ignore_result=True)
+def bots_move(match_id: int, version: int) -> int:
+    """RULING P1: a bot's turn; does nothing if the game moved on since it was queued."""
+    return services.bots_act(match_id=match_id, version=version)
+
+
+@shared_task(ignore_result=True)
+def close_idle_lobbies() -> int:
+    return services.lobbies_close_idle(now=timezone.now())

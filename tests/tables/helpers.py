@@ -1,0 +1,36 @@
+"""Helpers for table tests: open a table, fill it with bots, drive bots without Celery."""
+
+from __future__ import annotations
+
+from accounts.models import User
+from games.engines import get_engine
+from games.models import Match
+from tables import services
+
+DEFAULT_SEATS = {"sitaratas": 3, "estimation": 4, "sita": 3}
+
+
+def open_table(host: User, game: str, *, seat_count: int | None = None, options: dict | None = None, stake: int = 0):
+    return services.table_create(host=host, game=game, seat_count=seat_count or DEFAULT_SEATS[game],
+                                 options=options or {}, stake=stake)
+
+
+def fill_with_bots(table, host: User) -> None:
+    for seat in table.seats.filter(user=None).order_by("position"):
+        services.bot_add(table_id=table.pk, host=host, position=seat.position)
+
+
+def play_bots_until_human(match: Match) -> Match:
+    """Run bot turns synchronously (what the Celery task does) until a human is awaited or the game ends."""
+    while True:
+        match.refresh_from_db()
+        if match.status != Match.Status.PLAYING:
+            return match
+        if not services.bots_act(match_id=match.pk, version=match.version):
+            return match
+
+
+def state_of(match: Match):
+    match.refresh_from_db()
+    engine = get_engine(match.game)
+    return engine, engine.loads(match.state)

@@ -1,0 +1,119 @@
+"""The lobby and move services against the real PostgreSQL (issue 6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Match, MatchEvent
+from tables import services
+from tables.errors import TableError
+from tables.models import Table
+from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_host_opens_a_table_and_takes_the_first_seat(host) -> None:
+    table = open_table(host, "sitaratas", seat_count=4, options={"deck": "jokers"})
+    assert table.options == {"deck": "jokers", "order": "up_down"}
+    assert [seat.user_id for seat in table.seats.order_by("position")] == [host.pk, None, None, None]
+
+
+def test_bad_settings_are_refused_through_the_engine(host) -> None:
+    with pytest.raises(TableError):
+        open_table(host, "sitaratas", seat_count=7)
+    with pytest.raises(TableError):
+        open_table(host, "sita", seat_count=4, options={"matches": 11})
+    assert not Table.objects.exists()
+
+
+def test_a_taken_seat_is_refused(host, player, outsider) -> None:
+    table = open_table(host, "sita")
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    with pytest.raises(TableError, match="taken"):
+        services.seat_take(table_id=table.pk, user=outsider, position=1)
+    with pytest.raises(TableError, match="already"):
+        services.seat_take(table_id=table.pk, user=player, position=2)
+
+
+def test_start_needs_every_seat_filled_and_every_guest_ready(host, player) -> None:
+    # RULING S10
+    table = open_table(host, "sita", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    with pytest.raises(TableError, match="filled"):
+        services.table_start(table_id=table.pk, host=host)
+    services.bot_add(table_id=table.pk, host=host, position=2)
+    with pytest.raises(TableError, match="ready"):
+        services.table_start(table_id=table.pk, host=host)
+    with pytest.raises(TableError, match="host"):
+        services.table_start(table_id=table.pk, host=player)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    match = services.table_start(table_id=table.pk, host=host)
+    assert match.version == 0 and match.status == Match.Status.PLAYING
+    with pytest.raises(TableError, match="no longer open"):
+        services.seat_leave(table_id=table.pk, user=player)  # settings and seats are locked once started
+
+
+@pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
+def test_a_bot_only_table_plays_to_the_end_and_the_state_rebuilds_from_the_log(host, game) -> None:
+    table = open_table(host, game)
+    fill_with_bots(table, host)
+    # The host's own seat goes to a bot too: the host leaves only by closing, so swap via the DB.
+    table.seats.filter(position=0).update(user=None)
+    services.bot_add(table_id=table.pk, host=host, position=0)
+    match = services.table_start(table_id=table.pk, host=host)
+    match = play_bots_until_human(match)
+    assert match.status == Match.Status.FINISHED
+    assert match.record["over"] is True
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    places = sorted(mp.place for mp in match.match_players.all())
+    assert places[0] == 1
+
+    from games.replay import rebuild_state
+
+    engine, state = state_of(match)
+    assert engine.dumps(rebuild_state(match)) == engine.dumps(state)
+    assert MatchEvent.objects.filter(match=match).count() == match.version
+
+
+def test_an_out_of_turn_or_stale_move_changes_nothing(host, player) -> None:
+    table = open_table(host, "sitaratas", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.bot_add(table_id=table.pk, host=host, position=2)
+    match = services.table_start(table_id=table.pk, host=host)
+    match = play_bots_until_human(match)
+    engine, state = state_of(match)
+    awaited = engine.to_act(state)[0]
+    human = {0: host, 1: player}[awaited]
+    other = {0: player, 1: host}[awaited]
+    action = engine.legal_actions(state, awaited)[0]
+    before = (match.version, match.state)
+    with pytest.raises(TableError, match="not your turn"):
+        services.match_act(match_id=match.pk, user=other, action=action, version=match.version)
+    with pytest.raises(TableError, match="moved on"):
+        services.match_act(match_id=match.pk, user=human, action=action, version=match.version - 1)
+    with pytest.raises(TableError):
+        services.match_act(match_id=match.pk, user=human, action={"type": "bid", "bid": 99}, version=match.version)
+    match.refresh_from_db()
+    assert (match.version, match.state) == before
+    services.match_act(match_id=match.pk, user=human, action=action, version=match.version)
+    with pytest.raises(TableError, match="moved on"):  # the same message again: a duplicate
+        services.match_act(match_id=match.pk, user=human, action=action, version=before[0])
+    match.refresh_from_db()
+    assert match.version == before[0] + 1
+
+
+def test_idle_lobbies_close_and_the_task_is_harmless_twice(host) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    table = open_table(host, "sita")
+    later = timezone.now() + timedelta(hours=25)
+    assert services.lobbies_close_idle(now=later) == 1
+    assert services.lobbies_close_idle(now=later) == 0
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED
+    assert not table.seats.exclude(user=None).exists()
