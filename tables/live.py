@@ -110,6 +110,10 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
             "to_act": bool(view and seat.position in view["to_act"]),
             "total": view["totals"][seat.position] if view else None,
         })
+    from tables.presenters import present
+
+    names = [seat.name for seat in snapshot.seats]
+    presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     my_ready = any(seat.is_ready for seat in snapshot.seats if seat.position == viewer_seat)
     return {
         "snap": snapshot,
@@ -118,7 +122,8 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "title": GAME_TITLES[snapshot.game],
         "view": view,
         "seats": seats,
-        "names": [seat.name for seat in snapshot.seats],
+        "names": names,
+        "g": presented,
         "viewer_seat": viewer_seat,
         "is_host": user_id == snapshot.host_id,
         "is_player": viewer_seat is not None,

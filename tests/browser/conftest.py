@@ -1,0 +1,137 @@
+"""Browser tests: the real site (Daphne and a Celery worker, as subprocesses) driven by Chromium.
+
+The servers run against the test database pytest-django created; tests use
+``transactional_db`` so what they write is committed and visible to them.
+Screenshots land in ``test-artifacts/`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-quic", "--no-first-run", "--disable-sync"]
+
+pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items) -> None:
+    if not Path(CHROMIUM).exists():
+        skip = pytest.mark.skip(reason="Chromium is not installed (apt-get install chromium)")
+        for item in items:
+            if "browser" in str(item.fspath):
+                item.add_marker(skip)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _test_database_url() -> str:
+    from django.db import connection
+
+    settings = connection.settings_dict
+    host = settings["HOST"] or ""
+    from urllib.parse import quote
+
+    port = f":{settings['PORT']}" if settings.get("PORT") else ""
+    auth = settings["USER"] or "postgres"
+    if settings.get("PASSWORD"):
+        auth += f":{quote(settings['PASSWORD'], safe='')}"
+    return f"postgres://{auth}@{quote(host, safe='')}{port}/{settings['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def site_url(django_db_setup, django_db_blocker) -> str:
+    """Daphne and a Celery worker on the test database, for the whole session."""
+    with django_db_blocker.unblock():
+        database_url = _test_database_url()
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DATABASE_CONN_MAX_AGE": "0",
+        "BOT_DELAY_SECONDS": "0.05",
+        "CELERY_QUEUE": f"browser-{port}",
+        "DJANGO_DEBUG": "true",  # static files from the finders, no collectstatic
+    }
+    bin_dir = Path(sys.executable).parent
+    logs = ARTIFACTS / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    daphne = subprocess.Popen([str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                              cwd=ROOT, env=env, stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT)
+    worker = subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"],
+                              cwd=ROOT, env=env, stdout=open(logs / "celery.log", "w"), stderr=subprocess.STDOUT)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}"
+    for process in (daphne, worker):
+        process.terminate()
+    for process in (daphne, worker):
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs a loop in this thread.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, site_url, transactional_db):
+    """``new_page(mobile=False)`` opens a fresh browser context (its own cookies) on the site."""
+    contexts = []
+
+    def make(mobile: bool = False):
+        options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "device_scale_factor": 2} if mobile \
+            else {"viewport": {"width": 1280, "height": 860}}
+        context = browser.new_context(base_url=site_url, **options)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def sign_up(page, username: str, password: str = "Kolm-Kaardi-Trikk-9") -> None:
+    page.goto("/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", password)
+    page.fill("input[name=password2]", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/")
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
