@@ -1,0 +1,655 @@
+"""Live play under load: the real site, human-like socket clients, and a bare echo beside it.
+
+    .venv/bin/python tests/benchmarks/load.py                  # the issue's targets, ~3 minutes
+    .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, seats spread
+    .venv/bin/python tests/benchmarks/load.py --quick          # a short smoke run
+
+It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with
+DEBUG off, against a fresh database ``sitaratas_bench`` on the server of ``DATABASE_URL``
+(or the embedded servers of config/launch.py when ``DATABASE_URL`` / ``REDIS_URL`` are
+unset). Players get real sessions; tables are opened and started through ``tables.services``.
+Every seat is a plain asyncio WebSocket client that reads only what the server pushes: the
+fragment's ``data-version``, whether its own seat is marked to act, and the hidden fields of
+the enabled ``ws-send`` forms (the buttons a person would press); it presses one after a
+think time, sending the form's fields as htmx's ws-send does, with the version it saw.
+
+Latency is measured from the *scheduled* send time, so a stall anywhere (client included)
+cannot hide: round trip = scheduled send → the actor's own update; fan-out = scheduled send
+→ the last seat's update. The same Daphne serves ``ws/echo/`` (tables/echo.py), measured at
+the same message rates: the physical limit here, and our round trip is printed as a ratio
+of it. Then idle table sockets are opened in steps while WebSocket pings measure whether
+the process still answers within 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+BIN = Path(sys.executable).parent
+BENCH_DB = "sitaratas_bench"
+SECRET = "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz"
+TARGETS = {  # issue 9, on a 2-core machine
+    "rtt_p50_ms": 15, "rtt_p99_ms": 50, "fanout_p99_ms": 80, "high_rate": 300, "high_p99_ms": 100,
+    "idle_sockets": 2000, "heartbeat_ms": 50,
+}
+
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+STATUS_RE = re.compile(r'data-status="(\w+)"')
+MY_TURN_RE = re.compile(r'class="seat me to-act')
+FORM_RE = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
+INPUT_RE = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+def log(message: str) -> None:
+    print(f"-- {message}", file=sys.stderr, flush=True)
+
+
+# --- the site ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"Nothing listens on port {port}; see the server log.")
+
+
+def bench_environment() -> tuple[dict, object]:
+    """The children's environment: a fresh database on the same server, DEBUG off, own prefixes."""
+    services = None
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        from config.launch import Services
+
+        services = Services().__enter__()
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    database_url = urlunsplit(parts._replace(path=f"/{BENCH_DB}"))
+    admin_url = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+    tag = f"bench{os.getpid()}"
+    env = {
+        **os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": SECRET,
+        "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false", "DATABASE_CONN_MAX_AGE": "600",
+        "CHANNELS_PREFIX": tag, "CELERY_QUEUE": tag, "LOG_LEVEL": "WARNING", "BOT_DELAY_SECONDS": "0",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    return env, services
+
+
+class Site:
+    """Daphne process(es) and a Celery worker, as ``make run`` starts them."""
+
+    def __init__(self, env: dict, daphnes: int, logs: Path) -> None:
+        self.env, self.logs = env, logs
+        self.ports = [free_port() for _ in range(daphnes)]
+        self.daphnes: list[subprocess.Popen] = []
+        self.worker: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        for index, port in enumerate(self.ports):
+            self.daphnes.append(subprocess.Popen(
+                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                cwd=ROOT, env=self.env, stdout=open(self.logs / f"daphne-{index}.log", "w"), stderr=subprocess.STDOUT))
+        self.worker = subprocess.Popen(
+            [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", "1", "--loglevel", "WARNING"],
+            cwd=ROOT, env=self.env, stdout=open(self.logs / "celery.log", "w"), stderr=subprocess.STDOUT)
+        for port in self.ports:
+            wait_for_port(port)
+
+    def stop(self) -> None:
+        for process in [*self.daphnes, self.worker]:
+            if process is not None and process.poll() is None:
+                process.terminate()
+        for process in [*self.daphnes, self.worker]:
+            if process is None:
+                continue
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+class CpuMeter:
+    """CPU seconds of each process over a phase, as a percentage of one core."""
+
+    def __init__(self, site: Site) -> None:
+        import psutil
+
+        self.psutil = psutil
+        self.groups = {f"daphne-{i}": [site.daphnes[i].pid] for i in range(len(site.daphnes))}
+        self.groups["celery"] = [site.worker.pid]
+        self.groups["client"] = [os.getpid()]
+
+    def _pids(self) -> dict[str, list]:
+        groups = {name: [self.psutil.Process(pid)] for name, [pid] in self.groups.items()}
+        groups["celery"] += groups["celery"][0].children(recursive=True)
+        groups["postgres"] = [p for p in self.psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("postgres")]
+        groups["redis"] = [p for p in self.psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("redis-server")]
+        return groups
+
+    def _sample(self) -> dict[str, float]:
+        totals = {}
+        for name, processes in self._pids().items():
+            total = 0.0
+            for process in processes:
+                try:
+                    times = process.cpu_times()
+                    total += times.user + times.system
+                except self.psutil.Error:
+                    pass
+            totals[name] = total
+        return totals
+
+    def start(self) -> None:
+        self.started, self.before = time.monotonic(), self._sample()
+
+    def stop(self) -> dict[str, float]:
+        elapsed, after = time.monotonic() - self.started, self._sample()
+        return {name: 100 * (after[name] - self.before.get(name, after[name])) / elapsed for name in after}
+
+
+# --- players and tables (through Django, in this process) -------------------------------------
+
+
+def setup_django(env: dict) -> None:
+    os.environ.update(env)
+    import django
+
+    django.setup()
+
+
+def make_players(count: int, prefix: str) -> list[tuple[int, str]]:
+    """Users with real sessions: (user id, session key)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+
+    password = make_password("bench-pass-phrase-not-used")
+    players = []
+    for index in range(count):
+        user = User.objects.create(username=f"{prefix}{index}", email=f"{prefix}{index}@example.com", password=password)
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        players.append((user.pk, session.session_key))
+    return players
+
+
+def open_tables(players: list[tuple[int, str]], *, game: str, seats: int, options: dict, start: bool) -> list[int]:
+    from accounts.models import User
+    from tables import services
+
+    users = {user.pk: user for user in User.objects.filter(pk__in=[pk for pk, _ in players])}
+    table_ids = []
+    step = seats if start else 1  # a lobby needs only its host
+    for first in range(0, len(players) - step + 1, step):
+        group = [users[pk] for pk, _ in players[first:first + step]]
+        table = services.table_create(host=group[0], game=game, seat_count=seats, options=options)
+        if start:
+            for position, user in enumerate(group[1:], start=1):
+                services.seat_take(table_id=table.pk, user=user, position=position)
+                services.seat_ready(table_id=table.pk, user=user, ready=True)
+            services.table_start(table_id=table.pk, host=group[0])
+        table_ids.append(table.pk)
+    return table_ids
+
+
+# --- statistics -------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:7.1f}"
+
+
+# --- the table clients ------------------------------------------------------------------------
+
+
+@dataclass
+class Pending:
+    version: int
+    scheduled: float
+    actor: int
+    seen: set = field(default_factory=set)
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.reset(0, float("inf"))
+        self.errors = self.dropped = self.timeouts = 0
+
+    def reset(self, start: float, end: float) -> None:
+        self.start, self.end = start, end
+        self.rtt: list[float] = []
+        self.fanout: list[float] = []
+        self.sent = self.errors = self.dropped = self.timeouts = 0
+
+    def counts(self, scheduled: float) -> bool:
+        return self.start <= scheduled < self.end
+
+
+class TableRun:
+    """One table's four clients; they share a clock, so fan-out is measured exactly."""
+
+    def __init__(self, bench: "Bench", table_id: int, seats: list[tuple[int, str]], ports: list[int]) -> None:
+        self.bench, self.table_id = bench, table_id
+        self.pending: Pending | None = None
+        self.over = False
+        self.clients = [SeatClient(self, position, session, ports[(table_id + position) % len(ports)])
+                        for position, (_, session) in enumerate(seats)]
+
+    def arrived(self, client: "SeatClient", version: int, now: float) -> None:
+        pending = self.pending
+        if pending is None or version <= pending.version or client.position in pending.seen:
+            return
+        pending.seen.add(client.position)
+        stats = self.bench.stats
+        counted = stats.counts(pending.scheduled)
+        if client.position == pending.actor and counted:
+            stats.rtt.append(now - pending.scheduled)
+            self.bench.rtt_estimate = 0.9 * self.bench.rtt_estimate + 0.1 * (now - pending.scheduled)
+        if len(pending.seen) == len(self.clients):
+            if counted:
+                stats.fanout.append(now - pending.scheduled)
+            self.pending = None
+
+
+class SeatClient:
+    def __init__(self, table: TableRun, position: int, session: str, port: int) -> None:
+        self.table, self.position, self.session, self.port = table, position, session, port
+        self.version = -1
+        self.acted_version = -1
+        self.ws = None
+        self.connected = asyncio.Event()
+
+    async def run(self) -> None:
+        import websockets
+
+        url = f"ws://127.0.0.1:{self.port}/ws/tables/{self.table.table_id}/"
+        headers = {"Cookie": f"sessionid={self.session}"}
+        while not self.table.bench.stopping:
+            try:
+                async with websockets.connect(url, origin=f"http://127.0.0.1:{self.port}", additional_headers=headers,
+                                              max_size=None, ping_interval=None, open_timeout=30) as ws:
+                    self.ws = ws
+                    self.connected.set()
+                    async for message in ws:
+                        self.received(message, time.perf_counter())
+            except Exception as error:  # noqa: BLE001 — every failure is counted and retried
+                if self.table.bench.stopping:
+                    return
+                self.table.bench.stats.dropped += 1
+                log(f"table {self.table.table_id} seat {self.position}: connection lost ({error!r}); reconnecting")
+                await asyncio.sleep(0.5)
+            else:
+                if not self.table.bench.stopping:
+                    self.table.bench.stats.dropped += 1
+                    await asyncio.sleep(0.5)
+
+    def received(self, message: str, now: float) -> None:
+        match = VERSION_RE.search(message)
+        if match is None:
+            if 'role="alert"' in message:  # a refusal, to this socket only
+                self.table.bench.stats.errors += 1
+            return
+        version = self.version = int(match.group(1))
+        self.table.arrived(self, version, now)
+        status = STATUS_RE.search(message)
+        if status and status.group(1) != "playing":
+            self.table.over = True
+            return
+        if version <= self.acted_version or not MY_TURN_RE.search(message):
+            return
+        actions = [fields for fields in forms_of(message) if fields.get("command") == "act"]
+        if actions:
+            self.acted_version = version
+            think = self.table.bench.think()
+            asyncio.ensure_future(self.act(version, random.choice(actions), now + think))
+
+    async def act(self, version: int, fields: dict, scheduled: float) -> None:
+        delay = scheduled - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        bench = self.table.bench
+        if self.version != version or bench.stopping:
+            return
+        self.table.pending = Pending(version=version, scheduled=scheduled, actor=self.position)
+        if bench.stats.counts(scheduled):
+            bench.stats.sent += 1
+        try:
+            await self.ws.send(json.dumps({**fields, "version": version}))
+        except Exception:  # noqa: BLE001
+            bench.stats.errors += 1
+            return
+        await asyncio.sleep(10)
+        if self.version == version and not bench.stopping:  # nothing came back: count it, ask again
+            bench.stats.timeouts += 1
+            self.acted_version = version - 1
+            await self.ws.send(json.dumps({"command": "resync"}))
+
+
+def forms_of(message: str) -> list[dict]:
+    found = []
+    for body in FORM_RE.findall(message):
+        if "disabled" in body.split("<button", 1)[-1].split(">", 1)[0]:
+            continue
+        found.append(dict(INPUT_RE.findall(body)))
+    return found
+
+
+class Bench:
+    def __init__(self) -> None:
+        self.stats = Stats()
+        self.stopping = False
+        self.interval = 1.0
+        self.rtt_estimate = 0.01
+
+    def think(self) -> float:
+        """Per-table pace: one move every ``interval`` on average, less the round trip itself."""
+        return max(0.0, random.uniform(0.5, 1.5) * self.interval - self.rtt_estimate)
+
+
+async def measure_moves(bench: Bench, tables: list[TableRun], *, rate: float, warmup: float, seconds: float,
+                        cpu: CpuMeter) -> dict:
+    bench.interval = len(tables) / rate
+    await asyncio.sleep(warmup)
+    now = time.perf_counter()
+    bench.stats.reset(now, now + seconds)
+    cpu.start()
+    await asyncio.sleep(seconds)
+    usage = cpu.stop()
+    await asyncio.sleep(1.0)  # let the last moves of the window land
+    stats = bench.stats
+    result = {
+        "offered": stats.sent / seconds, "achieved": len(stats.rtt) / seconds,
+        "rtt": stats.rtt, "fanout": stats.fanout, "errors": stats.errors, "dropped": stats.dropped,
+        "timeouts": stats.timeouts, "cpu": usage, "over": sum(table.over for table in tables),
+    }
+    bench.stats.reset(0, -1)
+    return result
+
+
+# --- the echo beside it -----------------------------------------------------------------------
+
+
+async def measure_echo(ports: list[int], *, rate: float, clients: int, seconds: float) -> dict:
+    import websockets
+
+    latencies: list[float] = []
+    errors = 0
+    stop_at = time.perf_counter() + seconds
+    payload = json.dumps({"command": "act", "action": {"type": "play", "card": "QS"}, "version": 123, "pad": "x" * 40})
+
+    async def one(index: int) -> None:
+        nonlocal errors
+        port = ports[index % len(ports)]
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/echo/", origin=f"http://127.0.0.1:{port}",
+                                      ping_interval=None, max_size=None) as ws:
+            scheduled = time.perf_counter() + random.uniform(0, clients / rate)
+            while scheduled < stop_at:
+                delay = scheduled - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                await ws.send(payload)
+                reply = await ws.recv()
+                if reply != payload:
+                    errors += 1
+                latencies.append(time.perf_counter() - scheduled)
+                scheduled += random.uniform(0.5, 1.5) * clients / rate
+
+    await asyncio.gather(*(one(index) for index in range(clients)))
+    return {"rtt": latencies, "achieved": len(latencies) / seconds, "errors": errors}
+
+
+# --- idle sockets -----------------------------------------------------------------------------
+
+
+async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, steps: list[int]) -> list[dict]:
+    """Open idle table sockets (spectators, spread over lobby tables) in steps; ping them all."""
+    import websockets
+
+    sockets = []
+    results = []
+    url = f"ws://127.0.0.1:{port}/ws/tables/"
+
+    async def open_one(index: int):
+        session, table_id = sessions[index % len(sessions)], table_ids[index % len(table_ids)]
+        ws = await websockets.connect(f"{url}{table_id}/", origin=f"http://127.0.0.1:{port}", ping_interval=None,
+                                      additional_headers={"Cookie": f"sessionid={session}"}, open_timeout=60,
+                                      max_queue=4)
+        await ws.recv()  # the first fragment: the consumer is really up
+        return ws
+
+    for target in steps:
+        started = time.perf_counter()
+        failed = 0
+        while len(sockets) < target:
+            batch = min(100, target - len(sockets))
+            opened = await asyncio.gather(*(open_one(len(sockets) + i) for i in range(batch)), return_exceptions=True)
+            failed += sum(isinstance(ws, BaseException) for ws in opened)
+            sockets += [ws for ws in opened if not isinstance(ws, BaseException)]
+            if failed > 50:
+                break
+        opened_in = time.perf_counter() - started
+        await asyncio.sleep(2.0)
+        pings: list[float] = []
+        lost = 0
+
+        async def ping(ws) -> None:
+            nonlocal lost
+            await asyncio.sleep(random.uniform(0, 3.0))  # spread over 3 s, like heartbeats
+            sent = time.perf_counter()
+            try:
+                waiter = await ws.ping()
+                await asyncio.wait_for(waiter, 5)
+                pings.append(time.perf_counter() - sent)
+            except Exception:  # noqa: BLE001
+                lost += 1
+
+        await asyncio.gather(*(ping(ws) for ws in sockets))
+        results.append({"sockets": len(sockets), "failed": failed, "opened_in": opened_in, "pings": pings, "lost": lost})
+        if failed > 50 or percentile(pings, 99) > TARGETS["heartbeat_ms"] / 1000:
+            break
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    return results
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+def report_moves(name: str, result: dict, echo: dict) -> list[str]:
+    rtt, fan = result["rtt"], result["fanout"]
+    echo50 = percentile(echo["rtt"], 50)
+    echo99 = percentile(echo["rtt"], 99)
+    cpu = "  ".join(f"{k} {v:.0f}%" for k, v in result["cpu"].items())
+    return [
+        f"{name}",
+        f"  moves/s offered {result['offered']:7.1f}   achieved {result['achieved']:7.1f}   "
+        f"(echo msgs/s {echo['achieved']:.1f})",
+        f"  move round trip ms   p50 {ms(percentile(rtt, 50))}  p90 {ms(percentile(rtt, 90))}  "
+        f"p99 {ms(percentile(rtt, 99))}  max {ms(max(rtt) if rtt else float('nan'))}   (n={len(rtt)})",
+        f"  echo round trip ms   p50 {ms(echo50)}  p90 {ms(percentile(echo['rtt'], 90))}  "
+        f"p99 {ms(echo99)}  max {ms(max(echo['rtt']) if echo['rtt'] else float('nan'))}   (n={len(echo['rtt'])})",
+        f"  ratio to echo        p50 {percentile(rtt, 50) / echo50:7.1f}x  p99 {percentile(rtt, 99) / echo99:7.1f}x",
+        f"  fan-out (last seat)  p50 {ms(percentile(fan, 50))}  p99 {ms(percentile(fan, 99))}  (n={len(fan)})",
+        f"  errors {result['errors']}  dropped connections {result['dropped']}  timeouts {result['timeouts']}  "
+        f"echo errors {echo['errors']}  games over {result['over']}",
+        f"  CPU (% of one core)  {cpu}",
+    ]
+
+
+def check(label: str, ok: bool) -> str:
+    return f"  [{'PASS' if ok else 'FAIL'}] {label}"
+
+
+async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tables) -> list[str]:
+    cpu = CpuMeter(site)
+    bench = Bench()
+    seats = args.seats
+    tables = [TableRun(bench, table_id, players[i * seats:(i + 1) * seats], site.ports)
+              for i, table_id in enumerate(table_ids)]
+    lines = [f"load benchmark: {len(tables)} {args.game} tables x {seats} seats, {len(site.ports)} Daphne "
+             f"process(es), 1 Celery worker, DEBUG off; machine: {machine()}"]
+
+    log("echo at the low rate")
+    echo_low = await measure_echo(site.ports, rate=args.rate, clients=len(tables), seconds=args.echo_seconds)
+    log("echo at the high rate")
+    echo_high = await measure_echo(site.ports, rate=args.high_rate, clients=len(tables), seconds=args.echo_seconds)
+
+    log(f"connecting {len(tables) * seats} seat clients")
+    tasks = [asyncio.ensure_future(client.run()) for table in tables for client in table.clients]
+    await asyncio.wait_for(asyncio.gather(*(c.connected.wait() for t in tables for c in t.clients)), 120)
+
+    log(f"moves at {args.rate}/s offered")
+    low = await measure_moves(bench, tables, rate=args.rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
+    lines += report_moves(f"\n[1] {args.rate:.0f} moves/s offered", low, echo_low)
+    log(f"moves at {args.high_rate}/s offered")
+    high = await measure_moves(bench, tables, rate=args.high_rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
+    lines += report_moves(f"\n[2] {args.high_rate:.0f} moves/s offered", high, echo_high)
+    bench.stopping = True
+    for table in tables:
+        for client in table.clients:
+            if client.ws is not None:
+                await client.ws.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    idle = []
+    if args.idle_steps:
+        log("idle sockets")
+        idle = await measure_idle(site.ports[0], [session for _, session in players], idle_tables,
+                                  steps=args.idle_steps)
+        lines.append("\n[3] idle table sockets on one Daphne process, WebSocket ping answered")
+        for step in idle:
+            lines.append(f"  {step['sockets']:5d} sockets (opened in {step['opened_in']:.1f} s, {step['failed']} failed)"
+                         f"   ping p50 {ms(percentile(step['pings'], 50))}  p99 {ms(percentile(step['pings'], 99))}  "
+                         f"max {ms(max(step['pings']) if step['pings'] else float('nan'))} ms   lost {step['lost']}")
+
+    held = max([s["sockets"] for s in idle if not s["failed"] and not s["lost"]
+                and percentile(s["pings"], 99) <= TARGETS["heartbeat_ms"] / 1000] or [0])
+    t = TARGETS
+    clean = lambda r: r["errors"] == 0 and r["dropped"] == 0 and r["timeouts"] == 0  # noqa: E731
+    lines += [
+        "\ntargets (issue 9)",
+        check(f"{args.rate:.0f} moves/s: round trip p50 {percentile(low['rtt'], 50) * 1000:.1f} <= {t['rtt_p50_ms']} ms",
+              percentile(low["rtt"], 50) * 1000 <= t["rtt_p50_ms"]),
+        check(f"{args.rate:.0f} moves/s: round trip p99 {percentile(low['rtt'], 99) * 1000:.1f} <= {t['rtt_p99_ms']} ms",
+              percentile(low["rtt"], 99) * 1000 <= t["rtt_p99_ms"]),
+        check(f"{args.rate:.0f} moves/s: every seat updated p99 {percentile(low['fanout'], 99) * 1000:.1f} "
+              f"<= {t['fanout_p99_ms']} ms", percentile(low["fanout"], 99) * 1000 <= t["fanout_p99_ms"]),
+        check(f"sustained {high['achieved']:.0f} >= {t['high_rate']} moves/s with p99 "
+              f"{percentile(high['rtt'], 99) * 1000:.1f} <= {t['high_p99_ms']} ms",
+              high["achieved"] >= t["high_rate"] and percentile(high["rtt"], 99) * 1000 <= t["high_p99_ms"]),
+        check(f"no errors, drops or timeouts ({low['errors'] + high['errors']} errors, "
+              f"{low['dropped'] + high['dropped']} dropped, {low['timeouts'] + high['timeouts']} timeouts)",
+              clean(low) and clean(high)),
+    ]
+    if args.idle_steps:
+        lines.append(check(f"idle sockets held by one Daphne with ping p99 <= {t['heartbeat_ms']} ms: {held} "
+                           f">= {t['idle_sockets']}", held >= t["idle_sockets"]))
+    return lines
+
+
+def machine() -> str:
+    import platform
+
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores {model}, {memory:.0f} GiB, {platform.system()} {platform.release()}, " \
+           f"Python {platform.python_version()}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--game", default="estimation")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--options", default='{"length": "full"}')
+    parser.add_argument("--rate", type=float, default=50.0, help="moves/s offered in phase 1")
+    parser.add_argument("--high-rate", type=float, default=300.0, help="moves/s offered in phase 2")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per phase")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--echo-seconds", type=float, default=15.0)
+    parser.add_argument("--daphne", type=int, default=1, help="Daphne processes; seats are spread over them")
+    parser.add_argument("--idle-steps", default="1000,2000,3000,4000", help="idle sockets to open, in steps ('' skips)")
+    parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")
+    args = parser.parse_args()
+    if args.quick:
+        args.tables, args.seconds, args.warmup, args.echo_seconds = 10, 5.0, 2.0, 3.0
+        args.rate, args.high_rate, args.idle_steps = 5.0, 30.0, "500"
+    args.idle_steps = [int(step) for step in args.idle_steps.split(",") if step]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+    env, services = bench_environment()
+    log(f"migrating {BENCH_DB}")
+    subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    setup_django(env)
+    log("creating players and tables")
+    players = make_players(args.tables * args.seats, "p")
+    table_ids = open_tables(players, game=args.game, seats=args.seats, options=json.loads(args.options), start=True)
+    idle_tables = open_tables(make_players(1000, "w"), game=args.game, seats=args.seats,
+                              options=json.loads(args.options), start=False) if args.idle_steps else []
+    from django.db import connections
+
+    connections.close_all()
+    site = Site(env, args.daphne, ROOT / "test-artifacts" / "load-logs")
+    try:
+        site.start()
+        lines = asyncio.run(run(args, site, players, table_ids, idle_tables))
+    finally:
+        site.stop()
+        if services is not None:
+            services.__exit__(None, None, None)
+    print("\n".join(lines), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
