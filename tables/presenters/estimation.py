@@ -1,0 +1,233 @@
+"""Shape an Estimation view for ``templates/tables/games/estimation.html`` (pure: no state, no database).
+
+Everything here comes from ``view`` (the engine's per-viewer view), the seat names and the
+viewer's seat. The template gets:
+
+* ``seats``: the four seats placed around the table, the viewer at the bottom and play going
+  clockwise (bottom → left → top → right), each with its estimate, tricks, marks and card in
+  the current trick;
+* ``status``: the headline (phase, whose turn, round, kind, trump, multiplier, Over/Under, Risk);
+* ``auction`` / ``standing``, ``last_trick``;
+* the viewer's choices from ``legal_actions``: ``dash`` buttons, the ``call_grid`` (tricks 4–13 ×
+  trumps, illegal calls disabled) with ``can_pass``, ``estimates`` (plain values and Super Calls),
+  and ``hand`` (every card, the unplayable ones disabled);
+* ``sheet``: one row per completed round, with a line explaining each seat's points.
+"""
+
+from __future__ import annotations
+
+from django.utils.html import format_html
+
+from games.engines.cards import RED_SUITS, SUIT_SYMBOL
+from games.engines.estimation import MIN_CALL, RISK_NAMES, TRICKS, explain_points
+
+SEATS = 4
+# Columns of the call grid, lowest trump first (RULING E3: NT > S > H > D > C).
+CALL_TRUMPS = ("C", "D", "H", "S", "NT")
+PLACES = ("bottom", "left", "top", "right")
+PHASES = {"dash_call": "Dash Calls", "auction": "Auction", "estimating": "Estimates", "playing": "Play",
+          "over": "Game over"}
+DOING = {"dash_call": "to Dash Call or decline", "auction": "to call or pass", "estimating": "to estimate",
+         "playing": "to play"}
+RISK_LEVELS = {0: "No Risk", **RISK_NAMES}
+
+
+def trump_info(code: str | None) -> dict:
+    """A trump as the page shows it: its symbol, whether it is red, and its name."""
+    if code in SUIT_SYMBOL:
+        names = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+        info = {"code": code, "symbol": SUIT_SYMBOL[code], "red": code in RED_SUITS, "name": names[code]}
+    elif code == "NT":
+        info = {"code": "NT", "symbol": "NT", "red": False, "name": "No trump"}
+    else:
+        info = {"code": "", "symbol": "?", "red": False, "name": "not chosen yet"}
+    colour = " red" if info["red"] else ""
+    info["html"] = format_html('<span class="suit{}" title="{}">{}</span>', colour, info["name"], info["symbol"])
+    return info
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+
+
+def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
+    legal = view["legal_actions"]
+    kinds = {action["type"] for action in legal}
+    return {
+        "status": _status(view, names, viewer_seat),
+        "seats": _seats(view, names, viewer_seat),
+        "auction": [_auction_entry(entry, names) for entry in view["auction"]],
+        "standing": _standing(view, names),
+        "trick_empty": not (view["trick"] and view["trick"]["plays"]),
+        "last_trick": _last_trick(view, names),
+        "dash": [a for a in legal if a["type"] in ("dash_call", "decline")],
+        "call_grid": _call_grid(legal) if "call" in kinds or "pass" in kinds else [],
+        "call_trumps": [trump_info(t) for t in CALL_TRUMPS],
+        "can_pass": "pass" in kinds,
+        "estimates": _estimates(legal),
+        "hand": _hand(view),
+        "hand_playable": "play" in kinds,
+        "sheet": _sheet(view, names),
+        "sheet_names": [_name(names, s) for s in range(SEATS)],
+        "my_turn": bool(legal),
+    }
+
+
+def _status(view: dict, names: list[str], viewer_seat: int | None) -> dict:
+    phase = view["phase"]
+    turn = view["to_act"][0] if view["to_act"] else None
+    if phase == "over":
+        waiting = "The game is over."
+    elif turn == viewer_seat:
+        waiting = f"Your turn {DOING[phase]}."
+    else:
+        waiting = f"Waiting for {_name(names, turn)} {DOING[phase]}."
+    total = sum(e for e in view["estimates"] if e is not None)
+    risk = view["risk"]
+    super_call = view["super_call"]
+    return {
+        "phase": PHASES.get(phase, phase),
+        "turn_name": _name(names, turn),
+        "waiting": waiting,
+        "dealer": _name(names, view["dealer"]),
+        "round": view["round_number"],
+        "rounds_total": view["rounds_total"],
+        "kind": "Fixed round" if view["kind"] == "fixed" else "Call round",
+        "redeal": view["deal_number"] - 1,
+        "trump": trump_info(view["trump"]),
+        "call": _call_text(view["call"]),
+        "caller": _name(names, view["caller"]),
+        "multiplier": view["multiplier"],
+        "estimates_total": total,
+        "over_under": (view["over_under"] or "").capitalize(),
+        "over_by": abs(total - TRICKS),
+        "risk": {"name": _name(names, risk["seat"]), "level": RISK_LEVELS[risk["level"]], "on": risk["level"] > 0}
+        if risk else None,
+        "super_call": {"name": _name(names, super_call["seat"]), "value": super_call["value"],
+                       "trump": trump_info(super_call["trump"])} if super_call else None,
+    }
+
+
+def _call_text(call: dict | None) -> dict | None:
+    return {"tricks": call["tricks"], "trump": trump_info(call["trump"])} if call else None
+
+
+def _seats(view: dict, names: list[str], viewer_seat: int | None) -> list[dict]:
+    bottom = viewer_seat if viewer_seat is not None else 0
+    plays = {p["seat"]: p["card"] for p in (view["trick"] or {}).get("plays", [])}
+    leader = (view["trick"] or {}).get("leader")
+    risk_seat = view["risk"]["seat"] if view["risk"] and view["risk"]["level"] else None
+    seats = []
+    for offset, place in enumerate(PLACES):
+        seat = (bottom + offset) % SEATS
+        estimate = view["estimates"][seat]
+        seats.append({
+            "seat": seat,
+            "place": place,
+            "name": _name(names, seat),
+            "is_me": seat == viewer_seat,
+            "is_dealer": seat == view["dealer"],
+            "to_act": seat in view["to_act"],
+            "estimate": estimate,
+            "tricks": view["tricks_won"][seat],
+            "cards_left": view["hand_counts"][seat],
+            "total": view["totals"][seat],
+            "caller": seat == view["caller"],
+            "with": view["with"][seat],
+            "dash": view["dash_calls"][seat],
+            "bust": view["bust"][seat],
+            "risk": seat == risk_seat,
+            "avoid": [trump_info(suit) for suit in view["avoid"][seat]],
+            "card": plays.get(seat),
+            "leads": seat == leader and bool(plays),
+            "made": estimate is not None and view["tricks_won"][seat] == estimate,
+        })
+    return seats
+
+
+def _auction_entry(entry: dict, names: list[str]) -> dict:
+    if entry.get("pass"):
+        return {"name": _name(names, entry["seat"]), "pass": True, "call": None}
+    return {"name": _name(names, entry["seat"]), "pass": False, "call": _call_text(entry["call"])}
+
+
+def _standing(view: dict, names: list[str]) -> dict | None:
+    standing = view["standing_call"]
+    if not standing:
+        return None
+    return {"name": _name(names, standing["seat"]), **_call_text(standing)}
+
+
+def _last_trick(view: dict, names: list[str]) -> dict | None:
+    last = view["last_trick"]
+    if not last:
+        return None
+    return {
+        "winner": _name(names, last["winner"]),
+        "plays": [{"name": _name(names, p["seat"]), "card": p["card"], "won": p["seat"] == last["winner"]}
+                  for p in last["plays"]],
+    }
+
+
+def _call_grid(legal: list[dict]) -> list[dict]:
+    allowed = {(a["tricks"], a["trump"]) for a in legal if a["type"] == "call"}
+    return [
+        {"tricks": tricks, "cells": [{"trump": trump_info(t), "disabled": (tricks, t) not in allowed} for t in CALL_TRUMPS]}
+        for tricks in range(MIN_CALL, TRICKS + 1)
+    ]
+
+
+def _estimates(legal: list[dict]) -> dict:
+    """Plain estimates and, per value of 8 or more in a fixed round, its Super Calls (RULING E7)."""
+    plain, supers = [], {}
+    for action in legal:
+        if action["type"] != "estimate":
+            continue
+        if action.get("trump"):
+            trump = trump_info(action["trump"])
+            label = format_html("{} + {}", action["value"], trump["html"])
+            supers.setdefault(action["value"], []).append({"value": action["value"], "trump": trump, "label": label})
+        else:
+            plain.append(action["value"])
+    return {"plain": plain, "supers": [{"value": v, "options": opts} for v, opts in sorted(supers.items())]}
+
+
+def _hand(view: dict) -> list[dict]:
+    if not view["hand"]:
+        return []
+    playable = {a["card"] for a in view["legal_actions"] if a["type"] == "play"}
+    return [{"card": card, "disabled": card not in playable} for card in view["hand"]]
+
+
+def _sheet(view: dict, names: list[str]) -> list[dict]:
+    rows = []
+    for entry in view["score_sheet"]:
+        risk = entry["risk"]
+        cells = []
+        for seat in range(SEATS):
+            cells.append({
+                "estimate": entry["estimate"][seat],
+                "tricks": entry["tricks_won"][seat],
+                "points": entry["points"][seat],
+                "made": entry["made"][seat],
+                "caller": seat == entry["caller"],
+                "with": entry["with"][seat],
+                "dash": entry["dash_call"][seat],
+                "risk": bool(risk and risk["seat"] == seat and risk["level"]),
+                "explain": explain_points(entry, seat),
+            })
+        call = entry["call"]
+        rows.append({
+            "number": entry["number"],
+            "kind": entry["kind"],
+            "trump": trump_info(entry["trump"]),
+            "call": _call_text(call),
+            "caller": _name(names, entry["caller"]),
+            "over_under": (entry["over_under"] or "").capitalize(),
+            "multiplier": entry["multiplier"],
+            "saaydeh": entry["saaydeh"],
+            "cells": cells,
+        })
+    return rows

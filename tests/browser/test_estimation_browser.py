@@ -1,0 +1,97 @@
+"""A new player opens an Estimation table, fills it with bots and plays a micro game to the end by clicking."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.conftest import screenshot, sign_up
+
+PASSWORD = "Kolm-Kaardi-Trikk-9"
+
+pytestmark = pytest.mark.browser
+
+# Whatever the page offers the viewer: Dash Call / decline, calls and Pass, estimates, playable cards.
+ENABLED_ACTION = "#game .est-prompt button:not([disabled]), #game .est-hand button:not([disabled])"
+
+
+def _open_estimation_table(page) -> str:
+    page.goto("/tables/new/?game=estimation")
+    radio = page.locator("input[name=game][value=estimation]")
+    if radio.count():
+        radio.check()
+    else:
+        # The form's game field renders bare <option>s without a RadioSelect widget (tables/forms.py),
+        # which the browser drops: send the game as the radio would and show its settings.
+        page.evaluate("""() => { const input = Object.assign(document.createElement('input'),
+            {type: 'hidden', name: 'game', value: 'estimation'}); document.getElementById('new-table').append(input);
+            document.querySelectorAll('#new-table [data-for~=estimation]').forEach((el) => { el.hidden = false; }); }""")
+    page.select_option("select[name=length]", "micro")
+    page.click("text=Open the table")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#socket-status:has-text('Connected')")
+    for filled in range(1, 4):
+        page.locator("button:has-text('Add bot')").first.click()
+        page.wait_for_function("n => document.querySelectorAll('.seats .seat:not(.empty)').length > n", arg=filled)
+    page.click("button:has-text('Start the game')")
+    page.wait_for_selector("#game")
+    return page.url
+
+
+def _phone_screenshot(phone, table_url: str) -> None:
+    """The same player on a phone sees their hand and the whole table."""
+    phone.goto("/accounts/login/")
+    phone.fill("input[name=login]", "estimator")
+    phone.fill("input[name=password]", PASSWORD)
+    phone.click("form button[type=submit]")
+    phone.wait_for_url("**/")
+    phone.goto(table_url)
+    phone.wait_for_selector("#live #game .est-hand .card")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phone, "estimation-phone")
+    phone.context.close()
+
+
+def _version(page) -> int:
+    return int(page.get_attribute("#live", "data-version") or 0)
+
+
+def test_a_new_player_plays_a_micro_estimation_game_to_the_end(new_page) -> None:
+    page = new_page()
+    sign_up(page, "estimator", PASSWORD)
+    table_url = _open_estimation_table(page)
+
+    clicks, shots, deadline = 0, set(), time.monotonic() + 150
+    while time.monotonic() < deadline:
+        page.wait_for_selector(f"#result, {ENABLED_ACTION}", timeout=20_000)
+        if page.locator("#result").count():
+            break
+        phase = page.get_attribute("#game", "data-phase")
+        if phase == "playing" and clicks >= 12 and "mid" not in shots:
+            shots.add("mid")
+            assert page.locator("#game .est-hand .card").count() >= 1
+            screenshot(page, "estimation-desktop")
+            _phone_screenshot(new_page(mobile=True), table_url)
+        if phase == "estimating" and "estimate" not in shots:
+            shots.add("estimate")
+            screenshot(page, "estimation-estimating")
+        before = _version(page)
+        try:
+            page.locator(ENABLED_ACTION).first.click(timeout=3_000)
+            page.wait_for_function("v => +document.getElementById('live').dataset.version > v", arg=before, timeout=10_000)
+        except PlaywrightTimeout:
+            continue  # The page was swapped under the click: look again.
+        clicks += 1
+    else:
+        pytest.fail("The game did not finish in time.")
+
+    result = page.locator("#result")
+    assert result.is_visible()
+    assert "estimator" in result.inner_text().lower()
+    assert result.locator(".placements li").count() == 4
+    assert page.locator(".est-sheet tbody tr").count() == 5
+    assert clicks >= 5 * (1 + 13)
+    assert {"mid", "estimate"} <= shots
+    screenshot(page, "estimation-over")
