@@ -9,6 +9,7 @@ nothing but Python and git. Then, in the virtualenv:
   on the next run and stopped on exit. With them set, start nothing.
 * ``run``: migrate, collect static files, run Daphne and a Celery worker (with
   beat) in the foreground, print the URL; Ctrl-C stops all of it.
+  ``run --daphne 2 --workers 2`` runs two of each on the same PostgreSQL and Redis.
 * ``test``: run the whole pytest suite (extra arguments go to pytest).
 """
 
@@ -158,20 +159,29 @@ def manage(*args: str) -> None:
     subprocess.run([str(VENV_PYTHON), str(ROOT / "manage.py"), *args], check=True, cwd=ROOT)
 
 
-def run_site() -> int:
+def run_site(daphnes: int = 1, workers: int = 1) -> int:
+    """``run --daphne N --workers M``: N Daphne processes on PORT, PORT+1, … and M Celery workers
+    (the first also runs beat), all on the same PostgreSQL and Redis."""
     os.environ.setdefault("DJANGO_DEBUG", "true")
     host = os.environ.get("HOST", "127.0.0.1")
-    port = os.environ.get("PORT", "8000")
+    port = int(os.environ.get("PORT", "8000"))
     with Services():
         manage("migrate", "--noinput", "-v", "0")
         manage("collectstatic", "--noinput", "-v", "0")
         bin_dir = VENV / "bin"
         children = [
-            subprocess.Popen([str(bin_dir / "daphne"), "-b", host, "-p", port, "config.asgi:application"], cwd=ROOT),
-            subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--beat", "--loglevel", "INFO",
-                              "--concurrency", "2", "--schedule", str(LOCAL / "celerybeat-schedule")], cwd=ROOT),
+            subprocess.Popen([str(bin_dir / "daphne"), "-b", host, "-p", str(port + index), "config.asgi:application"],
+                             cwd=ROOT)
+            for index in range(daphnes)
+        ] + [
+            subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2",
+                              "-n", f"worker{index}@%h",
+                              *(["--beat", "--schedule", str(LOCAL / "celerybeat-schedule")] if index == 0 else [])],
+                             cwd=ROOT)
+            for index in range(workers)
         ]
-        log(f"The site is at http://{host}:{port}/  (Ctrl-C stops everything)")
+        ports = ", ".join(f"http://{host}:{port + index}/" for index in range(daphnes))
+        log(f"The site is at {ports}  (Ctrl-C stops everything)")
         try:
             while all(child.poll() is None for child in children):
                 time.sleep(0.5)
@@ -203,14 +213,20 @@ def run_tests(pytest_args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"run", "test"}:
-        print("usage: python3 config/launch.py run | test [pytest args]")
+        print("usage: python3 config/launch.py run [--daphne N] [--workers M] | test [pytest args]")
         return 2
     if not in_virtualenv():
         ensure_virtualenv()
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), str(Path(__file__).resolve()), *argv])
     sys.path.insert(0, str(ROOT))
     if argv[0] == "run":
-        return run_site()
+        import argparse
+
+        parser = argparse.ArgumentParser(prog="launch.py run")
+        parser.add_argument("--daphne", type=int, default=1, help="Daphne processes (ports PORT, PORT+1, …)")
+        parser.add_argument("--workers", type=int, default=1, help="Celery workers (the first runs beat)")
+        options = parser.parse_args(argv[1:])
+        return run_site(options.daphne, options.workers)
     return run_tests(argv[1:])
 
 

@@ -1,0 +1,209 @@
+"""Several Daphne processes on one PostgreSQL and Redis (issue 9): nothing lives in one process.
+
+Two real Daphne processes run against the test database. The four players of one
+Estimation table are split between them and play by pressing the buttons the server
+pushes. Every player sees every move; when one process is killed mid-game, its players
+reconnect to the other and carry on, and the game's events run 1, 2, 3, … with none lost
+and none applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import websockets
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from games.models import Match, MatchEvent
+from tables import services
+from tests.browser.conftest import _free_port, _test_database_url
+from tests.conftest import make_user
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+MY_TURN_RE = re.compile(r'class="seat me to-act')
+FORM_RE = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
+INPUT_RE = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+@pytest.fixture
+def two_daphnes(transactional_db):
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), "DATABASE_CONN_MAX_AGE": "0", "DJANGO_DEBUG": "true",
+           "CHANNELS_PREFIX": f"mp{os.getpid()}"}
+    ports = [_free_port(), _free_port()]
+    logs = ROOT / "test-artifacts" / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    processes = [
+        subprocess.Popen([str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                          "config.asgi:application"], cwd=ROOT, env=env,
+                         stdout=open(logs / f"multiprocess-daphne-{index}.log", "w"), stderr=subprocess.STDOUT)
+        for index, port in enumerate(ports)
+    ]
+    for port in ports:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, f"Daphne did not start on {port}"
+                time.sleep(0.1)
+    yield ports, processes
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def session_for(user) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def started_table():
+    users = [make_user(name) for name in ("anna", "bert", "carl", "dora")]
+    table = services.table_create(host=users[0], game="estimation", seat_count=4, options={"length": "full"})
+    for position, user in enumerate(users[1:], start=1):
+        services.seat_take(table_id=table.pk, user=user, position=position)
+        services.seat_ready(table_id=table.pk, user=user, ready=True)
+    match = services.table_start(table_id=table.pk, host=users[0])
+    return table, match, [session_for(user) for user in users]
+
+
+class Game:
+    """The players of one table, in one event loop; the test ends when a version is reached."""
+
+    def __init__(self, table_id: int, sessions: list[str], ports: list[int], target: int) -> None:
+        self.table_id, self.ports, self.target = table_id, ports, target
+        self.done = asyncio.Event()
+        self.on_version = None
+        self.players = [Player(self, seat, session, start=seat % 2) for seat, session in enumerate(sessions)]
+
+    def saw(self, version: int) -> None:
+        if self.on_version is not None:
+            self.on_version(version)
+        if version >= self.target:
+            self.done.set()
+
+    async def play(self, timeout: float = 90) -> None:
+        tasks = [asyncio.ensure_future(player.run()) for player in self.players]
+        try:
+            await asyncio.wait_for(self.done.wait(), timeout)
+        finally:
+            for player in self.players:
+                if player.ws is not None:
+                    await player.ws.close()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class Player:
+    def __init__(self, game: Game, seat: int, session: str, start: int) -> None:
+        self.game, self.seat, self.session, self.port_index = game, seat, session, start
+        self.ws = None
+        self.seen: set[int] = set()
+        self.ports_used: list[int] = []
+        self.acted: set[int] = set()
+        self.rng = random.Random(seat)
+
+    async def run(self) -> None:
+        while not self.game.done.is_set():
+            port = self.game.ports[self.port_index]
+            try:
+                async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{self.game.table_id}/",
+                                              origin=f"http://127.0.0.1:{port}", open_timeout=5,
+                                              additional_headers={"Cookie": f"sessionid={self.session}"}) as ws:
+                    self.ws = ws
+                    self.ports_used.append(port)
+                    # A move sent to a process that died may be lost: on a new socket the player may
+                    # press again; the version check refuses it if the first one did land.
+                    self.acted.clear()
+                    async for message in ws:
+                        await self.received(message)
+            except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
+                pass
+            # The process went away (or refused us): reconnect, to the other one.
+            self.port_index = (self.port_index + 1) % len(self.game.ports)
+            await asyncio.sleep(0.1)
+
+    async def received(self, message: str) -> None:
+        found = VERSION_RE.search(message)
+        if found is None:
+            return
+        version = int(found.group(1))
+        self.seen.add(version)
+        self.game.saw(version)
+        if version in self.acted or not MY_TURN_RE.search(message):
+            return
+        actions = [dict(INPUT_RE.findall(body)) for body in FORM_RE.findall(message)
+                   if "disabled" not in body.split("<button", 1)[-1].split(">", 1)[0]]
+        actions = [fields for fields in actions if fields.get("command") == "act"]
+        if actions:
+            self.acted.add(version)
+            await self.ws.send(json.dumps({**self.rng.choice(actions), "version": version}))
+
+
+def assert_events_complete(match: Match) -> None:
+    """Every version from 1 to the match's own, once, by the seat whose user it is: none lost, none twice."""
+    match.refresh_from_db()
+    events = list(MatchEvent.objects.filter(match=match).order_by("version").values_list("version", "seat", "user_id"))
+    assert [version for version, _, _ in events] == list(range(1, match.version + 1))
+    seat_user = dict(match.match_players.values_list("seat", "user_id"))
+    assert all(seat_user[seat] == user_id for _, seat, user_id in events)
+
+
+def test_players_on_two_daphne_processes_see_every_move(two_daphnes):
+    ports, _ = two_daphnes
+    table, match, sessions = started_table()
+    game = Game(table.pk, sessions, ports, target=16)
+    asyncio.run(game.play())
+
+    assert {player.ports_used[0] for player in game.players} == set(ports)  # really split over both
+    for player in game.players:
+        assert set(range(0, 16)) <= player.seen, f"seat {player.seat} missed {set(range(16)) - player.seen}"
+    assert_events_complete(match)
+    assert match.version >= 16
+
+
+def test_killing_a_daphne_mid_game_its_players_reconnect_to_the_other_and_carry_on(two_daphnes):
+    ports, processes = two_daphnes
+    table, match, sessions = started_table()
+    game = Game(table.pk, sessions, ports, target=24)
+
+    def kill_first_process(version: int) -> None:
+        if version >= 8 and processes[0].poll() is None:
+            processes[0].kill()  # no goodbye: its sockets just drop
+
+    game.on_version = kill_first_process
+    asyncio.run(game.play())
+
+    assert processes[0].poll() is not None
+    moved = [player for player in game.players if player.ports_used[0] == ports[0]]
+    assert moved and all(player.ports_used[-1] == ports[1] for player in moved)
+    assert_events_complete(match)
+    assert match.version >= 24
+    for player in game.players:
+        assert max(player.seen) >= 23  # everyone carried on to the end
