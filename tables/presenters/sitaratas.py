@@ -1,0 +1,154 @@
+"""Shapes a Sitaratas view for ``templates/tables/games/sitaratas.html``.
+
+Pure: it reads only the engine's ``view`` for this viewer (never the state), so nothing
+hidden can reach the page through it. The viewer sits at the bottom and the other seats
+are laid out in play order after them; a spectator sees every seat in order.
+"""
+
+from __future__ import annotations
+
+from games.engines.cards import SUIT_SYMBOL, is_joker
+
+SUIT_WORDS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+
+
+def _rotation(players: int, viewer_seat: int | None) -> list[int]:
+    start = 0 if viewer_seat is None else viewer_seat
+    return [(start + step) % players for step in range(players)]
+
+
+def _trump_info(view: dict) -> dict:
+    """How this round's trump was set (RULING S3): indicator card, joker indicator, or drawn."""
+    trump, indicator = view["trump"], view["indicator"]
+    if trump is None:
+        return {"symbol": "NT", "name": "No trump", "red": False, "indicator": indicator,
+                "note": "Joker indicator: no trump suit"}
+    red = trump in ("H", "D")
+    if indicator is None:
+        return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_WORDS[trump], "red": red, "indicator": None,
+                "note": "Whole deck dealt: trump drawn"}
+    return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_WORDS[trump], "red": red, "indicator": indicator,
+            "note": "Indicator card"}
+
+
+def _seat_box(view: dict, names: list[str], seat: int, viewer_seat: int | None) -> dict:
+    bid, won = view["bids"][seat], view["tricks_won"][seat]
+    if bid is None:
+        pace = "pending"
+    elif won == bid:
+        pace = "exact"
+    elif won > bid:
+        pace = "over"
+    else:
+        pace = "under"
+    return {
+        "seat": seat,
+        "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
+        "is_me": seat == viewer_seat,
+        "is_dealer": seat == view["dealer"],
+        "to_act": seat in view["to_act"],
+        "bid": bid,
+        "won": won,
+        "pace": pace,
+        "cards_left": view["hand_counts"][seat],
+        "total": view["totals"][seat],
+    }
+
+
+def _plays(plays: list[dict], names: list[str], winner: int | None = None) -> list[dict]:
+    return [{"seat": play["seat"], "name": names[play["seat"]], "card": play["card"], "joker": play.get("joker"),
+             "winner": play["seat"] == winner} for play in plays]
+
+
+def _trick_slots(view: dict, names: list[str]) -> list[dict]:
+    """One slot per seat in play order from the leader; empty slots for seats still to play."""
+    trick = view["trick"]
+    if trick is None:
+        return []
+    n = view["players"]
+    played = {play["seat"]: play for play in trick["plays"]}
+    slots = []
+    for step in range(n):
+        seat = (trick["leader"] + step) % n
+        play = played.get(seat)
+        slots.append({"seat": seat, "name": names[seat], "card": play["card"] if play else None,
+                      "joker": play.get("joker") if play else None, "leader": step == 0,
+                      "to_act": seat in view["to_act"] and view["phase"] == "playing"})
+    return slots
+
+
+def _hand(view: dict) -> list[dict]:
+    """The viewer's cards, each marked playable or not; a joker offers HIGH and LOW."""
+    hand = view["hand"] or []
+    playing = view["phase"] == "playing" and bool(view["legal_actions"])
+    legal = {action["card"] for action in view["legal_actions"] if action.get("type") == "play"}
+    return [{"card": card, "joker": is_joker(card), "active": playing, "playable": card in legal,
+             "locked": card not in legal} for card in hand]
+
+
+def _bid_buttons(view: dict) -> list[dict]:
+    """Every bid 0..cards while the viewer bids; the dealer's forbidden bid stays visible, disabled."""
+    legal = {action["bid"] for action in view["legal_actions"] if action.get("type") == "bid"}
+    if not legal:
+        return []
+    return [{"value": value, "locked": value not in legal, "forbidden": value == view["forbidden_bid"]}
+            for value in range(view["cards"] + 1)]
+
+
+def _score_rows(view: dict, names: list[str]) -> list[dict]:
+    rows, running = [], [0] * view["players"]
+    for entry in view["score_sheet"]:
+        cells = []
+        for seat in range(view["players"]):
+            points = entry["points"][seat] if entry["points"] else 0
+            running[seat] += points
+            bid, won = entry["bids"][seat], entry["tricks_won"][seat]
+            cells.append({"bid": bid, "won": won, "points": points, "exact": bid == won, "running": running[seat]})
+        trump = entry["trump"]
+        rows.append({"number": entry["number"], "cards": entry["cards"], "dealer": names[entry["dealer"]],
+                     "trump": SUIT_SYMBOL[trump] if trump else "NT", "red": trump in ("H", "D"), "cells": cells})
+    return rows
+
+
+def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
+    if view["over"]:
+        return "Game over."
+    acting = view["to_act"][0] if view["to_act"] else None
+    if acting is None:
+        return ""
+    verb = "bid" if view["phase"] == "bidding" else "play a card"
+    if acting == viewer_seat:
+        if view["phase"] == "bidding":
+            return f"Your bid: how many of the {view['cards']} tricks will you take?"
+        return "Your turn: play a card."
+    return f"Waiting for {names[acting]} to {verb}."
+
+
+def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
+    n = view["players"]
+    order = _rotation(n, viewer_seat)
+    boxes = [_seat_box(view, names, seat, viewer_seat) for seat in order]
+    bids_made = [bid for bid in view["bids"] if bid is not None]
+    last = view["last_trick"]
+    acting = view["to_act"][0] if view["to_act"] else None
+    return {
+        "me": boxes[0] if viewer_seat is not None else None,
+        "others": boxes[1:] if viewer_seat is not None else boxes,
+        "my_turn": acting is not None and acting == viewer_seat,
+        "status": _status(view, names, viewer_seat),
+        "trump": _trump_info(view),
+        "dealer_name": names[view["dealer"]],
+        "bid_sum": sum(bids_made),
+        "all_bid": len(bids_made) == n,
+        "forbidden_note": (f"{names[view['dealer']]} (dealer) may not bid {view['forbidden_bid']}."
+                           if view["forbidden_bid"] is not None else ""),
+        "trick": _trick_slots(view, names),
+        "leader_name": names[view["trick"]["leader"]] if view["trick"] else "",
+        "last_trick": _plays(last["plays"], names, last["winner"]) if last else [],
+        "last_winner": names[last["winner"]] if last else "",
+        "hand": _hand(view),
+        "bid_buttons": _bid_buttons(view),
+        "score_rows": _score_rows(view, names),
+        "score_names": names[:n],
+        "round_progress": round(100 * view["round_number"] / view["rounds_total"]),
+    }
