@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 COMMANDS = {
     "act", "resync", "seat_take", "seat_leave", "ready", "unready", "bot_add", "bot_remove", "start", "close",
+    "vote_propose", "vote_yes", "vote_no",
 }
 INT_FIELDS = {"bid", "tricks", "value", "row"}
 ACTION_FIELDS = {"type", "bid", "card", "joker", "tricks", "trump", "value", "row"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts.models import User
-from tables import services
+from tables import services, votes
 from tables.actions import Message
 from tables.errors import TableError
 
@@ -28,5 +28,12 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         services.table_start(table_id=table_id, host=user)
     elif command == "close":
         services.table_close(table_id=table_id, by=user)
+    elif command in ("vote_propose", "vote_yes", "vote_no"):
+        if match_id is None:
+            raise TableError("The game has not started.")
+        if command == "vote_propose":
+            votes.vote_propose(match_id=match_id, user=user)
+        else:
+            votes.vote_cast(match_id=match_id, user=user, yes=command == "vote_yes")
     else:
         raise TableError("Unknown command.")

@@ -55,3 +55,31 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.user is not None and self.user.is_bot
+
+
+class DismissalVote(models.Model):
+    """RULING S12: the one dismissal vote an attempt may have (``match`` is unique).
+
+    The deadline lives here, not in a process's memory: the expiry task re-reads it, so a
+    late or repeated task is harmless. Ballots are user ids, written under the Match lock.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        EXPIRED = "expired", "Expired"
+
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="dismissal_vote")
+    proposer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    eligible = models.PositiveSmallIntegerField(help_text="Human players of the attempt.")
+    needed = models.PositiveSmallIntegerField(help_text="A strict majority of the eligible: floor(H/2)+1.")
+    yes_voters = models.JSONField(default=list)
+    no_voters = models.JSONField(default=list)
+    created_at = models.DateTimeField()
+    deadline = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"dismissal vote on match {self.match_id} ({self.status})"

@@ -304,6 +304,43 @@ def _settle(match: Match, state, engine) -> None:
     hooks.match_finished(match=match, players=players)
 
 
+def match_abort(*, match_id: int, by: User, reason: str, now: datetime | None = None) -> Match:
+    """RULING P8: an admin ends a game in play, saying why; stakes are refunded and passes released."""
+    now = now or timezone.now()
+    if not by.is_staff:
+        raise TableError("Only an admin can abort a game.")
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        if match.status != Match.Status.PLAYING:
+            raise TableError("Only a game in play can be aborted.")
+        table = Table.objects.select_for_update().get(pk=match.table_id)  # Match, then Table: as votes do.
+        _end_attempt(match, status=Match.Status.ABORTED, reason=f"Aborted by {by.name}: {reason or 'no reason given'}", now=now)
+        hooks.match_aborted(table=table, match=match)
+        table.seats.update(user=None, is_ready=False)
+        table.status, table.closed_reason = Table.Status.CLOSED, match.end_reason
+        table.save(update_fields=["status", "closed_reason"])
+    return match
+
+
+def match_dismiss(*, match: Match, now: datetime) -> None:
+    """RULING S12: an approved vote ends the attempt as dismissed (kept in history); the same seats
+    return to the same lobby with ready flags cleared. Called by tables.votes under the Match lock."""
+    table = Table.objects.select_for_update().get(pk=match.table_id)
+    _end_attempt(match, status=Match.Status.DISMISSED, reason="Dismissed by vote.", now=now)
+    hooks.match_dismissed(table=table, match=match)
+    table.seats.filter(user__is_bot=False).update(is_ready=False)  # RULING P1: bots stay ready.
+    table.status, table.last_activity_at = Table.Status.LOBBY, now
+    table.save(update_fields=["status", "last_activity_at"])
+
+
+def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> None:
+    engine = _engine(match.game)
+    match.status, match.end_reason, match.ended_at = status, reason[:200], now
+    match.record = engine.record(engine.loads(match.state))
+    match.save(update_fields=["status", "end_reason", "ended_at", "record"])
+    table_changed_on_commit(match.table_id, lobby=True)
+
+
 def places_from_groups(groups: list[list[int]]) -> dict[int, int]:
     """Placement groups (best first) to a place per seat; tied seats share the place they start at."""
     places, place = {}, 1

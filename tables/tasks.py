@@ -17,3 +17,11 @@ def bots_move(match_id: int, version: int) -> int:
 @shared_task(ignore_result=True)
 def close_idle_lobbies() -> int:
     return services.lobbies_close_idle(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+def vote_expire(vote_id: int) -> bool:
+    """RULING S12: close a dismissal vote at its stored deadline; harmless twice, late or early."""
+    from tables.votes import vote_close_expired
+
+    return vote_close_expired(vote_id=vote_id)

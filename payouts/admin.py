@@ -1,0 +1,122 @@
+"""Admin: read-only ledgers (RULING P7), coin and pass grants (P4, P6), and the abort of a game (P8).
+
+Nothing here writes a ledger row itself: grants and aborts go through the services.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
+
+from accounts.models import User
+from games.models import Match
+from payouts import services
+from payouts.models import Account, Entry, GameInPlay, Transfer
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class GrantForm(forms.Form):
+    amount = forms.IntegerField(min_value=1, max_value=1_000_000)
+    memo = forms.CharField(max_length=200, required=False, help_text="Why (shown to the player).")
+
+
+def _grant_action(request, queryset, *, what: str, grant):
+    """An intermediate page asks how many and why, then grants to each selected account's owner."""
+    users = list(User.objects.filter(pk__in=queryset.exclude(user=None).values("user"), is_bot=False))
+    form = GrantForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        for user in users:
+            grant(user=user, amount=form.cleaned_data["amount"], by=request.user, memo=form.cleaned_data["memo"])
+        messages.success(request, f"Granted {form.cleaned_data['amount']} {what} to {len(users)} player(s).")
+        return None
+    context = {"form": form, "users": users, "what": what, "queryset": queryset, "action": request.POST["action"],
+               "title": f"Grant {what}", "opts": Account._meta, **admin.site.each_context(request)}
+    return TemplateResponse(request, "payouts/admin_grant.html", context)
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ["key", "kind", "user", "table", "balance"]
+    list_filter = ["kind", "asset"]
+    search_fields = ["key", "user__username", "user__display_name"]
+    actions = ["grant_coins", "grant_passes"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return obj is None and request.user.is_staff  # the list and its actions, never an edit form
+
+    @admin.action(description="Grant coins to the owners of the selected accounts")
+    def grant_coins(self, request, queryset):
+        return _grant_action(request, queryset, what="coins", grant=services.coins_grant)
+
+    @admin.action(description="Grant game passes to the owners of the selected accounts")
+    def grant_passes(self, request, queryset):
+        return _grant_action(request, queryset, what="passes", grant=services.pass_grant)
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    fields = ["account", "amount"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Transfer)
+class TransferAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "asset", "reason", "user", "table", "match", "by", "memo"]
+    list_filter = ["asset", "reason"]
+    search_fields = ["user__username", "memo"]
+    date_hierarchy = "created_at"
+    inlines = [EntryInline]
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_staff
+
+
+class AbortForm(forms.Form):
+    reason = forms.CharField(max_length=150, help_text="Why the game is aborted (kept with the game).")
+
+
+@admin.register(GameInPlay)
+class GameInPlayAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "game", "table", "attempt", "status", "started_at", "end_reason"]
+    list_filter = ["status", "game"]
+    actions = ["abort"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("table")
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return obj is None and request.user.is_staff
+
+    @admin.action(description="Abort the selected games in play (refund stakes, return passes)")
+    def abort(self, request, queryset):
+        from tables.errors import TableError
+        from tables.services import match_abort
+
+        form = AbortForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for match in queryset.filter(status=Match.Status.PLAYING):
+                try:
+                    match_abort(match_id=match.pk, by=request.user, reason=form.cleaned_data["reason"])
+                except TableError as error:
+                    messages.error(request, f"{match}: {error}")
+            messages.success(request, "Aborted; stakes refunded and passes returned.")
+            return None
+        context = {"form": form, "users": [], "what": "abort", "queryset": queryset, "action": request.POST["action"],
+                   "title": "Abort games in play", "opts": GameInPlay._meta, **admin.site.each_context(request)}
+        return TemplateResponse(request, "payouts/admin_grant.html", context)

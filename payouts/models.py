@@ -1,0 +1,128 @@
+"""Coins and game passes as one append-only, double-entry ledger (RULINGS P4–P7, STYLE.md §8).
+
+Design, after django-hordak:
+
+* An ``Account`` holds one asset (coins or passes) for one owner and purpose: a player's
+  wallet, a player's stake held at a table, a table's pot, a player's free / held /
+  restored / used passes, and one *mint* per asset that every grant comes from.
+* A ``Transfer`` is one movement (why, whose, which table and game, by whom, when);
+  its ``Entry`` rows say how much each account gained or lost. The entries of a
+  transfer sum to zero: a deferred constraint trigger checks this at commit, so a
+  half-written transfer can never be committed. Coins are created only by a grant,
+  which draws the mint below zero; every other account has a CHECK ``balance >= 0``.
+* ``Account.balance`` is the running sum of its entries, kept by a database trigger on
+  every inserted entry (never written by Python), and transfers and entries refuse
+  UPDATE and DELETE: the ledger is append-only.
+
+Services lock the accounts they debit (``select_for_update``, in id order) before
+checking a balance, so two simultaneous holds on one wallet are serialised; the CHECK
+is the backstop if a code path ever forgot the lock.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Match
+
+
+class Asset(models.TextChoices):
+    COINS = "coins", "Coins"
+    PASSES = "passes", "Game passes"
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        MINT = "mint", "Mint (source of grants)"
+        WALLET = "wallet", "Wallet"
+        STAKE_HELD = "stake_held", "Stake held at a table"
+        POT = "pot", "Table pot"
+        PASSES_FREE = "passes_free", "Free passes"
+        PASSES_HELD = "passes_held", "Pass reserved at a table"
+        PASSES_RESTORED = "passes_restored", "Pass restored after a dismissal"
+        PASSES_USED = "passes_used", "Used passes"
+
+    # One row per (kind, owner): "wallet:12", "pot:5", "passes_held:12:5", "mint:coins".
+    key = models.CharField(max_length=80, unique=True)
+    asset = models.CharField(max_length=10, choices=Asset.choices)
+    kind = models.CharField(max_length=20, choices=Kind.choices, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="ledger_accounts")
+    table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="ledger_accounts")
+    balance = models.BigIntegerField(default=0, editable=False, help_text="Sum of the entries, kept by a trigger.")
+
+    class Meta:
+        ordering = ["key"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(balance__gte=0) | models.Q(kind="mint"),
+                                   name="account_balance_never_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Transfer(models.Model):
+    class Reason(models.TextChoices):
+        GRANT = "grant", "Grant"
+        STAKE_HOLD = "stake_hold", "Stake held"
+        STAKE_RELEASE = "stake_release", "Stake released"
+        POT_COLLECT = "pot_collect", "Stake into the pot"
+        POT_PAYOUT = "pot_payout", "Payout from the pot"
+        POT_REFUND = "pot_refund", "Stake refunded"
+        PASS_RESERVE = "pass_reserve", "Pass reserved"
+        PASS_RELEASE = "pass_release", "Pass released"
+        PASS_USE = "pass_use", "Pass used"
+        PASS_RESTORE = "pass_restore", "Pass restored"
+        PASS_REFUND = "pass_refund", "Pass returned (game aborted)"
+
+    asset = models.CharField(max_length=10, choices=Asset.choices)
+    reason = models.CharField(max_length=20, choices=Reason.choices, db_index=True)
+    memo = models.CharField(max_length=200, blank=True, help_text="Why, in words.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="ledger_transfers", help_text="Whose coins or passes moved.")
+    table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                           related_name="+", help_text="The admin who granted, if any.")
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            # A player's stake enters a game's pot once, is paid or refunded once, and a pass is
+            # used, restored and returned once per game: a repeated task or a double click
+            # cannot move anything twice.
+            models.UniqueConstraint(
+                fields=["reason", "user", "match"], name="one_game_transfer_per_player_and_reason",
+                condition=models.Q(match__isnull=False) & ~models.Q(reason="pass_release"),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_reason_display()} #{self.pk}"
+
+
+class Entry(models.Model):
+    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField(help_text="Positive: the account gains; negative: it gives.")
+
+    class Meta:
+        ordering = ["transfer", "pk"]
+        verbose_name_plural = "entries"
+        constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="entry_amount_not_zero")]
+
+    def __str__(self) -> str:
+        return f"{self.account.key} {self.amount:+}"
+
+
+class GameInPlay(Match):
+    """Matches as the admin sees them to abort one (RULING P8); a proxy, so no table of its own."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "game in play (abort)"
+        verbose_name_plural = "games in play (abort)"

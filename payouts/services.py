@@ -1,0 +1,288 @@
+"""Every write to the coin and pass ledgers (STYLE.md §5, §8; RULINGS P4–P8).
+
+Each public function is one transaction (nested inside the caller's when a table
+service calls it, so a seat and its hold commit or roll back together). Every
+movement is one ``Transfer`` whose entries sum to zero; the database checks that at
+commit and keeps balances non-negative. Before debiting an account we lock it
+(``select_for_update``) and read its balance under the lock, so two holds on one
+wallet at two tables are serialised; we refuse with a ``PayoutError`` a person can
+read. The table row is always locked first by the caller, and payouts credit
+wallets in user id order, so two settlements never wait on each other in a cycle.
+
+``payouts`` knows nothing of game rules: the table hooks tell it who sat, who
+started, and the places they finished in.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Match
+from payouts.models import Account, Asset, Entry, Transfer
+from payouts.split import split_pot
+from tables.models import Table
+
+Kind = Account.Kind
+Reason = Transfer.Reason
+
+
+class PayoutError(Exception):
+    """A refused coin or pass movement; the message is shown to the player as it is."""
+
+
+# --- coins ------------------------------------------------------------------------------
+
+
+def coins_grant(*, user: User, amount: int, by: User | None = None, memo: str = "") -> Transfer:
+    """RULING P4: the only way coins come into being: the mint gives them to a wallet."""
+    _require_positive(amount)
+    with transaction.atomic():
+        return _move(Asset.COINS, Reason.GRANT, source=_mint(Asset.COINS), target=_wallet(user), amount=amount,
+                     user=user, by=by, memo=memo or ("Granted by an admin." if by else "Welcome coins."))
+
+
+def stake_hold(*, user: User, table: Table) -> Transfer | None:
+    """RULING P5: taking a seat at a staked table holds the stake from the wallet."""
+    if not table.stake or user.is_bot:
+        return None  # RULING P1: bots never stake.
+    with transaction.atomic():
+        wallet = _wallet(user)
+        _lock(wallet)
+        if wallet.balance < table.stake:
+            raise PayoutError(
+                f"This table's stake is {table.stake:,} coins and your wallet holds {wallet.balance:,}. "
+                "Choose a smaller stake or ask an admin for coins."
+            )
+        return _move(Asset.COINS, Reason.STAKE_HOLD, source=wallet, target=_held_stake(user, table),
+                     amount=table.stake, user=user, table=table, memo="Seat taken at a staked table.")
+
+
+def stake_release(*, user: User, table: Table, memo: str = "Left the table before the start.") -> Transfer | None:
+    """RULING P5/P8: leaving before the start, or the lobby closing, gives the held stake back."""
+    with transaction.atomic():
+        held = _held_stake(user, table)
+        _lock(held)
+        if held.balance <= 0:
+            return None
+        return _move(Asset.COINS, Reason.STAKE_RELEASE, source=held, target=_wallet(user), amount=held.balance,
+                     user=user, table=table, memo=memo)
+
+
+def pot_collect(*, table: Table, match: Match, users: list[User]) -> int:
+    """RULING P5: the start moves every held stake into the table's pot. Returns the pot."""
+    with transaction.atomic():
+        pot = _pot(table)
+        for user in users:
+            if user.is_bot:
+                continue
+            held = _held_stake(user, table)
+            _lock(held)
+            if held.balance > 0:
+                _move(Asset.COINS, Reason.POT_COLLECT, source=held, target=pot, amount=held.balance,
+                      user=user, table=table, match=match, memo="Stake into the pot at the start.")
+        _lock(pot)
+        return pot.balance
+
+
+def pot_settle(*, table: Table, match: Match, places: dict[int, int]) -> dict[int, int]:
+    """RULING P5: pay the pot by the rule book's split among the players who staked in ``match``.
+
+    ``places`` maps each staker's user id to their place in the game (1 = best, ties
+    share). Returns the payout per user id (0 for a staker who gets nothing).
+    """
+    with transaction.atomic():
+        pot = _pot(table)
+        _lock(pot)
+        stakers = _stakers(match)
+        if not stakers or pot.balance <= 0:
+            return {}
+        ranked = [(places[user_id], seat, user_id) for user_id, seat in stakers.items()]
+        shares = split_pot(pot.balance, [(place, seat) for place, seat, _ in ranked])
+        payouts = {user_id: shares[seat] for _, seat, user_id in ranked}
+        users = User.objects.in_bulk(payouts)
+        for user_id, amount in sorted(payouts.items()):
+            if amount:
+                _move(Asset.COINS, Reason.POT_PAYOUT, source=pot, target=_wallet(users[user_id]), amount=amount,
+                      user=users[user_id], table=table, match=match, memo=f"Payout for place {places[user_id]}.")
+        return payouts
+
+
+def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake refunded.") -> dict[int, int]:
+    """RULING P5/P8: an aborted game gives every staker their stake back."""
+    with transaction.atomic():
+        pot = _pot(table)
+        _lock(pot)
+        refunds = {}
+        collected = Entry.objects.filter(transfer__match=match, transfer__reason=Reason.POT_COLLECT, account=pot)
+        for entry in collected.select_related("transfer__user"):
+            user = entry.transfer.user
+            _move(Asset.COINS, Reason.POT_REFUND, source=pot, target=_wallet(user), amount=entry.amount,
+                  user=user, table=table, match=match, memo=memo)
+            refunds[user.pk] = entry.amount
+        return refunds
+
+
+# --- passes -----------------------------------------------------------------------------
+
+
+def pass_grant(*, user: User, amount: int, by: User | None = None, memo: str = "") -> Transfer:
+    """RULING P6: new accounts get their passes; admins grant more."""
+    _require_positive(amount)
+    with transaction.atomic():
+        return _move(Asset.PASSES, Reason.GRANT, source=_mint(Asset.PASSES), target=_account(Kind.PASSES_FREE, user),
+                     amount=amount, user=user, by=by, memo=memo or ("Granted by an admin." if by else "Welcome passes."))
+
+
+def pass_reserve(*, user: User, table: Table) -> Transfer | None:
+    """RULING P6: a seat at a Sitaratas table reserves one free pass."""
+    if user.is_bot:
+        return None  # RULING P1: bots need no pass.
+    with transaction.atomic():
+        free = _account(Kind.PASSES_FREE, user)
+        _lock(free)
+        if free.balance < 1:
+            raise PayoutError("Playing Sitaratas takes a game pass and you have none free. Ask an admin for more.")
+        return _move(Asset.PASSES, Reason.PASS_RESERVE, source=free, target=_account(Kind.PASSES_HELD, user, table),
+                     amount=1, user=user, table=table, memo="Seat taken at a Sitaratas table.")
+
+
+def pass_release(*, user: User, table: Table, memo: str = "Left the table before the start.") -> int:
+    """RULING P6: leaving or a closing lobby frees the reserved pass, a restored one included."""
+    released = 0
+    with transaction.atomic():
+        for kind in (Kind.PASSES_HELD, Kind.PASSES_RESTORED):
+            held = _account(kind, user, table)
+            _lock(held)
+            if held.balance > 0:
+                _move(Asset.PASSES, Reason.PASS_RELEASE, source=held, target=_account(Kind.PASSES_FREE, user),
+                      amount=held.balance, user=user, table=table, memo=memo)
+                released += held.balance
+    return released
+
+
+def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
+    """RULING P6: a pass is used when an attempt starts. A restored pass is used first."""
+    with transaction.atomic():
+        for user in users:
+            if user.is_bot:
+                continue
+            for kind in (Kind.PASSES_RESTORED, Kind.PASSES_HELD):
+                held = _account(kind, user, table)
+                _lock(held)
+                if held.balance > 0:
+                    memo = "Restored pass used for the restart." if kind == Kind.PASSES_RESTORED else "Game started."
+                    _move(Asset.PASSES, Reason.PASS_USE, source=held, target=_account(Kind.PASSES_USED, user),
+                          amount=1, user=user, table=table, match=match, memo=memo)
+                    break
+            else:
+                raise PayoutError(f"{user.name} has no game pass reserved at this table.")
+
+
+def pass_restore(*, table: Table, match: Match) -> list[int]:
+    """RULING P6: an approved dismissal restores each player's pass as a reservation at the table,
+    once: a pass that was itself restored stays used. Returns the user ids restored."""
+    restored = []
+    with transaction.atomic():
+        uses = Entry.objects.filter(transfer__match=match, transfer__reason=Reason.PASS_USE, amount__lt=0)
+        for entry in uses.select_related("transfer__user", "account"):
+            if entry.account.kind == Kind.PASSES_RESTORED:
+                continue  # A dismissed restart keeps its passes used.
+            user = entry.transfer.user
+            used = _account(Kind.PASSES_USED, user)
+            _lock(used)
+            _move(Asset.PASSES, Reason.PASS_RESTORE, source=used, target=_account(Kind.PASSES_RESTORED, user, table),
+                  amount=1, user=user, table=table, match=match, memo="Attempt dismissed by vote: pass restored.")
+            restored.append(user.pk)
+    return restored
+
+
+def pass_refund(*, table: Table, match: Match, memo: str = "Game aborted: pass returned.") -> list[int]:
+    """RULING P8: an admin abort releases the passes of the aborted game (used → free)."""
+    refunded = []
+    with transaction.atomic():
+        uses = Transfer.objects.filter(match=match, reason=Reason.PASS_USE).select_related("user")
+        for use in uses:
+            used = _account(Kind.PASSES_USED, use.user)
+            _lock(used)
+            _move(Asset.PASSES, Reason.PASS_REFUND, source=used, target=_account(Kind.PASSES_FREE, use.user),
+                  amount=1, user=use.user, table=table, match=match, memo=memo)
+            refunded.append(use.user_id)
+    return refunded
+
+
+def account_open(*, user: User) -> None:
+    """RULING P4/P6: a new (human) account gets its starting coins and passes."""
+    with transaction.atomic():
+        if settings.STARTING_COINS:
+            coins_grant(user=user, amount=settings.STARTING_COINS)
+        if settings.STARTING_PASSES:
+            pass_grant(user=user, amount=settings.STARTING_PASSES)
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _move(asset: str, reason: str, *, source: Account, target: Account, amount: int, user: User | None,
+          table: Table | None = None, match: Match | None = None, by: User | None = None, memo: str = "",
+          now: datetime | None = None) -> Transfer:
+    """One transfer: two entries that sum to zero. The balance trigger and CHECK do the rest."""
+    try:
+        with transaction.atomic():
+            transfer = Transfer.objects.create(asset=asset, reason=reason, memo=memo[:200], user=user, table=table,
+                                               match=match, by=by, created_at=now or timezone.now())
+            Entry.objects.bulk_create([Entry(transfer=transfer, account=source, amount=-amount),
+                                       Entry(transfer=transfer, account=target, amount=amount)])
+    except IntegrityError as error:
+        if "one_game_transfer" in str(error):
+            raise PayoutError("That has already been done for this game.") from None
+        if "never_negative" in str(error):
+            raise PayoutError("Not enough in the account for that.") from None
+        raise
+    return transfer
+
+
+def _account(kind: str, user: User | None = None, table: Table | None = None) -> Account:
+    parts = [kind] + [str(owner.pk) for owner in (user, table) if owner is not None]
+    asset = Asset.COINS if kind in (Kind.WALLET, Kind.STAKE_HELD, Kind.POT) else Asset.PASSES
+    # get_or_create on the unique key is safe under a race: the loser re-reads the winner's row.
+    account, _ = Account.objects.get_or_create(key=":".join(parts),
+                                               defaults={"asset": asset, "kind": kind, "user": user, "table": table})
+    return account
+
+
+def _mint(asset: str) -> Account:
+    account, _ = Account.objects.get_or_create(key=f"mint:{asset}", defaults={"asset": asset, "kind": Kind.MINT})
+    return account
+
+
+def _wallet(user: User) -> Account:
+    return _account(Kind.WALLET, user)
+
+
+def _held_stake(user: User, table: Table) -> Account:
+    return _account(Kind.STAKE_HELD, user, table)
+
+
+def _pot(table: Table) -> Account:
+    return _account(Kind.POT, table=table)
+
+
+def _lock(account: Account) -> None:
+    """Lock the row and refresh the balance read under the lock (the trigger keeps it)."""
+    account.balance = Account.objects.select_for_update().values_list("balance", flat=True).get(pk=account.pk)
+
+
+def _stakers(match: Match) -> dict[int, int]:
+    """User id → seat of everyone whose stake went into this game's pot."""
+    user_ids = set(Transfer.objects.filter(match=match, reason=Reason.POT_COLLECT).values_list("user_id", flat=True))
+    return {user_id: seat for seat, user_id in match.match_players.values_list("seat", "user_id") if user_id in user_ids}
+
+
+def _require_positive(amount: int) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise PayoutError("The amount must be a whole number above zero.")

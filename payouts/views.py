@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from payouts import selectors
+
+
+@login_required
+def wallet(request: HttpRequest) -> HttpResponse:
+    """RULING P7: the player's own coins and passes, and every movement of them."""
+    user = request.user
+    context = {
+        "nav": "wallet",
+        "balance": selectors.coin_balance(user=user),
+        "held": selectors.stakes_held(user=user),
+        "passes": selectors.pass_counts(user=user),
+        "coin_moves": selectors.coin_movements(user=user),
+        "pass_moves": selectors.pass_movements(user=user),
+    }
+    return render(request, "payouts/wallet.html", context)

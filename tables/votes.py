@@ -1,0 +1,177 @@
+"""The dismissal vote (RULING S12): propose, cast, and close on expiry.
+
+One writer at a time: every function locks the Match row first (as the move path
+does), then reads the vote, so a ballot, the expiry task and a move can never
+interleave. While a vote is open ``hooks.is_paused`` is true: the move services
+refuse actions and bot tasks do nothing. When the vote closes without approval the
+bots are queued again; on approval ``services.match_dismiss`` ends the attempt.
+
+The 60-second deadline is stored on the vote. A Celery task is queued for it after
+commit; it re-reads the vote and closes it only if it is still open and the
+deadline has passed, so a task delivered twice or late is harmless, and one
+delivered early re-queues itself.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engines import get_engine
+from games.models import Match
+from tables import services
+from tables.broadcast import table_changed_on_commit
+from tables.errors import TableError
+from tables.models import DismissalVote
+
+Status = DismissalVote.Status
+VOTE_GAME = "sitaratas"
+
+
+def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> DismissalVote:
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = services._lock_match(match_id)
+        humans = _humans(match)
+        if match.game != VOTE_GAME:
+            raise TableError("Only a Sitaratas game can be dismissed by vote.")
+        if user.pk not in humans:
+            raise TableError("Only the players of this game can propose a dismissal.")
+        if match.status != Match.Status.PLAYING:
+            raise TableError("This game is over.")
+        if DismissalVote.objects.filter(match=match).exists():
+            raise TableError("A dismissal has already been proposed in this attempt (one proposal per attempt).")
+        round_number, limit = _round(match)
+        if round_number > limit:
+            raise TableError(f"A dismissal can only be proposed during rounds 1 to {limit}.")
+        eligible = len(humans)
+        try:
+            with transaction.atomic():
+                vote = DismissalVote.objects.create(
+                    match=match, proposer=user, eligible=eligible, needed=eligible // 2 + 1,
+                    yes_voters=[user.pk],  # The proposer's YES counts at once.
+                    created_at=now, deadline=now + timedelta(seconds=settings.DISMISSAL_VOTE_SECONDS),
+                )
+        except IntegrityError:
+            raise TableError("A dismissal has already been proposed in this attempt (one proposal per attempt).") from None
+        if not _decide(match, vote, now=now):
+            vote_id, countdown = vote.pk, settings.DISMISSAL_VOTE_SECONDS
+            transaction.on_commit(lambda: _queue_expiry(vote_id, countdown))
+        table_changed_on_commit(match.table_id, lobby=True)
+        return vote
+
+
+def vote_cast(*, match_id: int, user: User, yes: bool, now: datetime | None = None) -> DismissalVote:
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = services._lock_match(match_id)
+        vote = DismissalVote.objects.filter(match=match, status=Status.OPEN).first()
+        if vote is None:
+            raise TableError("There is no open vote.")
+        if user.pk not in _humans(match):
+            raise TableError("Only the players of this game can vote.")
+        if user.pk in vote.yes_voters or user.pk in vote.no_voters:
+            raise TableError("You have already voted.")
+        if now >= vote.deadline:
+            _close(match, vote, Status.EXPIRED, now=now)
+            return vote
+        (vote.yes_voters if yes else vote.no_voters).append(user.pk)
+        vote.save(update_fields=["yes_voters", "no_voters"])
+        _decide(match, vote, now=now)
+        table_changed_on_commit(match.table_id, lobby=True)
+        return vote
+
+
+def vote_close_expired(*, vote_id: int, now: datetime | None = None) -> bool:
+    """The expiry task's service: True if this call closed the vote. Harmless twice or late."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match_id = DismissalVote.objects.filter(pk=vote_id).values_list("match_id", flat=True).first()
+        if match_id is None:
+            return False
+        match = services._lock_match(match_id)
+        vote = DismissalVote.objects.get(pk=vote_id)
+        if vote.status != Status.OPEN:
+            return False
+        if now < vote.deadline:
+            # Delivered early (a clock or a retry): look again at the deadline.
+            seconds = (vote.deadline - now).total_seconds()
+            transaction.on_commit(lambda: _queue_expiry(vote_id, seconds))
+            return False
+        _close(match, vote, Status.EXPIRED, now=now)
+        return True
+
+
+def vote_panel(match: Match) -> dict:
+    """What the table page shows of the vote (no viewer-specific data; the template adds that)."""
+    vote = DismissalVote.objects.filter(match=match).first()
+    round_number, limit = _round(match)
+    panel = {
+        "can_propose": vote is None and match.status == Match.Status.PLAYING and round_number <= limit,
+        "rounds": limit,
+        "round_number": round_number,
+        "open": False,
+    }
+    if vote is not None:
+        seats = dict(match.match_players.values_list("user_id", "seat"))
+        panel.update({
+            "status": vote.status,
+            "status_label": vote.get_status_display(),
+            "open": vote.status == Status.OPEN,
+            "yes": len(vote.yes_voters),
+            "no": len(vote.no_voters),
+            "needed": vote.needed,
+            "eligible": vote.eligible,
+            "voted_seats": [seats[user_id] for user_id in vote.yes_voters + vote.no_voters if user_id in seats],
+            "deadline_ms": int(vote.deadline.timestamp() * 1000),
+            "seconds_left": max(0, int((vote.deadline - timezone.now()).total_seconds() + 0.999)),
+        })
+    return panel
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _decide(match: Match, vote: DismissalVote, *, now: datetime) -> bool:
+    """Close the vote at once when approved or when approval has become impossible."""
+    yes, no = len(vote.yes_voters), len(vote.no_voters)
+    if yes >= vote.needed:
+        _close(match, vote, Status.APPROVED, now=now)
+        return True
+    if yes + (vote.eligible - yes - no) < vote.needed:
+        _close(match, vote, Status.REJECTED, now=now)
+        return True
+    return False
+
+
+def _close(match: Match, vote: DismissalVote, status: str, *, now: datetime) -> None:
+    vote.status, vote.closed_at = status, now
+    vote.save(update_fields=["status", "closed_at"])
+    if status == Status.APPROVED:
+        services.match_dismiss(match=match, now=now)
+    else:
+        # Play resumes exactly where it stopped: a bot task dropped during the pause is re-queued.
+        engine = get_engine(match.game)
+        services._queue_bots(match, engine.loads(match.state), engine)
+    table_changed_on_commit(match.table_id, lobby=True)
+
+
+def _humans(match: Match) -> set[int]:
+    return set(match.match_players.filter(user__is_bot=False).values_list("user_id", flat=True))
+
+
+def _round(match: Match) -> tuple[int, int]:
+    """RULING S12: the current round and N (= players): proposals are allowed in rounds 1..N."""
+    engine = get_engine(match.game)
+    view = engine.view(engine.loads(match.state), None)
+    return view.get("round_number") or 1, match.players
+
+
+def _queue_expiry(vote_id: int, countdown: float) -> None:
+    from tables.tasks import vote_expire
+
+    vote_expire.apply_async((vote_id,), countdown=countdown)
