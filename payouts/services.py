@@ -180,7 +180,15 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                           amount=1, user=user, table=table, match=match, memo=memo)
                     break
             else:
-                raise PayoutError(f"{user.name} has no game pass reserved at this table.")
+                # Back in the lobby after a dismissed restart, the seat holds no pass (RULING P6:
+                # a restored pass is not restored again): the new attempt takes a fresh one.
+                try:
+                    pass_reserve(user=user, table=table)
+                except PayoutError:
+                    raise PayoutError(f"{user.name} has no game pass left for a new attempt.") from None
+                _move(Asset.PASSES, Reason.PASS_USE, source=_account(Kind.PASSES_HELD, user, table),
+                      target=_account(Kind.PASSES_USED, user), amount=1, user=user, table=table, match=match,
+                      memo="Game started.")
 
 
 def pass_restore(*, table: Table, match: Match) -> list[int]:

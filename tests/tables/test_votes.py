@@ -1,0 +1,183 @@
+"""The dismissal vote's services and its expiry task (RULINGS S12, P6), against the real PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games.models import Match
+from payouts import selectors
+from tables import hooks, services, votes
+from tables.errors import TableError
+from tables.models import DismissalVote, Table
+from tables.tasks import vote_expire
+from tests.conftest import make_user
+from tests.payouts.helpers import assert_passes_conserved
+from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def queued(monkeypatch) -> list:
+    """Expiry tasks queued after commit, recorded instead of sent to the broker."""
+    calls: list = []
+    monkeypatch.setattr(votes, "_queue_expiry", lambda vote_id, countdown: calls.append((vote_id, countdown)))
+    return calls
+
+
+def start_sitaratas(host, guests, seat_count=3) -> Match:
+    table = open_table(host, "sitaratas", seat_count=seat_count)
+    for position, guest in enumerate(guests, start=1):
+        services.seat_take(table_id=table.pk, user=guest, position=position)
+        services.seat_ready(table_id=table.pk, user=guest, ready=True)
+    fill_with_bots(table, host)
+    return services.table_start(table_id=table.pk, host=host)
+
+
+def restart(match: Match, host, guests) -> Match:
+    for guest in guests:
+        services.seat_ready(table_id=match.table_id, user=guest, ready=True)
+    return services.table_start(table_id=match.table_id, host=host)
+
+
+def test_the_pass_ledger_across_a_dismissal_its_restart_and_a_dismissed_restart(host, player, queued) -> None:
+    # RULING P6 and S12
+    match = start_sitaratas(host, [player])
+    assert selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
+    votes.vote_propose(match_id=match.pk, user=player)
+    votes.vote_cast(match_id=match.pk, user=host, yes=True)  # 2 of 2 needed
+    match.refresh_from_db()
+    table = Table.objects.get(pk=match.table_id)
+    assert match.status == Match.Status.DISMISSED and match.record is not None  # kept in history
+    assert table.status == Table.Status.LOBBY
+    assert list(table.seats.order_by("position").values_list("user_id", flat=True))[:2] == [host.pk, player.pk]
+    assert not table.seats.get(user=player).is_ready and table.seats.exclude(user__is_bot=False).get().is_ready
+    for user in (host, player):
+        assert selectors.pass_counts(user=user) == {"free": 4, "reserved": 1, "used": 0}  # restored as a reservation
+
+    second = restart(match, host, [player])
+    assert second.attempt == 2
+    assert selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
+    votes.vote_propose(match_id=second.pk, user=host)
+    votes.vote_cast(match_id=second.pk, user=player, yes=True)
+    for user in (host, player):
+        # A dismissed restart keeps its passes used.
+        assert selectors.pass_counts(user=user) == {"free": 4, "reserved": 0, "used": 1}
+    third = restart(second, host, [player])  # a new attempt takes a fresh pass
+    assert third.attempt == 3
+    assert selectors.pass_counts(user=player) == {"free": 3, "reserved": 0, "used": 2}
+    assert_passes_conserved()
+
+
+def test_leaving_before_the_restart_releases_the_restored_pass(host, player, outsider, queued) -> None:
+    match = start_sitaratas(host, [player, outsider])
+    votes.vote_propose(match_id=match.pk, user=player)
+    votes.vote_cast(match_id=match.pk, user=outsider, yes=True)  # 2 of 3
+    services.seat_leave(table_id=match.table_id, user=outsider)
+    assert selectors.pass_counts(user=outsider) == {"free": 5, "reserved": 0, "used": 0}
+    assert_passes_conserved()
+
+
+def test_a_proposal_is_once_per_attempt_only_in_rounds_1_to_n_and_only_by_a_player(host, player, outsider, queued) -> None:
+    match = start_sitaratas(host, [player])
+    with pytest.raises(TableError, match="Only the players"):
+        votes.vote_propose(match_id=match.pk, user=outsider)
+    votes.vote_propose(match_id=match.pk, user=player)
+    votes.vote_cast(match_id=match.pk, user=host, yes=False)  # 1 yes of 2 needed, nobody left: rejected
+    assert DismissalVote.objects.get().status == DismissalVote.Status.REJECTED
+    with pytest.raises(TableError, match="already been proposed"):
+        votes.vote_propose(match_id=match.pk, user=host)
+    assert DismissalVote.objects.count() == 1
+
+    other = start_sitaratas(make_user("hugo"), [make_user("ivy")])
+    engine_view = votes._round(other)
+    assert engine_view == (1, 3)
+    Match.objects.filter(pk=other.pk).update(players=0)  # pretend round 1 is past the first N rounds
+    with pytest.raises(TableError, match="rounds 1 to 0"):
+        votes.vote_propose(match_id=other.pk, user=other.match_players.get(seat=0).user)
+
+
+def test_play_is_paused_while_the_vote_is_open(host, player, outsider, queued) -> None:
+    match = start_sitaratas(host, [player, outsider])
+    votes.vote_propose(match_id=match.pk, user=player)
+    match.refresh_from_db()
+    assert hooks.is_paused(match)
+    assert services.bots_act(match_id=match.pk, version=match.version) == 0
+    with pytest.raises(TableError, match="paused"):
+        services.match_act(match_id=match.pk, user=host, action={"type": "bid", "bid": 0}, version=match.version)
+    version = match.version
+    match.refresh_from_db()
+    assert match.version == version
+
+
+def test_the_vote_expires_after_its_deadline_and_a_late_or_repeated_task_is_harmless(host, player, outsider, queued) -> None:
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        match = start_sitaratas(host, [player, outsider])
+        vote = votes.vote_propose(match_id=match.pk, user=player)
+    assert queued == [(vote.pk, 60)]
+    with time_machine.travel(start + timedelta(seconds=59), tick=False):
+        assert vote_expire(vote.pk) is False  # early: still open, looks again later
+        vote.refresh_from_db()
+        assert vote.status == DismissalVote.Status.OPEN
+        assert queued[-1] == (vote.pk, 1.0)
+    with time_machine.travel(start + timedelta(seconds=60), tick=False):
+        assert vote_expire(vote.pk) is True
+        assert vote_expire(vote.pk) is False  # delivered twice
+    with time_machine.travel(start + timedelta(hours=2), tick=False):
+        assert vote_expire(vote.pk) is False  # delivered late
+    vote.refresh_from_db()
+    match.refresh_from_db()
+    assert vote.status == DismissalVote.Status.EXPIRED
+    assert match.status == Match.Status.PLAYING and not hooks.is_paused(match)
+    match = play_bots_until_human(match)  # play resumes where it stopped
+    assert match.status == Match.Status.PLAYING
+
+
+def test_a_ballot_after_the_deadline_closes_the_vote_as_expired(host, player, outsider, queued) -> None:
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        match = start_sitaratas(host, [player, outsider])
+        votes.vote_propose(match_id=match.pk, user=player)
+    with time_machine.travel(start + timedelta(seconds=61), tick=False):
+        votes.vote_cast(match_id=match.pk, user=host, yes=True)
+    assert DismissalVote.objects.get().status == DismissalVote.Status.EXPIRED
+    assert Match.objects.get(pk=match.pk).status == Match.Status.PLAYING
+
+
+def test_an_approval_and_an_expiry_at_once_close_the_vote_once(host, player, outsider, queued) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        match = start_sitaratas(host, [player, outsider])
+        vote = votes.vote_propose(match_id=match.pk, user=player)
+
+    def cast():
+        try:
+            votes.vote_cast(match_id=match.pk, user=host, yes=True, now=start + timedelta(seconds=59))
+        except TableError:
+            pass
+        finally:
+            connections.close_all()
+
+    def expire():
+        try:
+            return votes.vote_close_expired(vote_id=vote.pk, now=start + timedelta(seconds=61))
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda f: f(), [cast, expire]))
+    vote.refresh_from_db()
+    match.refresh_from_db()
+    assert vote.status in (DismissalVote.Status.APPROVED, DismissalVote.Status.EXPIRED)
+    restored = selectors.pass_counts(user=host)["reserved"]
+    assert (match.status == Match.Status.DISMISSED) == (vote.status == DismissalVote.Status.APPROVED) == (restored == 1)
+    assert_passes_conserved()
