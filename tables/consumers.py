@@ -21,6 +21,8 @@ CLOSE_NOT_FOUND = 4404
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
+    connected: set[int] | None = None
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -76,6 +78,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._push()
 
     async def presence_changed(self, event: dict) -> None:
+        self.connected = await presence.connected_users(self.table_id)
         await self._push()
 
     # --- helpers ----------------------------------------------------------------------------
@@ -84,7 +87,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
 
     async def _push(self) -> None:
-        connected = await presence.connected_users(self.table_id)
+        # Who is connected is read once per presence change, not once per move (issue 9).
+        if self.connected is None:
+            self.connected = await presence.connected_users(self.table_id)
         # Rendering reads no database: the snapshot holds everything.
-        html = live.render_live(self.snapshot, user_id=self.user.pk, connected=connected, oob=True)
+        html = live.render_live(self.snapshot, user_id=self.user.pk, connected=self.connected, oob=True)
         await self.send(text_data=html)
