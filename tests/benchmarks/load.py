@@ -157,25 +157,26 @@ class CpuMeter:
         groups["redis"] = [p for p in self.psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("redis-server")]
         return groups
 
-    def _sample(self) -> dict[str, float]:
-        totals = {}
+    def _sample(self) -> dict[str, dict[int, float]]:
+        sample: dict[str, dict[int, float]] = {}
         for name, processes in self._pids().items():
-            total = 0.0
+            sample[name] = {}
             for process in processes:
                 try:
                     times = process.cpu_times()
-                    total += times.user + times.system
+                    sample[name][process.pid] = times.user + times.system
                 except self.psutil.Error:
                     pass
-            totals[name] = total
-        return totals
+        return sample
 
     def start(self) -> None:
         self.started, self.before = time.monotonic(), self._sample()
 
     def stop(self) -> dict[str, float]:
+        """Per group; a process born during the phase counts from zero (PostgreSQL forks backends)."""
         elapsed, after = time.monotonic() - self.started, self._sample()
-        return {name: 100 * (after[name] - self.before.get(name, after[name])) / elapsed for name in after}
+        return {name: 100 * sum(t - self.before.get(name, {}).get(pid, 0.0) for pid, t in pids.items()) / elapsed
+                for name, pids in after.items()}
 
 
 # --- players and tables (through Django, in this process) -------------------------------------
@@ -309,8 +310,10 @@ class SeatClient:
         headers = {"Cookie": f"sessionid={self.session}"}
         while not self.table.bench.stopping:
             try:
-                async with websockets.connect(url, origin=f"http://127.0.0.1:{self.port}", additional_headers=headers,
-                                              max_size=None, ping_interval=None, open_timeout=30) as ws:
+                async with self.table.bench.handshakes:  # a crowd connects gradually, as people do
+                    ws = await websockets.connect(url, origin=f"http://127.0.0.1:{self.port}", additional_headers=headers,
+                                                  max_size=None, ping_interval=None, open_timeout=30)
+                async with ws:
                     self.ws = ws
                     self.connected.set()
                     async for message in ws:
@@ -383,6 +386,7 @@ class Bench:
         self.stopping = False
         self.interval = 1.0
         self.rtt_estimate = 0.01
+        self.handshakes = asyncio.Semaphore(16)
 
     def think(self) -> float:
         """Per-table pace: one move every ``interval`` on average, less the round trip itself."""
@@ -464,7 +468,7 @@ async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, 
         started = time.perf_counter()
         failed = 0
         while len(sockets) < target:
-            batch = min(100, target - len(sockets))
+            batch = min(16, target - len(sockets))
             opened = await asyncio.gather(*(open_one(len(sockets) + i) for i in range(batch)), return_exceptions=True)
             failed += sum(isinstance(ws, BaseException) for ws in opened)
             sockets += [ws for ws in opened if not isinstance(ws, BaseException)]
