@@ -1,0 +1,147 @@
+"""SITA's table: the engine view shaped for ``templates/tables/games/sita.html``.
+
+Pure: it reads only the viewer's ``view`` (never the state), so nothing hidden can
+leak through it. Every card is given with its penalty (RULING T5) for the badge.
+"""
+
+from __future__ import annotations
+
+from games.engines.sita import ROW_LIMIT, penalty
+
+
+def _card(number: int) -> dict:
+    return {"n": number, "p": penalty(number)}
+
+
+def _points(cards: list[int]) -> int:
+    return sum(penalty(card) for card in cards)
+
+
+def _plural(points: int) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def _rows(view: dict) -> list[dict]:
+    revealed = view["revealed"]
+    fresh = {entry["card"] for entry in revealed["placements"]} if revealed else set()
+    rows = []
+    for index, (cards, points) in enumerate(zip(view["rows"], view["row_penalties"])):
+        rows.append({
+            "index": index,
+            "number": index + 1,
+            "cards": [dict(_card(card), new=card in fresh) for card in cards],
+            "points": points,
+            "points_label": _plural(points),
+            "full": len(cards) == ROW_LIMIT,  # The next card placed here takes the row (RULING T3).
+            "slots": list(range(ROW_LIMIT - len(cards))),
+            "end": cards[-1],
+        })
+    return rows
+
+
+def _hand(view: dict) -> list[dict]:
+    if view["hand"] is None:
+        return []
+    legal = {action["card"] for action in view["legal_actions"] if action["type"] == "choose"}
+    return [dict(_card(card), legal=card in legal, locked=card == view["my_choice"]) for card in view["hand"]]
+
+
+def _revealed(view: dict, names: list[str]) -> dict | None:
+    """The last revealed turn: every chosen card, lowest first, and what became of it."""
+    revealed = view["revealed"]
+    if revealed is None:
+        return None
+    placed = {entry["card"]: entry for entry in revealed["placements"]}
+    cards = []
+    for seat, card in sorted(enumerate(revealed["chosen"]), key=lambda pair: pair[1]):
+        entry = placed.get(card)
+        took = entry["took"] if entry else []
+        cards.append(dict(
+            _card(card), seat=seat, name=names[seat], placed=entry is not None,
+            row_number=entry["row"] + 1 if entry else None, too_low=bool(entry and entry["too_low"]),
+            took=[_card(taken) for taken in took], took_points=_points(took),
+        ))
+    return {"turn": revealed["turn"], "cards": cards, "waiting": not revealed["placements"]}
+
+
+def _pending(view: dict, names: list[str], viewer_seat: int | None, rows: list[dict]) -> dict | None:
+    pending = view["pending_too_low"]
+    if pending is None:
+        return None
+    mine = pending["seat"] == viewer_seat
+    options = []
+    if mine:
+        legal = {action["row"] for action in view["legal_actions"] if action["type"] == "take_row"}
+        options = [{"row": row["index"], "label": f"Take row {row['number']} ({row['points_label']})",
+                    "cards": row["cards"], "points": row["points"]} for row in rows if row["index"] in legal]
+        lowest = min(row["points"] for row in rows)
+        for option in options:
+            option["cheapest"] = option["points"] == lowest
+    return {"seat": pending["seat"], "name": names[pending["seat"]], "mine": mine,
+            "card": _card(pending["card"]), "options": options}
+
+
+def _players(view: dict, names: list[str], viewer_seat: int | None) -> list[dict]:
+    choosing = view["phase"] == "choosing"
+    players = []
+    for seat, name in enumerate(names):
+        players.append({
+            "seat": seat, "name": name, "me": seat == viewer_seat,
+            "chosen": choosing and view["chosen"][seat],
+            "choosing": choosing and not view["chosen"][seat],
+            "cards": view["hand_counts"][seat],
+            "taken": len(view["taken"][seat]),
+            "penalty": view["penalties"][seat],
+            "total": view["totals"][seat],
+        })
+    return players
+
+
+def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
+    """One line saying what the table waits for: who, never what they chose (RULING T2)."""
+    if view["over"]:
+        return "The game is over."
+    pending = view["pending_too_low"]
+    if pending is not None:
+        if pending["seat"] == viewer_seat:
+            return f"Your {pending['card']} is lower than every row: take a row."
+        return f"{names[pending['seat']]} is choosing a row to take."
+    waiting = [names[seat] for seat in view["to_act"] if seat != viewer_seat]
+    if viewer_seat in view["to_act"]:
+        return "Choose a card."
+    if view["my_choice"] is not None:
+        if not waiting:
+            return "Revealing…"
+        return f"Your {view['my_choice']} is locked. Waiting for {_join(waiting)}."
+    return f"Waiting for {_join(waiting)}." if waiting else ""
+
+
+def _turn_sheet(view: dict) -> list[dict]:
+    """Penalty points per seat for each finished turn of this match, numbered as played."""
+    finished = view["turn"] if view["over"] else view["turn"] - 1
+    first = finished - len(view["turn_penalties"]) + 1
+    return [{"turn": first + index, "points": points} for index, points in enumerate(view["turn_penalties"])]
+
+
+def _join(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
+    rows = _rows(view)
+    return {
+        "rows": rows,
+        "hand": _hand(view),
+        "my_turn": viewer_seat is not None and viewer_seat in view["to_act"] and view["phase"] == "choosing",
+        "locked": view["my_choice"],
+        "revealed": _revealed(view, names),
+        "pending": _pending(view, names, viewer_seat, rows),
+        "players": _players(view, names, viewer_seat),
+        "status": _status(view, names, viewer_seat),
+        "turn_sheet": _turn_sheet(view),
+        "match_sheet": view["score_sheet"],
+        "match_label": f"Match {view['round_number']} of {view['rounds_total']}",
+        "turn_label": f"Turn {min(view['turn'], view['turns_total'])} of {view['turns_total']}",
+    }
