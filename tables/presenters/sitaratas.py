@@ -96,6 +96,8 @@ def _bid_buttons(view: dict) -> list[dict]:
 
 
 def _score_rows(view: dict, names: list[str]) -> list[dict]:
+    # Every value is a ready string: Django localizes each integer it prints, which made a
+    # full 29-round sheet cost more than the rest of the page together, on every push.
     rows, running = [], [0] * view["players"]
     for entry in view["score_sheet"]:
         cells = []
@@ -103,9 +105,10 @@ def _score_rows(view: dict, names: list[str]) -> list[dict]:
             points = entry["points"][seat] if entry["points"] else 0
             running[seat] += points
             bid, won = entry["bids"][seat], entry["tricks_won"][seat]
-            cells.append({"bid": bid, "won": won, "points": points, "exact": bid == won, "running": running[seat]})
+            cells.append({"bid_won": f"{bid}/{won}", "points": f"+{points}" if points > 0 else str(points),
+                          "exact": bid == won, "title": f"bid {bid}, took {won}, total {running[seat]}"})
         trump = entry["trump"]
-        rows.append({"number": entry["number"], "cards": entry["cards"], "dealer": names[entry["dealer"]],
+        rows.append({"number": str(entry["number"]), "cards": str(entry["cards"]), "dealer": names[entry["dealer"]],
                      "trump": SUIT_SYMBOL[trump] if trump else "NT", "red": trump in ("H", "D"), "cells": cells})
     return rows
 
@@ -150,5 +153,6 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "bid_buttons": _bid_buttons(view),
         "score_rows": _score_rows(view, names),
         "score_names": names[:n],
+        "score_totals": [str(total) for total in view["totals"]],
         "round_progress": round(100 * view["round_number"] / view["rounds_total"]),
     }
