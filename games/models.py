@@ -82,3 +82,26 @@ class MatchEvent(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} v{self.version}: seat {self.seat + 1} {self.action}"
+
+
+class Rating(models.Model):
+    """A player's OpenSkill (Plackett-Luce) skill in one game. Bots are rated like anyone.
+
+    ``mu`` and ``sigma`` are the model's belief; ``ordinal`` (mu − 3σ) is the cautious
+    figure shown on profiles and the leaderboard. Written only by ``games.ratings``.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    games = models.PositiveIntegerField(default=0, help_text="Finished games that counted.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "-ordinal"]
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.get_game_display()}: {self.ordinal:.1f}"

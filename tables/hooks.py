@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from accounts.models import User
 from games.models import Match, MatchPlayer
+from games.ratings import ratings_update
 from payouts import selectors as payout_selectors
 from payouts import services as payouts
 from payouts.services import PayoutError
@@ -62,6 +63,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
         for player in players:
             player.payout = paid.get(player.user_id)
         MatchPlayer.objects.bulk_update(players, ["payout"])
+    ratings_update(match=match, players=players)
 
 
 def match_dismissed(*, table: Table, match: Match) -> None:

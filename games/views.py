@@ -1,0 +1,72 @@
+"""History pages: thin views over ``games.history`` and ``games.ratings`` (STYLE.md §10)."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from accounts.models import User
+from games import history
+from games.ratings import leaderboard
+
+PAGE_SIZE = 20
+GAME_NAMES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
+
+
+def history_list(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game", "")
+    game = game if game in GAME_NAMES else ""
+    username = request.GET.get("player", "").strip()
+    player = User.objects.filter(username=username).first() if username else None
+    matches = history.matches_ended(game=game, player=player) if player or not username else history.matches_ended().none()
+    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"page": page, "game": game, "username": username, "player": player, "games": GAME_NAMES,
+               "nav": "history"}
+    return render(request, "games/history.html", context)
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _ended_or_404(match_id)
+    return render(request, "games/match.html", {**history.match_page(match=match), "nav": "history"})
+
+
+def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
+    record = history.public_record(_ended_or_404(match_id))
+    if record is None:
+        raise Http404("Only a finished game's record is published.")
+    response = HttpResponse(json.dumps(record, indent=2), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{record["game"]}-{match_id}.json"'
+    return response
+
+
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _ended_or_404(match_id)
+    try:
+        step = int(request.GET.get("step", 0))
+    except ValueError:
+        step = 0
+    context = history.replay_frame(match=match, step=step)
+    if context is None:
+        raise Http404("Only a finished game can be replayed.")
+    # The step buttons swap the frame alone (django-template-partials: one view, page and fragment).
+    template = "games/replay.html#replay-frame" if request.htmx else "games/replay.html"
+    return render(request, template, {**context, "nav": "history"})
+
+
+def ratings(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game", "sitaratas")
+    game = game if game in GAME_NAMES else "sitaratas"
+    context = {"rows": leaderboard(game=game), "game": game, "game_name": GAME_NAMES[game], "games": GAME_NAMES,
+               "nav": "ratings"}
+    return render(request, "games/ratings.html", context)
+
+
+def _ended_or_404(match_id: int):
+    match = history.match_ended_get(match_id=match_id)
+    if match is None:
+        # RULING P2: a game in progress is not part of history.
+        raise Http404("No such finished game.")
+    return match

@@ -1,0 +1,60 @@
+"""Finished games for history tests: humans' moves are chosen by the game's own bot."""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+
+from accounts.models import User
+from games.bots import get_bot
+from games.models import Match
+from tables import services
+from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, state_of
+
+SHORT = {"sitaratas": {"deck": "classic", "order": "up_down"}, "estimation": {"length": "micro"}, "sita": {"matches": 2}}
+
+
+def started_match(host: User, game: str, *, humans: tuple[User, ...] = (), options: dict | None = None) -> Match:
+    table = open_table(host, game, options=options if options is not None else SHORT[game])
+    for position, user in enumerate(humans, start=1):
+        services.seat_take(table_id=table.pk, user=user, position=position)
+        services.seat_ready(table_id=table.pk, user=user, ready=True)
+    fill_with_bots(table, host)
+    return services.table_start(table_id=table.pk, host=host)
+
+
+def play_to_end(match: Match, *, stop_after: int | None = None) -> Match:
+    """Play every seat (bots through the service, humans with the bot's choice) to the end."""
+    moves = 0
+    while True:
+        match = play_bots_until_human(match)
+        if match.status != Match.Status.PLAYING or (stop_after is not None and moves >= stop_after):
+            return match
+        engine, state = state_of(match)
+        seat = engine.to_act(state)[0]
+        user = match.match_players.get(seat=seat).user
+        action = get_bot(match.game)(engine.view(state, seat), random.Random(match.version))
+        services.match_act(match_id=match.pk, user=user, action=action, version=match.version)
+        moves += 1
+
+
+def finished_match(host: User, game: str, *, humans: tuple[User, ...] = (), options: dict | None = None) -> Match:
+    """A game played to its end in memory, then settled by the service's own last step.
+
+    Per-move transactions would make a whole Sitaratas take minutes; the settle path
+    (places, totals, payouts, ratings) is the real one.
+    """
+    match = started_match(host, game, humans=humans, options=options)
+    engine, state = state_of(match)
+    while not engine.is_over(state):
+        for seat in engine.to_act(state):
+            if seat in engine.to_act(state):
+                action = get_bot(match.game)(engine.view(state, seat), random.Random(f"{match.pk}:{seat}"))
+                state = engine.apply(state, seat, action)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        match.state = engine.dumps(state)
+        services._settle(match, state, engine)
+        match.save()
+    return match
