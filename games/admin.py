@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
 from games.models import Match, MatchEvent, MatchPlayer, Rating
-from tables.errors import TableError
+from tables.admin import ServiceWrittenAdmin, ViewOnlyAdmin, each_through_service
 from tables.services import match_abort
 
 
@@ -43,7 +43,7 @@ class MatchEventInline(ReadOnlyInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ServiceWrittenAdmin):
     list_display = ["id", "game", "table", "attempt", "status", "version", "started_at", "ended_at"]
     list_filter = ["game", "status", "started_at"]
     search_fields = ["=id", "=table__id", "match_players__user__username", "end_reason"]
@@ -56,12 +56,6 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [MatchPlayerInline, MatchEventInline]
     actions = ["abort_games"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
     @admin.display(description="record")
     def record_pretty(self, match: Match) -> str:
         if match.record is None:
@@ -70,17 +64,12 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description="Abort game (refunds stakes, releases passes)")
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        for match in queryset:
-            try:
-                match_abort(match_id=match.pk, by=request.user, reason="Aborted from the admin.")
-            except TableError as error:
-                self.message_user(request, f"{match}: {error}", messages.ERROR)
-            else:
-                self.message_user(request, f"{match}: aborted.", messages.SUCCESS)
+        each_through_service(self, request, queryset, lambda match: match_abort(
+            match_id=match.pk, by=request.user, reason="Aborted from the admin."), "aborted")
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(admin.ModelAdmin):
+class MatchEventAdmin(ViewOnlyAdmin):
     """The action log: append-only, so nothing here can be added, changed or deleted."""
 
     list_display = ["match", "version", "seat", "user", "action", "created_at"]
@@ -88,24 +77,11 @@ class MatchEventAdmin(admin.ModelAdmin):
     search_fields = ["=match__id", "user__username"]
     list_select_related = ["match", "user"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(ViewOnlyAdmin):
     """Ratings are written only by finished games (games.ratings)."""
 
     list_display = ["user", "game", "ordinal", "mu", "sigma", "games", "updated_at"]
     list_filter = ["game", "user__is_bot"]
     search_fields = ["user__username", "user__display_name"]
-    readonly_fields = ["user", "game", "mu", "sigma", "ordinal", "games", "updated_at"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False

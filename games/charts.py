@@ -29,7 +29,7 @@ def running_totals_svg(*, names: list[str], running: list[list[int]], title: str
     every = max(1, span_x // 12)
     x_labels = format_html_join(
         "", '<text x="{}" y="{}" class="axis" text-anchor="middle">{}</text>',
-        ((x(i), HEIGHT - 10, i) for i in range(1, span_x + 1) if i % every == 0 or i == span_x),
+        ((x(i), HEIGHT - 10, i) for i in range(1, span_x + 1) if (i % every == 0 and span_x - i >= every) or i == span_x),
     )
     y_ticks = sorted({low, 0, high})
     y_labels = format_html_join(
