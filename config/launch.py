@@ -206,6 +206,10 @@ def run_tests(pytest_args: list[str]) -> int:
     os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
     os.environ.setdefault("DJANGO_SECURE_COOKIES", "false")
     os.environ.setdefault("BOT_DELAY_SECONDS", "0")
+    # Test databases restart their ids; a prefix of its own keeps this run's socket groups and
+    # queues apart from any other run on the same Redis.
+    os.environ.setdefault("CHANNELS_PREFIX", f"test{os.getpid()}")
+    os.environ.setdefault("CELERY_QUEUE", f"test{os.getpid()}")
     with Services():
         result = subprocess.run([str(VENV_PYTHON), "-m", "pytest", *pytest_args], cwd=ROOT)
     return result.returncode

@@ -27,6 +27,11 @@ class Match(models.Model):
     seed = models.BigIntegerField()
     state = models.TextField(help_text="The engine's dumps(); hidden cards included, never sent to a client.")
     version = models.PositiveIntegerField(default=0, help_text="How many actions have been applied.")
+    turn_version = models.PositiveIntegerField(
+        default=0,
+        help_text="The version at which the seats now awaited began to be awaited. In SITA's simultaneous "
+        "choice a move made on any view since then is still current.",
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING, db_index=True)
     end_reason = models.CharField(max_length=200, blank=True)
     record = models.JSONField(null=True, blank=True, help_text="The full record, stored when the game ends.")

@@ -7,6 +7,8 @@ version, so a lost message heals with the next one.
 
 from __future__ import annotations
 
+import json
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -46,6 +48,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._announce_presence()
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> object:
+        # Malformed JSON is refused like any other bad message, not by dropping the socket.
+        try:
+            return json.loads(text_data)
+        except ValueError:
+            return None
 
     async def receive_json(self, content: object, **kwargs) -> None:
         try:

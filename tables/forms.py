@@ -10,7 +10,7 @@ GAMES = [("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SIT
 
 
 class NewTableForm(forms.Form):
-    game = forms.ChoiceField(choices=GAMES)
+    game = forms.ChoiceField(choices=GAMES, widget=forms.RadioSelect)
     players = forms.IntegerField(min_value=2, max_value=10, required=False,
                                  help_text="Sitaratas 3–6, SITA 2–10; Estimation is always 4.")
     deck = forms.ChoiceField(choices=[("classic", "Classic · 36 cards"), ("jokers", "With jokers · 38 cards")], required=False)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from django.template.loader import render_to_string
 
 from games.engines import get_engine
-from games.models import Match
+from tables import hooks
 from tables.models import Table
 
 GAME_TITLES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
@@ -57,8 +57,9 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     if table is None:
         return None
     match = table.matches.order_by("-attempt").first()
-    if match is not None and match.status == Match.Status.PLAYING or table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
-        players = {mp.seat: mp.user for mp in match.match_players.select_related("user")} if match else {}
+    if match is not None and table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
+        # In a game the seats are the match's players; in the lobby, the table's seats.
+        players = {mp.seat: mp.user for mp in match.match_players.select_related("user")}
         seats = tuple(
             SeatInfo(seat, user.pk, user.name, user.username, user.is_bot, True) for seat, user in sorted(players.items())
         )
@@ -71,8 +72,6 @@ def load_snapshot(table_id: int) -> Snapshot | None:
             )
             for seat in table.seats.select_related("user").order_by("position")
         )
-    from tables import hooks
-
     return Snapshot(
         table_id=table.pk, game=table.game, status=table.status, options=table.options, seat_count=table.seat_count,
         stake=table.stake, host_id=table.host_id, host_name=table.host.name, closed_reason=table.closed_reason,

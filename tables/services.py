@@ -205,7 +205,9 @@ def match_act(*, match_id: int, user: User, action: object, version: int | None,
     with transaction.atomic():
         match = _lock_match(match_id)
         seat = _seat_of(match, user)
-        if version is None or version != match.version:
+        # A move made on an older view is stale, except in a simultaneous choice (SITA): there
+        # the others' locked choices change nothing this seat could see (RULING T2).
+        if version is None or not match.turn_version <= version <= match.version:
             raise TableError("The game has moved on; your view is refreshed.")
         return _apply(match, seat=seat, user=user, action=action, now=now)
 
@@ -259,6 +261,8 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
 def _apply_state(match: Match, engine, state, *, seat: int, user: User, action: object, now: datetime):
     new_state = engine.apply(state, seat, action)
     match.version += 1
+    if not set(engine.to_act(new_state)) <= set(engine.to_act(state)):
+        match.turn_version = match.version  # someone new is awaited: a new turn begins
     MatchEvent.objects.create(match=match, version=match.version, seat=seat, user=user, action=action, created_at=now)
     return new_state
 

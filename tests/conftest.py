@@ -30,3 +30,20 @@ def outsider(db) -> User:
 def _static_files_without_collectstatic(settings) -> None:
     """The manifest storage needs ``collectstatic``; the tests serve static files from the finders."""
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """A channel layer per test: channels-redis binds its locks to the event loop that first used
+    them, and every async test runs in a loop of its own."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Browser tests run last: Playwright's sync API keeps an event loop in the main thread for the
+    rest of the session, and sync code after it could not call async_to_sync any more."""
+    items.sort(key=lambda item: "tests/browser/" in str(item.fspath).replace("\\", "/"))

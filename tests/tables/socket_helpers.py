@@ -1,0 +1,57 @@
+"""WebSocket test helpers: a logged-in communicator per user, over the real Redis layer."""
+
+from __future__ import annotations
+
+import re
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from config.asgi import application
+
+VERSION = re.compile(r'id="live"[^>]*data-version="(\d+)"')
+
+
+@database_sync_to_async
+def session_cookie(user) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+async def connect(table_id: int, user=None, *, origin: str = "http://localhost") -> tuple[WebsocketCommunicator, bool]:
+    headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
+    if user is not None:
+        headers.append((b"cookie", (await session_cookie(user)).encode()))
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+def version_of(html: str) -> int | None:
+    found = VERSION.search(html)
+    return int(found.group(1)) if found else None
+
+
+async def receive_until_version(communicator: WebsocketCommunicator, version: int, timeout: float = 5) -> list[str]:
+    """Every message up to (and including) the first live fragment at ``version`` or later."""
+    received = []
+    while True:
+        text = await communicator.receive_from(timeout=timeout)
+        received.append(text)
+        seen = version_of(text)
+        if seen is not None and seen >= version:
+            return received
+
+
+async def drain(communicator: WebsocketCommunicator, quiet: float = 0.2) -> list[str]:
+    received = []
+    while not await communicator.receive_nothing(timeout=quiet):
+        received.append(await communicator.receive_from())
+    return received

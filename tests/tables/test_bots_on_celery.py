@@ -1,0 +1,71 @@
+"""Bot-only tables finish by themselves with a real Celery worker process (issue 6, RULING P1)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+
+from games.models import Match
+from tables import services
+from tests.browser.conftest import _test_database_url
+from tests.tables.helpers import open_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def worker(settings):
+    """A real ``celery worker`` process on the real broker and the test database, on its own queue."""
+    queue = f"test-{os.getpid()}"
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    from config.celery import app
+
+    app.conf.task_default_queue = queue
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), "CELERY_QUEUE": queue, "BOT_DELAY_SECONDS": "0"}
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", "--pool", "solo", "-Q", queue,
+         "--loglevel", "WARNING"], cwd=ROOT, env=env,
+    )
+    yield queue
+    process.terminate()
+    process.wait(20)
+    app.conf.task_default_queue = "sitaratas"
+
+
+def wait_for(predicate, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_a_task_queued_with_a_countdown_runs_on_a_real_worker(worker) -> None:
+    from config.celery import ping
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    key = f"test-ping-{os.getpid()}"
+    client.delete(key)
+    ping.apply_async((key,), countdown=1)
+    assert wait_for(lambda: client.get(key) == b"pong", 30)
+
+
+@pytest.mark.parametrize(("game", "options"), [("sitaratas", {"order": "down_up"}), ("estimation", {}), ("sita", {})])
+def test_a_bot_only_table_finishes_by_itself(host, worker, game, options) -> None:
+    table = open_table(host, game, options=options)
+    table.seats.filter(position=0).update(user=None)
+    for position in range(table.seat_count):
+        services.bot_add(table_id=table.pk, host=host, position=position)
+    match = services.table_start(table_id=table.pk, host=host)
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 240)
+    match.refresh_from_db()
+    assert match.record["over"] is True

@@ -1,0 +1,84 @@
+"""Two moves for the same turn at the same instant: exactly one is applied (issue 6)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games.models import Match, MatchEvent
+from tables import services
+from tables.errors import TableError
+from tests.tables.helpers import open_table, play_bots_until_human, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(calls) -> list[object]:
+    """Run the calls in threads released together; return each result or error."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(index, call):
+        barrier.wait()
+        try:
+            results[index] = call()
+        except Exception as error:  # noqa: BLE001 - the test inspects what each call did
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_two_moves_for_one_turn_apply_exactly_once(host, player) -> None:
+    table = open_table(host, "sitaratas", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.bot_add(table_id=table.pk, host=host, position=2)
+    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+    engine, state = state_of(match)
+    seat = engine.to_act(state)[0]
+    user = host if seat == 0 else player
+    first, second = engine.legal_actions(state, seat)[:2]  # two tabs of the same player, two different moves
+    version = match.version
+    results = race([
+        lambda: services.match_act(match_id=match.pk, user=user, action=first, version=version),
+        lambda: services.match_act(match_id=match.pk, user=user, action=second, version=version),
+    ])
+    errors = [result for result in results if isinstance(result, TableError)]
+    assert len(errors) == 1, results
+    match.refresh_from_db()
+    assert match.version == version + 1
+    assert MatchEvent.objects.filter(match=match, version__gt=version).count() == 1
+
+
+def test_simultaneous_sita_choices_are_all_applied(host, player, outsider) -> None:
+    # RULING T2: every player chooses at the same time; no choice is refused as stale.
+    table = open_table(host, "sita", seat_count=3)
+    for position, user in ((1, player), (2, outsider)):
+        services.seat_take(table_id=table.pk, user=user, position=position)
+        services.seat_ready(table_id=table.pk, user=user, ready=True)
+    match = services.table_start(table_id=table.pk, host=host)
+    engine, state = state_of(match)
+    users = [host, player, outsider]
+    results = race([
+        (lambda seat=seat: services.match_act(
+            match_id=match.pk, user=users[seat], action=engine.legal_actions(state, seat)[0], version=match.version))
+        for seat in range(3)
+    ])
+    assert not [result for result in results if isinstance(result, Exception)], results
+    match.refresh_from_db()
+    assert match.version == 3
+    # A choice is locked: the same seat cannot choose again in that turn.
+    engine, state = state_of(match)
+    if 0 not in engine.to_act(state):
+        with pytest.raises(TableError):
+            services.match_act(match_id=match.pk, user=host, action={"type": "choose", "card": 1}, version=match.version)
+    assert Match.objects.get(pk=match.pk).version == 3

@@ -1,0 +1,154 @@
+"""The table socket with one communicator per seat and a spectator, over the real Redis layer (issue 6)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.engines.cards import label
+from games.models import Match
+from tables import services
+from tests.tables.helpers import open_table, state_of
+from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture
+def eager_bots(settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@database_sync_to_async
+def start_sitaratas(host, player):
+    table = open_table(host, "sitaratas", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.bot_add(table_id=table.pk, host=host, position=2)
+    match = services.table_start(table_id=table.pk, host=host)
+    return table, match
+
+
+async def test_an_anonymous_socket_is_refused(host) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    _, connected = await connect(table.pk, None)
+    assert not connected
+
+
+async def test_a_socket_from_a_foreign_origin_is_refused(host) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    _, connected = await connect(table.pk, host, origin="https://evil.example.com")
+    assert not connected
+
+
+async def test_each_seat_gets_its_own_view_and_the_spectator_none(host, player, outsider, eager_bots) -> None:
+    table, match = await start_sitaratas(host, player)
+    engine, state = await database_sync_to_async(state_of)(match)
+    sockets = {}
+    for name, user in (("host", host), ("player", player), ("spectator", outsider)):
+        communicator, connected = await connect(table.pk, user)
+        assert connected
+        sockets[name] = (communicator, " ".join(await drain(communicator)))
+    host_hand, player_hand = engine.view(state, 0)["hand"], engine.view(state, 1)["hand"]
+    public = json.dumps(engine.view(state, None))
+    for card in host_hand:
+        assert f'title="{label(card)}"' in sockets["host"][1]
+    for card in player_hand:
+        if card not in public:
+            assert f'title="{label(card)}"' not in sockets["host"][1]
+            assert f'title="{label(card)}"' not in sockets["spectator"][1]
+    assert "watching" in sockets["spectator"][1]
+    for communicator, _ in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_refused_messages_go_to_their_sender_alone_and_change_nothing(host, player, outsider, eager_bots) -> None:
+    table, match = await start_sitaratas(host, player)
+    host_socket, _ = await connect(table.pk, host)
+    player_socket, _ = await connect(table.pk, player)
+    spectator_socket, _ = await connect(table.pk, outsider)
+    for communicator in (host_socket, player_socket, spectator_socket):
+        await drain(communicator)
+    engine, state = await database_sync_to_async(state_of)(match)
+    match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    awaited = engine.to_act(state)[0]
+    waiting_socket = player_socket if awaited == 0 else host_socket
+    action = engine.legal_actions(state, awaited)[0]
+    bad_messages = [
+        {"command": "act", "action": action, "version": match.version},  # out of turn
+        "not json at all",
+        {"command": "act", "action": {"type": "bid", "bid": "lots"}, "version": match.version},
+        {"command": "explode"},
+        {"command": "start"},  # not the host, and the game has started
+    ]
+    for message in bad_messages:
+        if isinstance(message, str):
+            await waiting_socket.send_to(text_data=message)
+        else:
+            await waiting_socket.send_json_to(message)
+        replies = await drain(waiting_socket)
+        assert any('class="message error"' in reply for reply in replies), message
+    # A foreign user (the spectator) acting is refused too.
+    await spectator_socket.send_json_to({"command": "act", "action": action, "version": match.version})
+    assert any("not playing" in reply for reply in await drain(spectator_socket))
+    # Nobody else heard about any of it, and nothing changed.
+    acting_socket = host_socket if awaited == 0 else player_socket
+    assert await acting_socket.receive_nothing(timeout=0.2)
+    after = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    assert (after.version, after.state) == (match.version, match.state)
+    # Stale and duplicate: the right move with an old version is refused after it was applied once.
+    await acting_socket.send_json_to({"command": "act", "action": action, "version": match.version})
+    await receive_until_version(acting_socket, match.version + 1)
+    await acting_socket.send_json_to({"command": "act", "action": action, "version": match.version})
+    assert any("moved on" in reply for reply in await drain(acting_socket))
+    for communicator in (host_socket, player_socket, spectator_socket):
+        await communicator.disconnect()
+
+
+async def test_htmx_form_fields_are_understood(host, player, eager_bots) -> None:
+    table, match = await start_sitaratas(host, player)
+    engine, state = await database_sync_to_async(state_of)(match)
+    awaited = engine.to_act(state)[0]
+    user = host if awaited == 0 else player
+    socket, _ = await connect(table.pk, user)
+    await drain(socket)
+    action = engine.legal_actions(state, awaited)[0]
+    fields = {"command": "act", "version": str(match.version), "HEADERS": {"HX-Request": "true"},
+              **{key: str(value) for key, value in action.items()}}
+    await socket.send_to(text_data=json.dumps(fields))
+    await receive_until_version(socket, match.version + 1)
+    await socket.disconnect()
+
+
+async def test_an_idle_socket_still_gets_group_messages_after_7_seconds(host) -> None:
+    # The redis-py 8 trap: an idle layer read timing out would drop the socket (issue 2).
+    table = await database_sync_to_async(open_table)(host, "sita")
+    socket, connected = await connect(table.pk, host)
+    assert connected
+    await drain(socket)
+    await asyncio.sleep(7)
+    await database_sync_to_async(services.bot_add)(table_id=table.pk, host=host, position=1)
+    pushed = await socket.receive_from(timeout=5)
+    assert "bot" in pushed
+    await socket.disconnect()
+
+
+async def test_a_reconnecting_player_gets_their_full_view_back(host, player, eager_bots) -> None:
+    # RULING S11: a lost connection never removes a player; reopening restores the view.
+    table, match = await start_sitaratas(host, player)
+    first, _ = await connect(table.pk, player)
+    before = " ".join(await drain(first))
+    await first.disconnect()
+    second, _ = await connect(table.pk, player)
+    after = " ".join(await drain(second))
+    assert version_of(after) == version_of(before)
+    assert 'class="seat me' in after
+    await second.disconnect()

@@ -1,0 +1,131 @@
+"""No hidden card ever reaches another seat or a spectator (issue 6, RULING P2).
+
+Whole games of each engine are played through the real sockets: two humans, the
+rest bots, and a spectator. Every fragment each socket receives is scanned for
+the cards it mentions; whatever is neither that seat's own hand nor in the
+public (spectator) view at that version must not be any other seat's card.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.engines import get_engine
+from games.engines.cards import SUIT_SYMBOL
+from games.models import Match, MatchEvent
+from tables import services
+from tests.tables.helpers import open_table
+from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
+CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9JQKA])([SHDC])(?![A-Za-z0-9])")
+LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+JOKERS = {"RJ": re.compile(r"\bRJ\b|Red joker"), "BJ": re.compile(r"\bBJ\b|Black joker")}
+SITA_NUMBER = re.compile(r'class="number">(\d+)<|name="card" value="(\d+)"')
+
+
+def cards_mentioned(text: str, game: str) -> set:
+    if game == "sita":
+        return {int(a or b) for a, b in SITA_NUMBER.findall(text)}
+    found = {rank + suit for rank, suit in CODE.findall(text)}
+    found |= {rank + SYMBOL_SUIT[symbol] for rank, symbol in LABEL.findall(text)}
+    found |= {joker for joker, pattern in JOKERS.items() if pattern.search(text)}
+    return found
+
+
+def public_cards(view: dict, game: str) -> set:
+    text = json.dumps(view, ensure_ascii=False)
+    if game == "sita":
+        return {int(n) for n in re.findall(r"\d+", text)}
+    return cards_mentioned(text, game)
+
+
+class StateLog:
+    """The game state at every version, rebuilt from the seed and the event log as it grows."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.engine = get_engine(match.game)
+        self.states = [self.engine.new_game(match.players, match.options, match.seed)]
+
+    def at(self, version: int):
+        if version >= len(self.states):
+            for event in MatchEvent.objects.filter(match=self.match, version__gte=len(self.states)).order_by("version"):
+                self.states.append(self.engine.apply(self.states[-1], event.seat, event.action))
+        return self.states[version]
+
+
+def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
+    version = version_of(text)
+    if version is None:
+        return
+    engine, state = log.engine, log.at(version)
+    game = log.match.game
+    allowed = public_cards(engine.view(state, None), game)
+    if seat is not None:
+        allowed |= set(engine.view(state, seat)["hand"] or [])
+    others = set()
+    for other in range(log.match.players):
+        if other != seat:
+            others |= set(engine.view(state, other)["hand"] or [])
+    leaked = (cards_mentioned(text, game) - allowed) & others
+    assert not leaked, f"seat {seat} was shown {sorted(leaked)} at version {version}"
+
+
+@pytest.fixture
+def eager_bots(settings):
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@database_sync_to_async
+def start(game: str, host, player, options: dict, seat_count: int):
+    table = open_table(host, game, seat_count=seat_count, options=options)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    for position in range(2, seat_count):
+        services.bot_add(table_id=table.pk, host=host, position=position)
+    return table, services.table_start(table_id=table.pk, host=host)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seat_count"),
+    [("sitaratas", {"deck": "jokers", "order": "down_up"}, 6), ("estimation", {"length": "micro"}, 4), ("sita", {"matches": 1}, 4)],
+)
+async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_count, host, player, outsider, eager_bots) -> None:
+    table, match = await start(game, host, player, options, seat_count)
+    sockets = {0: (await connect(table.pk, host))[0], 1: (await connect(table.pk, player))[0], None: (await connect(table.pk, outsider))[0]}
+    users = {0: host, 1: player}
+    log = await database_sync_to_async(StateLog)(match)
+    check = database_sync_to_async(check_no_leak)
+    rng = random.Random(7)
+    received = 0
+    while True:
+        for seat, socket in sockets.items():
+            for text in await drain(socket, quiet=0.05):
+                await check(text, seat, log)
+                received += 1
+        match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        if match.status != Match.Status.PLAYING:
+            break
+        state = await database_sync_to_async(log.at)(match.version)
+        humans = [seat for seat in log.engine.to_act(state) if seat in users]
+        assert humans, "only humans can be awaited once the eager bots have moved"
+        seat = humans[0]
+        action = rng.choice(log.engine.legal_actions(state, seat))
+        await sockets[seat].send_json_to({"command": "act", "action": action, "version": match.version})
+        for text in await receive_until_version(sockets[seat], match.version + 1):
+            await check(text, seat, log)
+    assert received > 20
+    for socket in sockets.values():
+        await socket.disconnect()
