@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 
+from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
 from games.models import Match, MatchEvent, MatchPlayer, Rating
@@ -42,6 +44,10 @@ class MatchEventInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class AbortForm(forms.Form):
+    reason = forms.CharField(max_length=150, help_text="Why the game is aborted (kept with the game).")
+
+
 @admin.register(Match)
 class MatchAdmin(ServiceWrittenAdmin):
     list_display = ["id", "game", "table", "attempt", "status", "version", "started_at", "ended_at"]
@@ -63,9 +69,17 @@ class MatchAdmin(ServiceWrittenAdmin):
         return format_html('<pre style="max-height:30rem;overflow:auto">{}</pre>', json.dumps(match.record, indent=1))
 
     @admin.action(description="Abort game (refunds stakes, releases passes)")
-    def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
+        """RULING P8: asks why first; the reason is kept with the game."""
+        form = AbortForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            context = {"form": form, "users": [], "queryset": queryset, "action": request.POST["action"],
+                       "title": "Abort the selected games", "opts": Match._meta, **admin.site.each_context(request)}
+            return TemplateResponse(request, "payouts/admin_grant.html", context)
+        reason = form.cleaned_data["reason"]
         each_through_service(self, request, queryset, lambda match: match_abort(
-            match_id=match.pk, by=request.user, reason="Aborted from the admin."), "aborted")
+            match_id=match.pk, by=request.user, reason=reason), "aborted")
+        return None
 
 
 @admin.register(MatchEvent)

@@ -1,6 +1,7 @@
-"""Admin: read-only ledgers (RULING P7), coin and pass grants (P4, P6), and the abort of a game (P8).
+"""Admin: read-only ledgers (RULING P7), coin and pass grants (P4, P6).
 
-Nothing here writes a ledger row itself: grants and aborts go through the services.
+Nothing here writes a ledger row itself: grants go through the services. Aborting a game
+(P8) is an action on the games list (games/admin.py).
 """
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 
 from accounts.models import User
-from games.models import Match
 from payouts import services
-from payouts.models import Account, Entry, GameInPlay, Transfer
+from payouts.models import Account, Entry, Transfer
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -85,38 +85,3 @@ class TransferAdmin(ReadOnlyAdmin):
 
     def has_view_permission(self, request, obj=None) -> bool:
         return request.user.is_staff
-
-
-class AbortForm(forms.Form):
-    reason = forms.CharField(max_length=150, help_text="Why the game is aborted (kept with the game).")
-
-
-@admin.register(GameInPlay)
-class GameInPlayAdmin(ReadOnlyAdmin):
-    list_display = ["__str__", "game", "table", "attempt", "status", "started_at", "end_reason"]
-    list_filter = ["status", "game"]
-    actions = ["abort"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("table")
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return obj is None and request.user.is_staff
-
-    @admin.action(description="Abort the selected games in play (refund stakes, return passes)")
-    def abort(self, request, queryset):
-        from tables.errors import TableError
-        from tables.services import match_abort
-
-        form = AbortForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            for match in queryset.filter(status=Match.Status.PLAYING):
-                try:
-                    match_abort(match_id=match.pk, by=request.user, reason=form.cleaned_data["reason"])
-                except TableError as error:
-                    messages.error(request, f"{match}: {error}")
-            messages.success(request, "Aborted; stakes refunded and passes returned.")
-            return None
-        context = {"form": form, "users": [], "what": "abort", "queryset": queryset, "action": request.POST["action"],
-                   "title": "Abort games in play", "opts": GameInPlay._meta, **admin.site.each_context(request)}
-        return TemplateResponse(request, "payouts/admin_grant.html", context)

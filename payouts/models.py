@@ -117,12 +117,3 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account.key} {self.amount:+}"
-
-
-class GameInPlay(Match):
-    """Matches as the admin sees them to abort one (RULING P8); a proxy, so no table of its own."""
-
-    class Meta:
-        proxy = True
-        verbose_name = "game in play (abort)"
-        verbose_name_plural = "games in play (abort)"

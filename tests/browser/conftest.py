@@ -135,3 +135,37 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+PASSWORD = "Kolm-Kaardi-Trikk-9"
+
+
+def log_in(page, username: str, password: str = PASSWORD) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/")
+
+
+def open_table(page, game: str, *, bots: int = 0, start: bool = False, **fields: str) -> str:
+    """Open a table through the New table page (``fields`` by input name), add bots, maybe start."""
+    page.goto(f"/tables/new/?game={game}")
+    page.locator(f"input[name=game][value={game}]").check()
+    for name, value in fields.items():
+        field = page.locator(f"[name={name}]")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    page.click("text=Open the table")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#socket-status:has-text('Connected')")
+    for _ in range(bots):
+        empty = page.locator("#live .seat.empty").count()
+        page.locator("#live button:has-text('Add bot')").first.click()
+        page.wait_for_function("n => document.querySelectorAll('#live .seat.empty').length < n", arg=empty)
+    if start:
+        page.click("#live button:has-text('Start the game')")
+        page.wait_for_selector("#live #game")
+    return page.url

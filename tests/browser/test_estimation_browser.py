@@ -7,9 +7,8 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.conftest import screenshot, sign_up
+from tests.browser.conftest import PASSWORD, log_in, open_table, screenshot, sign_up
 
-PASSWORD = "Kolm-Kaardi-Trikk-9"
 
 pytestmark = pytest.mark.browser
 
@@ -17,36 +16,9 @@ pytestmark = pytest.mark.browser
 ENABLED_ACTION = "#game .est-prompt button:not([disabled]), #game .est-hand button:not([disabled])"
 
 
-def _open_estimation_table(page) -> str:
-    page.goto("/tables/new/?game=estimation")
-    radio = page.locator("input[name=game][value=estimation]")
-    if radio.count():
-        radio.check()
-    else:
-        # The form's game field renders bare <option>s without a RadioSelect widget (tables/forms.py),
-        # which the browser drops: send the game as the radio would and show its settings.
-        page.evaluate("""() => { const input = Object.assign(document.createElement('input'),
-            {type: 'hidden', name: 'game', value: 'estimation'}); document.getElementById('new-table').append(input);
-            document.querySelectorAll('#new-table [data-for~=estimation]').forEach((el) => { el.hidden = false; }); }""")
-    page.select_option("select[name=length]", "micro")
-    page.click("text=Open the table")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#socket-status:has-text('Connected')")
-    for filled in range(1, 4):
-        page.locator("button:has-text('Add bot')").first.click()
-        page.wait_for_function("n => document.querySelectorAll('.seats .seat:not(.empty)').length > n", arg=filled)
-    page.click("button:has-text('Start the game')")
-    page.wait_for_selector("#game")
-    return page.url
-
-
 def _phone_screenshot(phone, table_url: str) -> None:
     """The same player on a phone sees their hand and the whole table."""
-    phone.goto("/accounts/login/")
-    phone.fill("input[name=login]", "estimator")
-    phone.fill("input[name=password]", PASSWORD)
-    phone.click("form button[type=submit]")
-    phone.wait_for_url("**/")
+    log_in(phone, "estimator")
     phone.goto(table_url)
     phone.wait_for_selector("#live #game .est-hand .card")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
@@ -61,7 +33,7 @@ def _version(page) -> int:
 def test_a_new_player_plays_a_micro_estimation_game_to_the_end(new_page) -> None:
     page = new_page()
     sign_up(page, "estimator", PASSWORD)
-    table_url = _open_estimation_table(page)
+    table_url = open_table(page, "estimation", bots=3, start=True, length="micro")
 
     clicks, shots, deadline = 0, set(), time.monotonic() + 240
     while time.monotonic() < deadline:

@@ -34,7 +34,7 @@ def test_a_player_opens_a_finished_game_and_steps_the_replay(new_page, game) -> 
     for step in (1, 2, 3):
         page.click("#replay-next")
         page.wait_for_selector(f"#replay-frame[data-step='{step}']")
-    assert f"?step=3" in page.url
+    assert "?step=3" in page.url
     page.click("#replay-prev")
     page.wait_for_selector("#replay-frame[data-step='2']")
     page.keyboard.press("ArrowRight")

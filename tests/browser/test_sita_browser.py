@@ -11,11 +11,10 @@ import re
 
 import pytest
 
-from tests.browser.conftest import screenshot, sign_up
+from tests.browser.conftest import log_in, open_table, screenshot, sign_up
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "Kolm-Kaardi-Trikk-9"
 HAND_CARD = "#hand button.card-btn:not([disabled])"
 TAKE_ROW = "#take-row button"
 
@@ -47,39 +46,6 @@ def click_until(page, locator, done: str, arg: object) -> None:
                 raise
 
 
-def open_sita_table(page) -> str:
-    page.goto("/tables/new/?game=sita")
-    radio = page.locator("input[name=game][value=sita]")
-    if radio.count():
-        radio.check()
-    else:
-        # The form's game field renders bare <option>s, which the browser drops (reported:
-        # it needs widget=forms.RadioSelect); send the choice the page meant to offer.
-        page.evaluate("""() => { const input = document.createElement('input');
-            Object.assign(input, {type: 'hidden', name: 'game', value: 'sita'});
-            document.getElementById('new-table').append(input);
-            document.querySelectorAll('[data-for]').forEach((el) => { el.hidden = !el.dataset.for.includes('sita'); }); }""")
-    page.fill("input[name=players]", "3")
-    page.fill("input[name=matches]", "1")
-    page.click("text=Open the table")
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
-    wait_connected(page)
-    for empty in (2, 1):
-        page.locator("button:has-text('Add bot')").first.click()
-        page.wait_for_function("n => document.querySelectorAll('.seat.empty').length < n", arg=empty)
-    page.click("button:has-text('Start the game')")
-    page.wait_for_selector("#game.sita")
-    return page.url
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url("**/")
-
-
 def turn_number(page) -> int:
     label = page.text_content("#sita-status")
     return int(re.search(r"Turn (\d+) of", label).group(1))
@@ -88,7 +54,7 @@ def turn_number(page) -> int:
 def test_a_new_player_plays_a_sita_game_against_bots_by_clicking(new_page) -> None:
     page = new_page()
     sign_up(page, "sami")
-    table_url = open_sita_table(page)
+    table_url = open_table(page, "sita", bots=2, start=True, players=3, matches=1)
     assert page.locator("#rows .sita-row").count() == 4
     assert page.locator("#hand button.card-btn").count() == 10
     assert "Match 1 of 1" in page.text_content("#sita-status")

@@ -7,43 +7,17 @@ player reloads mid-game and carries on; the same player on a phone sees the tabl
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import screenshot, sign_up
+from tests.browser.conftest import log_in, open_table, screenshot, sign_up
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "Kolm-Kaardi-Trikk-9"
 ACTION = "#live button.bid-btn:not([disabled]), #live button.card-btn:not([disabled]), #live button.joker-btn:not([disabled])"
 READY = f"() => !!(document.querySelector('#result') || document.querySelector({ACTION!r}))"
-
-
-def open_sitaratas_table(page) -> str:
-    page.goto("/tables/new/?game=sitaratas")
-    radio = page.locator("input[name=game][value=sitaratas]")
-    if radio.count():
-        radio.check()
-    else:
-        # The game field renders as bare <option>s without a RadioSelect widget (tables/forms.py):
-        # send the choice the form would have sent.
-        page.evaluate("""() => { const input = Object.assign(document.createElement('input'),
-            {type: 'hidden', name: 'game', value: 'sitaratas'}); document.getElementById('new-table').append(input);
-            document.querySelectorAll('#new-table [data-for]').forEach((el) => { el.hidden = false; }); }""")
-    page.fill("input[name=players]", "3")
-    page.select_option("select[name=deck]", "jokers")
-    page.click("text=Open the table")
-    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
-    for _ in range(2):
-        page.locator("#live button", has_text="Add bot").first.click()
-        page.wait_for_function("n => document.querySelectorAll('#live .seat.empty').length === n",
-                               arg=page.locator("#live .seat.empty").count() - 1)
-    page.click("#live button:has-text('Start the game')")
-    page.wait_for_selector("#live #game")
-    return page.url
 
 
 def act_once(page, stop: str | None = None) -> bool:
@@ -72,7 +46,7 @@ def test_a_player_plays_a_whole_sitaratas_game_by_clicking(new_page) -> None:
     started = time.monotonic()
     page = new_page()
     sign_up(page, "mari")
-    table_url = open_sitaratas_table(page)
+    table_url = open_table(page, "sitaratas", bots=2, start=True, players=3, deck="jokers")
 
     # Everything public is on view from the first deal.
     shown = page.inner_text("#game").lower()
@@ -101,11 +75,7 @@ def test_a_player_plays_a_whole_sitaratas_game_by_clicking(new_page) -> None:
 
     # The same player on a phone: their hand, and they can act from there.
     phone = new_page(mobile=True)
-    phone.goto("/accounts/login/")
-    phone.fill("input[name=login]", "mari")
-    phone.fill("input[name=password]", PASSWORD)
-    phone.click("form button[type=submit]")
-    phone.wait_for_url("**/")
+    log_in(phone, "mari")
     phone.goto(table_url)
     phone.wait_for_selector("#live #game .st-hand")
     screenshot(phone, "sitaratas-phone")

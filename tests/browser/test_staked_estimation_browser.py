@@ -10,24 +10,13 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from accounts.models import User
 from games.models import Match
 from payouts.split import split_pot
-from tests.browser.conftest import screenshot, sign_up
+from tests.browser.conftest import open_table, screenshot, sign_up
 from tests.payouts.helpers import wallet
 
 pytestmark = pytest.mark.browser
 
 STAKE = 125
 ENABLED_ACTION = "#game .est-prompt button:not([disabled]), #game .est-hand button:not([disabled])"
-
-
-def _open_staked_table(page) -> str:
-    page.goto("/tables/new/?game=estimation")
-    page.locator("input[name=game][value=estimation]").check()
-    page.select_option("select[name=length]", "micro")
-    page.fill("input[name=stake]", str(STAKE))
-    page.click("text=Open the table")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#socket-status:has-text('Connected')")
-    return page.url
 
 
 def _play_a_turn(page) -> bool:
@@ -47,7 +36,7 @@ def test_two_players_play_a_staked_table_to_the_end_and_their_wallets_change_by_
     host_page, guest_page = new_page(), new_page()
     sign_up(host_page, "stakehost")
     sign_up(guest_page, "stakeguest")
-    table_url = _open_staked_table(host_page)
+    table_url = open_table(host_page, "estimation", length="micro", stake=STAKE)
     assert f"stake {STAKE}" in host_page.inner_text("#live")
 
     guest_page.goto(table_url)

@@ -55,14 +55,14 @@ def test_a_match_page_shows_its_event_log_and_not_its_hidden_state(staff, host, 
 def test_the_abort_action_goes_through_the_service(staff, host, player) -> None:
     match = play_to_end(started_match(host, "sita", humans=(player,)), stop_after=1)
     response = staff.post(_admin_url(Match, "changelist"),
-                          {"action": "abort_games", "_selected_action": [match.pk]}, follow=True)
+                          {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"}, follow=True)
     assert response.status_code == 200
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and "Aborted by" in match.end_reason
     assert Table.objects.get(pk=match.table_id).status == Table.Status.CLOSED
     # A second abort is refused by the service, and says so.
     again = staff.post(_admin_url(Match, "changelist"),
-                       {"action": "abort_games", "_selected_action": [match.pk]}, follow=True)
+                       {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"}, follow=True)
     assert "Only a game in play can be aborted" in again.content.decode()
 
 
@@ -77,7 +77,7 @@ def test_the_abort_action_refunds_stakes(staff, host, player, settings) -> None:
     match = services.table_start(table_id=table.pk, host=host)
     # RULING P5: the stakes went into the pot at the start; an abort refunds every one.
     assert [coin_balance(user=user) for user in (host, player)] == [settings.STARTING_COINS - 50] * 2
-    staff.post(_admin_url(Match, "changelist"), {"action": "abort_games", "_selected_action": [match.pk]})
+    staff.post(_admin_url(Match, "changelist"), {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"})
     assert [coin_balance(user=user) for user in (host, player)] == [settings.STARTING_COINS] * 2
 
 

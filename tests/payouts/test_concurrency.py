@@ -2,41 +2,17 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connections
 
 from payouts.models import Transfer
 from tables import services
 from tables.errors import TableError
 from tests.conftest import make_user
+from tests.helpers import race
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, wallet
 from tests.tables.helpers import fill_with_bots, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(*calls) -> list:
-    """Run the calls at once, each on its own thread and connection; return results or errors."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # noqa: BLE001 (the test inspects what each got)
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_two_players_take_the_last_seat_at_once(host, player, outsider) -> None:

@@ -7,22 +7,16 @@ import re
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
+from tests.helpers import session_key_for
 
 VERSION = re.compile(r'id="live"[^>]*data-version="(\d+)"')
 
 
 @database_sync_to_async
 def session_cookie(user) -> str:
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    return f"{settings.SESSION_COOKIE_NAME}={session_key_for(user)}"
 
 
 async def connect(table_id: int, user=None, *, origin: str = "http://localhost") -> tuple[WebsocketCommunicator, bool]:

@@ -2,39 +2,15 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.models import Match, MatchEvent
 from tables import services
 from tables.errors import TableError
+from tests.helpers import race
 from tests.tables.helpers import open_table, play_bots_until_human, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(calls) -> list[object]:
-    """Run the calls in threads released together; return each result or error."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index, call):
-        barrier.wait()
-        try:
-            results[index] = call()
-        except Exception as error:  # noqa: BLE001 - the test inspects what each call did
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_two_moves_for_one_turn_apply_exactly_once(host, player) -> None:
@@ -48,10 +24,10 @@ def test_two_moves_for_one_turn_apply_exactly_once(host, player) -> None:
     user = host if seat == 0 else player
     first, second = engine.legal_actions(state, seat)[:2]  # two tabs of the same player, two different moves
     version = match.version
-    results = race([
+    results = race(
         lambda: services.match_act(match_id=match.pk, user=user, action=first, version=version),
         lambda: services.match_act(match_id=match.pk, user=user, action=second, version=version),
-    ])
+    )
     errors = [result for result in results if isinstance(result, TableError)]
     assert len(errors) == 1, results
     match.refresh_from_db()
@@ -68,7 +44,7 @@ def test_simultaneous_sita_choices_are_all_applied(host, player, outsider) -> No
     match = services.table_start(table_id=table.pk, host=host)
     engine, state = state_of(match)
     users = [host, player, outsider]
-    results = race([
+    results = race(*[
         (lambda seat=seat: services.match_act(
             match_id=match.pk, user=users[seat], action=engine.legal_actions(state, seat)[0], version=match.version))
         for seat in range(3)

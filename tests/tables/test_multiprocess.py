@@ -23,13 +23,12 @@ from pathlib import Path
 
 import pytest
 import websockets
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 
 from games.models import Match, MatchEvent
 from tables import services
 from tests.browser.conftest import _free_port, _test_database_url
 from tests.conftest import make_user
+from tests.helpers import session_key_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -73,15 +72,6 @@ def two_daphnes(transactional_db):
             process.kill()
 
 
-def session_for(user) -> str:
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
-
-
 def started_table():
     users = [make_user(name) for name in ("anna", "bert", "carl", "dora")]
     table = services.table_create(host=users[0], game="estimation", seat_count=4, options={"length": "full"})
@@ -89,7 +79,7 @@ def started_table():
         services.seat_take(table_id=table.pk, user=user, position=position)
         services.seat_ready(table_id=table.pk, user=user, ready=True)
     match = services.table_start(table_id=table.pk, host=users[0])
-    return table, match, [session_for(user) for user in users]
+    return table, match, [session_key_for(user) for user in users]
 
 
 class Game:

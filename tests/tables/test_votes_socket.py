@@ -76,7 +76,7 @@ async def test_a_majority_of_the_humans_dismisses_the_attempt(humans) -> None:
     await sockets[0].send_json_to({"command": "vote_propose"})
     if needed > 1:
         html = await _until(sockets[-1], "Dismiss this game?")
-        assert f"<strong>1</strong> yes" in html and f"<strong>{needed}</strong> of {humans}" in html
+        assert "<strong>1</strong> yes" in html and f"<strong>{needed}</strong> of {humans}" in html
         assert "data-deadline" in html
     for socket in sockets[1:needed]:
         await socket.send_json_to({"command": "vote_yes"})
