@@ -33,12 +33,11 @@
       flash._timer = setTimeout(() => { flash.innerHTML = ""; }, 5000);
     }
   });
-  // Joker plays ask HIGH or LOW in a small menu: toggle it.
-  document.addEventListener("click", (event) => {
-    const toggle = event.target.closest("[data-toggle]");
-    if (toggle) {
-      const menu = document.getElementById(toggle.dataset.toggle);
-      if (menu) menu.hidden = !menu.hidden;
-    }
-  });
+  // The dismissal vote's countdown runs from the deadline the server stored (RULING S12).
+  setInterval(() => {
+    document.querySelectorAll("[data-deadline]").forEach((el) => {
+      const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = `${left} s`;
+    });
+  }, 500);
 })();
