@@ -80,6 +80,8 @@ def match_aborted(*, table: Table, match: Match) -> None:
 
 def is_paused(match: Match) -> bool:
     """RULING S12: no action and no bot move while a dismissal vote is open."""
+    if match.game != PASS_GAME:  # votes exist only in Sitaratas: no query on the other games' moves
+        return False
     return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()
 
 

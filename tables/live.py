@@ -9,6 +9,7 @@ reaches the template.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
 from django.template.loader import render_to_string
@@ -81,6 +82,26 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     )
 
 
+_STATES: "OrderedDict[tuple, object]" = OrderedDict()
+_STATES_LIMIT = 512
+
+
+def _loaded_state(snapshot: Snapshot):
+    """The engine state of a snapshot, parsed once per match version in this process.
+
+    Every socket of a table renders the same version after a move; states are never
+    changed in place (``apply`` returns a new one), so sharing the parsed one is safe.
+    """
+    # The state's hash guards against ids that a test database reuses after a flush.
+    key = (snapshot.game, snapshot.match_id, snapshot.version, hash(snapshot.state))
+    state = _STATES.get(key)
+    if state is None:
+        state = _STATES[key] = get_engine(snapshot.game).loads(snapshot.state)
+        if len(_STATES) > _STATES_LIMIT:
+            _STATES.popitem(last=False)
+    return state
+
+
 def seat_of(snapshot: Snapshot, user_id: int | None) -> int | None:
     for seat in snapshot.seats:
         if user_id is not None and seat.user_id == user_id:
@@ -93,7 +114,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
     view = None
     if snapshot.state is not None:
         engine = get_engine(snapshot.game)
-        view = engine.view(engine.loads(snapshot.state), viewer_seat)
+        view = engine.view(_loaded_state(snapshot), viewer_seat)
     seats = []
     for seat in snapshot.seats:
         seats.append({
@@ -113,6 +134,11 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
 
     names = [seat.name for seat in snapshot.seats]
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
+    extra = dict(snapshot.extra)
+    if view and "vote" in extra:
+        # RULING S12: proposals only in rounds 1..N; the snapshot's vote data predates later moves.
+        vote = extra["vote"]
+        extra["vote"] = {**vote, "can_propose": vote["can_propose"] and view["round_number"] <= vote["rounds"]}
     my_ready = any(seat.is_ready for seat in snapshot.seats if seat.position == viewer_seat)
     return {
         "snap": snapshot,
@@ -128,7 +154,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "is_player": viewer_seat is not None,
         "can_sit": user_id is not None and viewer_seat is None and snapshot.status == Table.Status.LOBBY,
         "lobby": snapshot.status == Table.Status.LOBBY,
-        **snapshot.extra,
+        **extra,
     }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -83,3 +85,43 @@ def signed(value: int | None) -> str:
     if value is None:
         return ""
     return f"+{value}" if value > 0 else str(value)
+
+
+# --- blocks every viewer sees alike -----------------------------------------------------------
+
+_SHARED_HTML: "OrderedDict[tuple, str]" = OrderedDict()
+_SHARED_LIMIT = 4096
+
+
+class SharedByVersionNode(template.Node):
+    """Renders its block once per match version in this process and reuses the HTML.
+
+    Only for public blocks that are the same for every viewer (score sheets): a move
+    re-renders the fragment once per seat, and these are the costliest parts of it.
+    """
+
+    def __init__(self, name: str, nodelist: template.NodeList) -> None:
+        self.name, self.nodelist = name, nodelist
+
+    def render(self, context: template.Context) -> str:
+        snap = context.get("snap")
+        if getattr(snap, "match_id", None) is None:  # no game, or a bare context (template tests)
+            return self.nodelist.render(context)
+        key = (snap.match_id, snap.version, hash(snap.state), self.name)
+        html = _SHARED_HTML.get(key)
+        if html is None:
+            html = _SHARED_HTML[key] = self.nodelist.render(context)
+            if len(_SHARED_HTML) > _SHARED_LIMIT:
+                _SHARED_HTML.popitem(last=False)
+        return html
+
+
+@register.tag
+def shared_by_version(parser, token) -> SharedByVersionNode:
+    """``{% shared_by_version "sheet" %}…{% endshared_by_version %}``: see SharedByVersionNode."""
+    bits = token.split_contents()
+    if len(bits) != 2 or bits[1][0] not in "\"'":
+        raise template.TemplateSyntaxError("shared_by_version takes one quoted name")
+    nodelist = parser.parse(("endshared_by_version",))
+    parser.delete_first_token()
+    return SharedByVersionNode(bits[1][1:-1], nodelist)

@@ -3,7 +3,7 @@
 Prints full random games per second for each length, the rule-based bot's median and
 95th-percentile time per move, and the rule-based bot's margin over the random bot.
 
-    .venv/bin/python bench/engine_estimation.py [--seconds 5] [--margin-games 300]
+    .venv/bin/python tests/benchmarks/engine_estimation.py [--seconds 5] [--margin-games 300]
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.bots import random_bot  # noqa: E402
 from games.bots.estimation import choose  # noqa: E402

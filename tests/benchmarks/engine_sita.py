@@ -1,6 +1,6 @@
 """SITA benchmark (not a test): engine speed, bot decision time, good bot vs random bot.
 
-Run: ``.venv/bin/python bench/engine_sita.py [--seconds 3] [--matches 300]``
+Run: ``.venv/bin/python tests/benchmarks/engine_sita.py [--seconds 3] [--matches 300]``
 
 Prints full random matches per second for 2, 4, 6 and 10 players (random legal
 actions straight from the engine, the bots' hot path), the good bot's median and
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.bots import random_bot  # noqa: E402
 from games.bots.sita import choose as good_bot  # noqa: E402

@@ -1,4 +1,4 @@
-"""Sitaratas engine benchmark (a script, not a test): ``.venv/bin/python bench/engine_sitaratas.py``.
+"""Sitaratas engine benchmark (a script, not a test): ``.venv/bin/python tests/benchmarks/engine_sitaratas.py``.
 
 Prints full random games per second for 3–6 players, the rule-based bot's median and
 95th-percentile time per move, and its margin over the random bot (one good bot against
@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.bots import random_bot  # noqa: E402
 from games.bots import sitaratas as good_bot  # noqa: E402
