@@ -81,6 +81,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Only the live table fragment, rendered once per seat on every move (issue 9).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "tables.live_templates.environment"},
+    },
 ]
 
 DATABASES = {"default": env_database("DATABASE_URL")}

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
-from django.template.loader import render_to_string
+from django.template import engines
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
 from tables import hooks
@@ -158,14 +159,19 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
     }
 
 
-def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> str:
+def _render(name: str, context: dict) -> SafeString:
+    # Jinja2 (tables/live_templates.py): this runs once per seat on every move.
+    return mark_safe(engines["jinja2"].get_template(name).render(context))
+
+
+def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:
     context = live_context(snapshot, user_id=user_id, connected=connected)
     context["oob"] = oob
-    return render_to_string("tables/_live.html", context)
+    return _render("tables/_live.html", context)
 
 
-def render_flash(message: str) -> str:
-    return render_to_string("tables/_flash.html", {"message": message, "oob": True})
+def render_flash(message: str) -> SafeString:
+    return _render("tables/_flash.html", {"message": message, "oob": True})
 
 
 def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[dict]:

@@ -16,7 +16,9 @@ viewer's seat. The template gets:
 
 from __future__ import annotations
 
-from django.utils.html import format_html
+from functools import lru_cache
+
+from markupsafe import Markup
 
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
 from games.engines.estimation import MIN_CALL, RISK_NAMES, TRICKS, explain_points
@@ -32,8 +34,12 @@ DOING = {"dash_call": "to Dash Call or decline", "auction": "to call or pass", "
 RISK_LEVELS = {0: "No Risk", **RISK_NAMES}
 
 
+@lru_cache(maxsize=16)
 def trump_info(code: str | None) -> dict:
-    """A trump as the page shows it: its symbol, whether it is red, and its name."""
+    """A trump as the page shows it: its symbol, whether it is red, and its name.
+
+    Cached (a page shows dozens): callers only read the dict, never change it.
+    """
     if code in SUIT_SYMBOL:
         names = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
         info = {"code": code, "symbol": SUIT_SYMBOL[code], "red": code in RED_SUITS, "name": names[code]}
@@ -42,7 +48,7 @@ def trump_info(code: str | None) -> dict:
     else:
         info = {"code": "", "symbol": "?", "red": False, "name": "not chosen yet"}
     colour = " red" if info["red"] else ""
-    info["html"] = format_html('<span class="suit{}" title="{}">{}</span>', colour, info["name"], info["symbol"])
+    info["html"] = Markup('<span class="suit{}" title="{}">{}</span>').format(colour, info["name"], info["symbol"])
     return info
 
 
@@ -187,7 +193,7 @@ def _estimates(legal: list[dict]) -> dict:
             continue
         if action.get("trump"):
             trump = trump_info(action["trump"])
-            label = format_html("{} + {}", action["value"], trump["html"])
+            label = Markup("{} + {}").format(action["value"], trump["html"])
             supers.setdefault(action["value"], []).append({"value": action["value"], "trump": trump, "label": label})
         else:
             plain.append(action["value"])

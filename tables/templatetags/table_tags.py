@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from functools import lru_cache
 
 from django import template
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from markupsafe import Markup, escape
 
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
@@ -15,43 +14,63 @@ register = template.Library()
 TRUMP_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs", "NT": "No trump", None: "No trump"}
 
 
+# Cards and buttons are built with markupsafe's escape, which is in C, and f-strings: the live
+# fragment draws dozens of them per seat on every move (issue 9). Markup is safe HTML to Django.
 @register.simple_tag
-def card(code: str, size: str = "", extra: str = "") -> SafeString:
+@lru_cache(maxsize=1024)
+def card(code: str, size: str = "") -> Markup:
     """A standard card or joker drawn with CSS: rank and suit in the corner, a big pip."""
+    size = escape(size)
     if is_joker(code):
-        colour = "red" if code == "RJ" else ""
-        return format_html(
-            '<span class="card joker {} {}" title="{}"><span class="corner">J<span class="suit">★</span></span>'
-            '<span class="pip">🃏</span>{}</span>',
-            colour, size, "Red joker" if code == "RJ" else "Black joker", mark_safe(extra),
+        colour, title = ("red", "Red joker") if code == "RJ" else ("", "Black joker")
+        return Markup(
+            f'<span class="card joker {colour} {size}" title="{title}"><span class="corner">J<span class="suit">★</span>'
+            f'</span><span class="pip">🃏</span></span>'
         )
-    suit = suit_of(code)
+    suit, rank = suit_of(code), escape(rank_of(code))
     symbol = SUIT_SYMBOL[suit]
     colour = "red" if suit in RED_SUITS else ""
-    return format_html(
-        '<span class="card {} {}" title="{}{}"><span class="corner">{}<span class="suit">{}</span></span>'
-        '<span class="pip">{}</span>{}</span>',
-        colour, size, rank_of(code), symbol, rank_of(code), symbol, symbol, mark_safe(extra),
+    return Markup(
+        f'<span class="card {colour} {size}" title="{rank}{symbol}"><span class="corner">{rank}<span class="suit">{symbol}'
+        f'</span></span><span class="pip">{symbol}</span></span>'
     )
 
 
 @register.simple_tag
-def sita_card(number: int, penalty: int, size: str = "") -> SafeString:
-    return format_html(
-        '<span class="card sita p{} {}" title="{} ({} point{})"><span class="number">{}</span>'
-        '<span class="badge">{}</span><span class="pips">{}</span></span>',
-        penalty, size, number, penalty, "" if penalty == 1 else "s", number, penalty, "●" * penalty,
+@lru_cache(maxsize=1024)
+def sita_card(number: int, penalty: int, size: str = "") -> Markup:
+    number, penalty, size = int(number), int(penalty), escape(size)
+    plural = "" if penalty == 1 else "s"
+    return Markup(
+        f'<span class="card sita p{penalty} {size}" title="{number} ({penalty} point{plural})"><span class="number">'
+        f'{number}</span><span class="badge">{penalty}</span><span class="pips">{"●" * penalty}</span></span>'
     )
 
 
 @register.simple_tag
-def ws_button(label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object) -> SafeString:
+def ws_button(label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object) -> Markup:
     """A form that sends its hidden fields over the table's socket (htmx ws-send) on click."""
-    hidden = format_html_join("", '<input type="hidden" name="{}" value="{}">', ((k, v) for k, v in fields.items()))
-    return format_html(
-        '<form ws-send class="ws-form">{}<button type="submit" class="{}" {} title="{}">{}</button></form>',
-        hidden, css, "disabled" if disabled else "", title, label,
+    hidden = "".join(f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">' for name, value in fields.items())
+    return Markup(
+        f'<form ws-send class="ws-form">{hidden}<button type="submit" class="{escape(css)}" {"disabled" if disabled else ""}'
+        f' title="{escape(title)}">{escape(label)}</button></form>'
     )
+
+
+@register.simple_tag
+def options_label(game: str, options: dict, stake: int = 0) -> str:
+    """A table's options in words, as the lobby, the table and the history show them."""
+    if game == "sitaratas":
+        deck = "With jokers" if options.get("deck") == "jokers" else "Classic deck"
+        order = "max → 1 → max" if options.get("order") == "down_up" else "1 → max → 1"
+        return f"{deck} · {order}"
+    if game == "estimation":
+        label = str(options.get("length", "")).capitalize()
+        return f"{label} · stake {stake} coins" if stake else label
+    if game == "sita":
+        matches = options.get("matches")
+        return f"{matches} match{'' if matches == 1 else 'es'}"
+    return ""
 
 
 @register.filter
@@ -85,43 +104,3 @@ def signed(value: int | None) -> str:
     if value is None:
         return ""
     return f"+{value}" if value > 0 else str(value)
-
-
-# --- blocks every viewer sees alike -----------------------------------------------------------
-
-_SHARED_HTML: "OrderedDict[tuple, str]" = OrderedDict()
-_SHARED_LIMIT = 4096
-
-
-class SharedByVersionNode(template.Node):
-    """Renders its block once per match version in this process and reuses the HTML.
-
-    Only for public blocks that are the same for every viewer (score sheets): a move
-    re-renders the fragment once per seat, and these are the costliest parts of it.
-    """
-
-    def __init__(self, name: str, nodelist: template.NodeList) -> None:
-        self.name, self.nodelist = name, nodelist
-
-    def render(self, context: template.Context) -> str:
-        snap = context.get("snap")
-        if getattr(snap, "match_id", None) is None:  # no game, or a bare context (template tests)
-            return self.nodelist.render(context)
-        key = (snap.match_id, snap.version, hash(snap.state), self.name)
-        html = _SHARED_HTML.get(key)
-        if html is None:
-            html = _SHARED_HTML[key] = self.nodelist.render(context)
-            if len(_SHARED_HTML) > _SHARED_LIMIT:
-                _SHARED_HTML.popitem(last=False)
-        return html
-
-
-@register.tag
-def shared_by_version(parser, token) -> SharedByVersionNode:
-    """``{% shared_by_version "sheet" %}…{% endshared_by_version %}``: see SharedByVersionNode."""
-    bits = token.split_contents()
-    if len(bits) != 2 or bits[1][0] not in "\"'":
-        raise template.TemplateSyntaxError("shared_by_version takes one quoted name")
-    nodelist = parser.parse(("endshared_by_version",))
-    parser.delete_first_token()
-    return SharedByVersionNode(bits[1][1:-1], nodelist)

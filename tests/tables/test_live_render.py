@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from django.template import Context, Template
+from django.template import engines
 
 from games.engines import get_engine
 from tables.live import SeatInfo, Snapshot, live_context
 
-SHEET = Template('{% load table_tags %}{% shared_by_version "sheet" %}{{ rows }}{% endshared_by_version %}')
+SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')
 
 
 def snapshot(version: int, state: str = "s", extra: dict | None = None, game: str = "sita") -> Snapshot:
@@ -18,10 +18,10 @@ def snapshot(version: int, state: str = "s", extra: dict | None = None, game: st
 
 
 def test_a_shared_block_renders_once_per_version_and_again_for_the_next() -> None:
-    first = SHEET.render(Context({"snap": snapshot(1), "rows": "A"}))
-    again = SHEET.render(Context({"snap": snapshot(1), "rows": "B"}))  # same version: the block is reused
-    later = SHEET.render(Context({"snap": snapshot(2), "rows": "B"}))
-    other_game = SHEET.render(Context({"snap": snapshot(1, state="another"), "rows": "C"}))  # reused ids
+    first = SHEET.render({"snap": snapshot(1), "rows": "A"})
+    again = SHEET.render({"snap": snapshot(1), "rows": "B"})  # same version: the block is reused
+    later = SHEET.render({"snap": snapshot(2), "rows": "B"})
+    other_game = SHEET.render({"snap": snapshot(1, state="another"), "rows": "C"})  # reused ids
     assert (first, again, later, other_game) == ("A", "A", "B", "C")
 
 
