@@ -3,13 +3,29 @@
 Sent only after the transaction commits (STYLE.md §7), so a consumer never reads
 a state that might still roll back. The event carries the new state text, so
 consumers need no database read per move; they never send it to a client.
+
+A command that came in over a socket runs on the consumer's database thread. Its
+broadcast is handed to the consumer's event loop and not waited for: blocking
+the database thread until the busy loop gets round to the send would hold up
+every other table's move in that process (issue 9). Elsewhere (Celery, views,
+tests) the send completes before the call returns.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from contextvars import ContextVar
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+# Set by a consumer: the event loop its commands' broadcasts are sent from.
+socket_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("socket_loop", default=None)
+_sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
 
 def group_name(table_id: int) -> str:
@@ -19,7 +35,26 @@ def group_name(table_id: int) -> str:
 def send_table_changed(table_id: int, *, match_id: int | None = None, version: int | None = None,
                        state: str | None = None, lobby: bool = False) -> None:
     event = {"type": "table.changed", "match_id": match_id, "version": version, "state": state, "lobby": lobby}
-    async_to_sync(get_channel_layer().group_send)(group_name(table_id), event)
+    loop = socket_loop.get()
+    if loop is not None and loop.is_running():
+        # Simultaneous moves of one table (SITA) commit in order but may be handed over out of
+        # order by their threads; a consumer never replaces a newer version with an older one.
+        loop.call_soon_threadsafe(_start_sending, group_name(table_id), event)
+    else:
+        async_to_sync(get_channel_layer().group_send)(group_name(table_id), event)
+
+
+def _start_sending(group: str, event: dict) -> None:
+    task = asyncio.get_running_loop().create_task(get_channel_layer().group_send(group, event))
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        # The state is committed; the next change or a resync heals every view.
+        logger.error("table broadcast failed", exc_info=task.exception())
 
 
 def table_changed_on_commit(table_id: int, **kwargs) -> None:

@@ -7,14 +7,15 @@ version, so a lost message heals with the next one.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from tables import live, presence
+from tables import broadcast, live, presence
 from tables.actions import ParseError, parse_message
-from tables.broadcast import group_name
 from tables.commands import run_command
 from tables.errors import TableError
 
@@ -31,12 +32,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
+        broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
         if self.snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = group_name(self.table_id)
+        self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await presence.join(self.table_id, self.channel_name, user.pk)
@@ -48,6 +50,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._announce_presence()
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels (4.2+) first closes stale database connections on the one shared thread of
+        # database_sync_to_async, before every message: each seat's update would queue behind
+        # the moves of every other table in the process (issue 9). Our handlers reach the
+        # database only through database_sync_to_async, which does the same around each call.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> object:
@@ -68,7 +80,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._push()
             return
         try:
-            await database_sync_to_async(run_command)(
+            # Issue 9: not on the one thread that every database_sync_to_async call of this process
+            # shares by default, or all the tables' moves would wait for each other. A pool thread
+            # has its own database connection; moves on one match still run one at a time under
+            # its row lock (services._lock_match). The broadcast after commit goes to the event
+            # loop (tables/broadcast.py); an older version arriving after a newer one never
+            # replaces it (table_changed).
+            await database_sync_to_async(run_command, thread_sensitive=False)(
                 message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
             )
         except TableError as error:

@@ -43,9 +43,22 @@ def shared_by_version(snap, name: str, caller) -> Markup:
     return html
 
 
+class LiveEnvironment(Environment):
+    def getattr(self, obj, attribute):
+        # The presenters hand the template plain dicts. Jinja tries an attribute first and a key
+        # only after an AttributeError; raising that on every lookup cost a third of a render.
+        # Keys first, as the Django template language does.
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined  # Django's backend would pass Undefined
-    env = Environment(**options)
+    env = LiveEnvironment(**options)
     env.globals.update({
         "card": card, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
         "shared_by_version": shared_by_version, "url": reverse,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -225,7 +227,7 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             return 0
         engine = _engine(match.game)
         state = engine.loads(match.state)
-        bots = {mp.seat: mp.user for mp in match.match_players.select_related("user") if mp.user.is_bot}
+        bots = {seat: user_id for seat, user_id, is_bot in _players(match) if is_bot}
         moved = 0
         # In SITA every bot chooses at once; in the trick games exactly one seat is awaited.
         for seat in [seat for seat in engine.to_act(state) if seat in bots]:
@@ -234,7 +236,7 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             bot = get_bot(match.game)
             rng = random.Random(f"{match.seed}:{match.version}:{seat}")
             action = bot(engine.view(state, seat), rng)
-            state = _apply_state(match, engine, state, seat=seat, user=bots[seat], action=action, now=now)
+            state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now)
             moved += 1
         if moved:
             _after_move(match, state, engine)
@@ -251,19 +253,21 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
     if seat not in engine.to_act(state):
         raise TableError("It is not your turn.")
     try:
-        state = _apply_state(match, engine, state, seat=seat, user=user, action=action, now=now)
+        state = _apply_state(match, engine, state, seat=seat, user_id=user.pk, action=action, now=now)
     except IllegalAction as error:
         raise TableError(str(error)) from None
     _after_move(match, state, engine)
     return match
 
 
-def _apply_state(match: Match, engine, state, *, seat: int, user: User, action: object, now: datetime):
+def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action: object, now: datetime):
     new_state = engine.apply(state, seat, action)
     match.version += 1
     if not set(engine.to_act(new_state)) <= set(engine.to_act(state)):
         match.turn_version = match.version  # someone new is awaited: a new turn begins
-    MatchEvent.objects.create(match=match, version=match.version, seat=seat, user=user, action=action, created_at=now)
+    MatchEvent.objects.create(
+        match=match, version=match.version, seat=seat, user_id=user_id, action=action, created_at=now
+    )
     return new_state
 
 
@@ -378,18 +382,37 @@ def _lock_lobby(table_id: int) -> Table:
 
 def _lock_match(match_id: int) -> Match:
     # One writer per game at a time: the row lock serialises simultaneous moves (STYLE.md §6).
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None:
-        raise TableError("There is no such game.")
-    return match
+    # get() rather than first(): no ORDER BY to build from Match.Meta.ordering on every move.
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise TableError("There is no such game.") from None
 
 
-def _players(match: Match) -> list[tuple[int, int, bool]]:
-    """(seat, user id, is a bot) for every seat: read once per locked match, used for the
-    mover's seat and for the bots to queue (one query on the hot path instead of two)."""
-    if not hasattr(match, "_players_cache"):
-        match._players_cache = list(match.match_players.values_list("seat", "user_id", "user__is_bot"))
-    return match._players_cache
+# (match id, seed) -> (seat, user id, is a bot) for every seat, per process (issue 9). Who sits
+# where is written once, with the match, in table_start, and never changes after; so a move
+# reads it from here instead of querying it. The seed guards against ids that a test
+# database reuses after a flush. Moves now run on several threads at once (tables/consumers.py),
+# hence the lock around the dict.
+_PLAYERS: OrderedDict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = OrderedDict()
+_PLAYERS_LIMIT = 2048
+_PLAYERS_LOCK = threading.Lock()
+
+
+def _players(match: Match) -> tuple[tuple[int, int, bool], ...]:
+    """(seat, user id, is a bot) for every seat: queried once per match and process."""
+    key = (match.pk, match.seed)
+    with _PLAYERS_LOCK:
+        players = _PLAYERS.get(key)
+    if players is None:
+        players = tuple(match.match_players.order_by("seat").values_list("seat", "user_id", "user__is_bot"))
+        # table_start also asks, before its MatchPlayer rows commit; if it rolls back, the id is
+        # never used again (sequences do not roll back) and a reused one comes with another seed.
+        with _PLAYERS_LOCK:
+            _PLAYERS[key] = players
+            while len(_PLAYERS) > _PLAYERS_LIMIT:
+                _PLAYERS.popitem(last=False)
+    return players
 
 
 def _seat_of(match: Match, user: User) -> int:

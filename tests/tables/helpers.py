@@ -20,6 +20,15 @@ def fill_with_bots(table, host: User) -> None:
         services.bot_add(table_id=table.pk, host=host, position=seat.position)
 
 
+def start_sitaratas_with_a_bot(host: User, player: User) -> Match:
+    """Host, player and one bot at a started Sitaratas table, played on to the first human turn."""
+    table = open_table(host, "sitaratas", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.bot_add(table_id=table.pk, host=host, position=2)
+    return play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+
+
 def play_bots_until_human(match: Match) -> Match:
     """Run bot turns synchronously (what the Celery task does) until a human is awaited or the game ends."""
     while True:

@@ -8,17 +8,13 @@ from games.models import Match, MatchEvent
 from tables import services
 from tables.errors import TableError
 from tests.helpers import race
-from tests.tables.helpers import open_table, play_bots_until_human, state_of
+from tests.tables.helpers import open_table, start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_two_moves_for_one_turn_apply_exactly_once(host, player) -> None:
-    table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    services.bot_add(table_id=table.pk, host=host, position=2)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+    match = start_sitaratas_with_a_bot(host, player)
     engine, state = state_of(match)
     seat = engine.to_act(state)[0]
     user = host if seat == 0 else player

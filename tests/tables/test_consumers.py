@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
@@ -11,7 +12,7 @@ from channels.db import database_sync_to_async
 from games.engines.cards import label
 from games.models import Match
 from tables import services
-from tests.tables.helpers import open_table, state_of
+from tests.tables.helpers import fill_with_bots, open_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -152,3 +153,54 @@ async def test_a_reconnecting_player_gets_their_full_view_back(host, player, eag
     assert version_of(after) == version_of(before)
     assert 'class="seat me' in after
     await second.disconnect()
+
+
+@database_sync_to_async
+def start_against_bots(host, game: str):
+    """The host and bots; the eager bot tasks play until the host is awaited."""
+    table = open_table(host, game)
+    fill_with_bots(table, host)
+    match = services.table_start(table_id=table.pk, host=host)
+    engine, state = state_of(match)
+    assert 0 in engine.to_act(state)
+    return table, match, engine.legal_actions(state, 0)[0]
+
+
+async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(host, player, outsider, eager_bots,
+                                                                       monkeypatch) -> None:
+    # Issue 9: each command runs on a thread of the pool, not in turn on the one thread that
+    # database_sync_to_async shares by default. Neither move may start until both have: one
+    # after the other, the first would wait at the barrier until it broke.
+    first_table, first_match, first_action = await start_against_bots(host, "estimation")
+    second_table, second_match, second_action = await start_against_bots(player, "estimation")
+    barrier, threads = threading.Barrier(2, timeout=5), set()
+    match_act = services.match_act
+
+    def both_at_once(**kwargs):
+        threads.add(threading.get_ident())
+        barrier.wait()
+        return match_act(**kwargs)
+
+    monkeypatch.setattr(services, "match_act", both_at_once)
+    first_socket, _ = await connect(first_table.pk, host)
+    second_socket, _ = await connect(second_table.pk, player)
+    first_watcher, _ = await connect(first_table.pk, outsider)
+    second_watcher, _ = await connect(second_table.pk, outsider)
+    sockets = (first_socket, second_socket, first_watcher, second_watcher)
+    for communicator in sockets:
+        await drain(communicator)
+    await first_socket.send_json_to({"command": "act", "action": first_action, "version": first_match.version})
+    await second_socket.send_json_to({"command": "act", "action": second_action, "version": second_match.version})
+    await asyncio.gather(
+        receive_until_version(first_socket, first_match.version + 1),
+        receive_until_version(first_watcher, first_match.version + 1),
+        receive_until_version(second_socket, second_match.version + 1),
+        receive_until_version(second_watcher, second_match.version + 1),
+    )
+    assert len(threads) == 2
+    assert not barrier.broken
+    for match in (first_match, second_match):
+        event = await database_sync_to_async(match.events.get)(version=match.version + 1)
+        assert event.seat == 0
+    for communicator in sockets:
+        await communicator.disconnect()

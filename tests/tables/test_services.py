@@ -8,7 +8,7 @@ from games.models import Match, MatchEvent
 from tables import services
 from tables.errors import TableError
 from tables.models import Table
-from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, state_of
+from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -117,3 +117,58 @@ def test_idle_lobbies_close_and_the_task_is_harmless_twice(host) -> None:
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED
     assert not table.seats.exclude(user=None).exists()
+
+
+def _started_sita(host, player, outsider) -> Match:
+    table = open_table(host, "sita", seat_count=3)
+    for position, user in ((1, player), (2, outsider)):
+        services.seat_take(table_id=table.pk, user=user, position=position)
+        services.seat_ready(table_id=table.pk, user=user, ready=True)
+    return services.table_start(table_id=table.pk, host=host)
+
+
+def test_after_the_first_move_the_seating_is_not_read_again(host, player, outsider) -> None:
+    # Issue 9: who sits where never changes once a match starts; a move does not query it.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = _started_sita(host, player, outsider)
+    engine, state = state_of(match)
+    services.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
+    with CaptureQueriesContext(connection) as queries:
+        services.match_act(match_id=match.pk, user=player, action=engine.legal_actions(state, 1)[0],
+                           version=match.version)
+    assert not [query for query in queries if "games_matchplayer" in query["sql"]]
+    assert Match.objects.get(pk=match.pk).version == 2
+
+
+def test_a_move_by_someone_not_playing_is_refused_with_the_seating_known(host, player, outsider) -> None:
+    match = start_sitaratas_with_a_bot(host, player)
+    engine, state = state_of(match)
+    awaited = engine.to_act(state)[0]
+    action = engine.legal_actions(state, awaited)[0]
+    with pytest.raises(TableError, match="not playing"):
+        services.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
+    assert (match.pk, match.seed) in services._PLAYERS  # the refusal was judged on the known seating
+    with pytest.raises(TableError, match="not playing"):
+        services.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
+    assert Match.objects.get(pk=match.pk).version == match.version
+    assert MatchEvent.objects.filter(match=match).count() == match.version
+
+
+def test_a_seating_remembered_from_a_flushed_database_is_not_reused(host, player, outsider, monkeypatch) -> None:
+    # A test database flushed and filled again can give a new match the id of one this process
+    # has seen; its seed tells them apart.
+    match = _started_sita(host, player, outsider)
+    # This process has seen only the old match with this id (table_start remembered the new one).
+    monkeypatch.delitem(services._PLAYERS, (match.pk, match.seed))
+    stale = ((0, outsider.pk, False), (1, host.pk, False), (2, player.pk, False))
+    monkeypatch.setitem(services._PLAYERS, (match.pk, match.seed ^ 1), stale)
+    engine, state = state_of(match)
+    card = engine.legal_actions(state, 0)[0]  # a card from the host's hand (seat 0)
+    with pytest.raises(TableError):  # the outsider sits at 2 here: seat 0's card is not hers to play
+        services.match_act(match_id=match.pk, user=outsider, action=card, version=match.version)
+    assert not MatchEvent.objects.filter(match=match).exists()
+    services.match_act(match_id=match.pk, user=host, action=card, version=match.version)
+    event = MatchEvent.objects.get(match=match)
+    assert (event.seat, event.user_id) == (0, host.pk)
