@@ -104,6 +104,10 @@ CHANNEL_LAYERS = {
             # socket_timeout None: an idle WebSocket must not be dropped by a read
             # timeout on the layer's blocking receive (the redis-py 8 trap).
             "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            # Messages to every socket of one process share one Redis queue, and a group send
+            # beyond its capacity is dropped without an error: the default 100 lost seats'
+            # updates when many tables moved at once (issue 9). Expiry still bounds it.
+            "capacity": 10_000,
             "prefix": env_str("CHANNELS_PREFIX", "asgi"),
         },
     },
@@ -188,6 +192,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
+    # channels_redis reports a dropped (over capacity) group message only at INFO: always show it.
+    "loggers": {"channels_redis": {"level": "INFO"}},
 }
 
 # The site's own terms (RULINGS.md P1, P4, P6, P8, S12).

@@ -367,6 +367,7 @@ class SeatClient:
         await asyncio.sleep(10)
         if self.version == version and not bench.stopping:  # nothing came back: count it, ask again
             bench.stats.timeouts += 1
+            log(f"timeout: table {self.table.table_id} seat {self.position} version {version} fields {fields}")
             self.acted_version = version - 1
             await self.ws.send(json.dumps({"command": "resync"}))
 

@@ -47,3 +47,16 @@ async def test_outside_a_socket_the_broadcast_is_sent_before_the_call_returns() 
     await asyncio.to_thread(worker_thread)
     message = await asyncio.wait_for(get_channel_layer().receive(channel), 5)
     assert message["lobby"] is True
+
+
+async def test_a_burst_of_moves_reaches_a_process_whose_sockets_are_busy() -> None:
+    # Every socket of a process shares one Redis queue; channels_redis drops group messages
+    # beyond its capacity without an error (the default of 100 lost seats' updates).
+    layer = get_channel_layer()
+    channels = [await _listen(80 + table) for table in range(3)]
+    for version in range(1, 101):
+        for table in range(3):
+            await layer.group_send(group_name(80 + table), {"type": "table.changed", "version": version})
+    for channel in channels:
+        versions = [(await asyncio.wait_for(layer.receive(channel), 5))["version"] for _ in range(100)]
+        assert versions == list(range(1, 101))
