@@ -99,15 +99,16 @@ REDIS_URL = env_redis("REDIS_URL")
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # Pub/sub: a group send is one PUBLISH, and each process reads its tables' messages as a
+        # stream on one connection. The list-based layer pulled every message with two round
+        # trips on one receive loop per process, and under load seats' updates queued there
+        # for seconds (issue 9). Delivery is at most once, like any push here: every push is
+        # the whole view, so the next one (or the resync a reconnecting page sends) heals it.
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
             # socket_timeout None: an idle WebSocket must not be dropped by a read
             # timeout on the layer's blocking receive (the redis-py 8 trap).
             "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-            # Messages to every socket of one process share one Redis queue, and a group send
-            # beyond its capacity is dropped without an error: the default 100 lost seats'
-            # updates when many tables moved at once (issue 9). Expiry still bounds it.
-            "capacity": 10_000,
             "prefix": env_str("CHANNELS_PREFIX", "asgi"),
         },
     },

@@ -34,12 +34,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.user = user
         broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        group = broadcast.group_name(self.table_id)
+        # Join before reading: a move committed after the read is then always heard (the
+        # layer delivers only to members), and one committed before it is in the snapshot.
+        await self.channel_layer.group_add(group, self.channel_name)
         self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
         if self.snapshot is None:
+            await self.channel_layer.group_discard(group, self.channel_name)
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = broadcast.group_name(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.group = group
         await self.accept()
         await presence.join(self.table_id, self.channel_name, user.pk)
         await self._announce_presence()
