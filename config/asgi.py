@@ -1,15 +1,10 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (Daphne serves both)."""
 
 import os
-import sys
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# A database call waits on the network, then waits for the GIL while the event loop renders;
-# CPython hands it back only every switch interval (5 ms by default), several times per
-# move. A shorter interval keeps a move's queries from queueing behind rendering (issue 9).
-sys.setswitchinterval(float(os.environ.get("PYTHON_SWITCH_INTERVAL", "0.0005")))
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)

@@ -193,8 +193,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
-    # channels_redis reports a dropped (over capacity) group message only at INFO: always show it.
-    "loggers": {"channels_redis": {"level": "INFO"}},
 }
 
 # The site's own terms (RULINGS.md P1, P4, P6, P8, S12).

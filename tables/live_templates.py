@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from django.template.defaultfilters import capfirst, pluralize
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment
 from markupsafe import Markup
 
-from tables.templatetags.table_tags import (
-    at, card, is_red, options_label, signed, sita_card, trump_name, trump_symbol, ws_button,
-)
+from tables.templatetags.table_tags import at, card, options_label, signed, sita_card, ws_button
 
 _SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
 _SHARED_LIMIT = 4096
@@ -63,8 +61,5 @@ def environment(**options) -> Environment:
         "card": card, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
         "shared_by_version": shared_by_version, "url": reverse,
     })
-    env.filters.update({
-        "at": at, "trump_symbol": trump_symbol, "trump_name": trump_name, "is_red": is_red, "signed": signed,
-        "pluralize": pluralize, "capfirst": capfirst,
-    })
+    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize})
     return env

@@ -20,12 +20,17 @@ def fill_with_bots(table, host: User) -> None:
         services.bot_add(table_id=table.pk, host=host, position=seat.position)
 
 
+def seat_player_and_bots(table, host: User, player: User) -> None:
+    """The player takes seat 1 and is ready; bots fill the other empty seats."""
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    fill_with_bots(table, host)
+
+
 def start_sitaratas_with_a_bot(host: User, player: User) -> Match:
     """Host, player and one bot at a started Sitaratas table, played on to the first human turn."""
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    services.bot_add(table_id=table.pk, host=host, position=2)
+    seat_player_and_bots(table, host, player)
     return play_bots_until_human(services.table_start(table_id=table.pk, host=host))
 
 

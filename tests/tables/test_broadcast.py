@@ -50,8 +50,8 @@ async def test_outside_a_socket_the_broadcast_is_sent_before_the_call_returns() 
 
 
 async def test_a_burst_of_moves_reaches_a_process_whose_sockets_are_busy() -> None:
-    # Every socket of a process shares one Redis queue; channels_redis drops group messages
-    # beyond its capacity without an error (the default of 100 lost seats' updates).
+    # With channels_redis' list layer every socket of a process shared one queue of 100, and a
+    # burst beyond it was dropped without an error: seats' updates were lost (issue 9).
     layer = get_channel_layer()
     channels = [await _listen(80 + table) for table in range(3)]
     for version in range(1, 101):

@@ -158,11 +158,13 @@ class Player:
 
 def assert_events_complete(match: Match) -> None:
     """Every version from 1 to the match's own, once, by the seat whose user it is: none lost, none twice."""
+    # One statement, one snapshot: players may still be moving while the test reads.
+    events = list(MatchEvent.objects.filter(match=match).order_by("version")
+                  .values_list("version", "seat", "user_id", "match__version"))
+    assert [version for version, _, _, _ in events] == list(range(1, events[-1][3] + 1))
     match.refresh_from_db()
-    events = list(MatchEvent.objects.filter(match=match).order_by("version").values_list("version", "seat", "user_id"))
-    assert [version for version, _, _ in events] == list(range(1, match.version + 1))
     seat_user = dict(match.match_players.values_list("seat", "user_id"))
-    assert all(seat_user[seat] == user_id for _, seat, user_id in events)
+    assert all(seat_user[seat] == user_id for _, seat, user_id, _ in events)
 
 
 def test_players_on_two_daphne_processes_see_every_move(two_daphnes):
