@@ -1,9 +1,10 @@
 from django.urls import path
 
 from tables.consumers import TableConsumer
-from tables.echo import EchoConsumer
+from tables.echo import EchoConsumer, GroupEchoConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
     path("ws/echo/", EchoConsumer.as_asgi()),
+    path("ws/echo/<int:room>/", GroupEchoConsumer.as_asgi()),
 ]

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.bots import ensure_bot_accounts
@@ -265,9 +265,7 @@ def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action
     match.version += 1
     if not set(engine.to_act(new_state)) <= set(engine.to_act(state)):
         match.turn_version = match.version  # someone new is awaited: a new turn begins
-    MatchEvent.objects.create(
-        match=match, version=match.version, seat=seat, user_id=user_id, action=action, created_at=now
-    )
+    _insert_event(match, seat=seat, user_id=user_id, action=action, now=now)
     return new_state
 
 
@@ -278,7 +276,7 @@ def _after_move(match: Match, state, engine) -> None:
         _settle(match, state, engine)
         match.save()
     else:
-        match.save(update_fields=["state", "version", "turn_version"])  # the hot path: a move
+        _save_move(match)
     # A finished game changes more than the state (places, payouts): consumers re-read it all.
     finished = match.status != Match.Status.PLAYING
     table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished)
@@ -380,13 +378,50 @@ def _lock_lobby(table_id: int) -> Table:
     return table
 
 
+# The hot path of every move, written as three fixed statements (issue 9). The ORM built the same
+# SELECT … FOR UPDATE, INSERT and UPDATE anew on every move: about 1 ms of CPU per move, a
+# seventh of what a move costs a Daphne process in all. The rows and the transaction are the
+# same as the ORM's; the model still defines the columns.
+_MATCH_FIELDS = Match._meta.concrete_fields
+_LOCK_MATCH_SQL = (
+    f"SELECT {', '.join(connection.ops.quote_name(field.column) for field in _MATCH_FIELDS)} "
+    f"FROM {connection.ops.quote_name(Match._meta.db_table)} WHERE id = %s FOR UPDATE"
+)
+_MATCH_CONVERTED = [(index, field) for index, field in enumerate(_MATCH_FIELDS) if hasattr(field, "from_db_value")]
+_INSERT_EVENT_SQL = (
+    f"INSERT INTO {connection.ops.quote_name(MatchEvent._meta.db_table)} "
+    "(match_id, version, seat, user_id, action, created_at) VALUES (%s, %s, %s, %s, %s, %s)"
+)
+_EVENT_ACTION = MatchEvent._meta.get_field("action")
+_SAVE_MOVE_SQL = (
+    f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET state = %s, version = %s, turn_version = %s "
+    "WHERE id = %s"
+)
+
+
 def _lock_match(match_id: int) -> Match:
-    # One writer per game at a time: the row lock serialises simultaneous moves (STYLE.md §6).
-    # get() rather than first(): no ORDER BY to build from Match.Meta.ordering on every move.
-    try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise TableError("There is no such game.") from None
+    """The Match row, locked until commit: one writer per game at a time (STYLE.md §6)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_MATCH_SQL, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise TableError("There is no such game.")
+    values = list(row)
+    for index, field in _MATCH_CONVERTED:  # the JSON columns, as the ORM would read them
+        values[index] = field.from_db_value(values[index], None, connection)
+    return Match.from_db(connection.alias, [field.attname for field in _MATCH_FIELDS], values)
+
+
+def _insert_event(match: Match, *, seat: int, user_id: int, action: object, now: datetime) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_EVENT_SQL, [
+            match.pk, match.version, seat, user_id, _EVENT_ACTION.get_db_prep_value(action, connection), now,
+        ])
+
+
+def _save_move(match: Match) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(_SAVE_MOVE_SQL, [match.state, match.version, match.turn_version, match.pk])
 
 
 # (match id, seed) -> (seat, user id, is a bot) for every seat, per process (issue 9). Who sits

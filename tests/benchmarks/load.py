@@ -1,7 +1,8 @@
 """Live play under load: the real site, human-like socket clients, and a bare echo beside it.
 
     .venv/bin/python tests/benchmarks/load.py                  # the issue's targets, ~3 minutes
-    .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, seats spread
+    .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, tables shared out
+    .venv/bin/python tests/benchmarks/load.py --daphne 2 --spread seats   # each table's seats on both
     .venv/bin/python tests/benchmarks/load.py --quick          # a short smoke run
 
 It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with
@@ -15,9 +16,15 @@ think time, sending the form's fields as htmx's ws-send does, with the version i
 
 Latency is measured from the *scheduled* send time, so a stall anywhere (client included)
 cannot hide: round trip = scheduled send → the actor's own update; fan-out = scheduled send
-→ the last seat's update. The same Daphne serves ``ws/echo/`` (tables/echo.py), measured at
-the same message rates: the physical limit here, and our round trip is printed as a ratio
-of it. Then idle table sockets are opened in steps while WebSocket pings measure whether
+→ the last seat's update. The same Daphne serves two bare echoes (tables/echo.py), measured at
+the same rates: ``ws/echo/`` (one message in, one out: the physical limit of a round trip
+here) and ``ws/echo/<room>/`` (one in, a group send, a fragment-sized message out to every
+socket of the room: a move with nothing of ours in it). Our round trip and fan-out are
+printed as ratios of them, with the CPU each costs.
+
+With several Daphne processes, each table's sockets go to one process (``--spread tables``),
+as a load balancer that hashes the socket's path sends them (README, "Several processes");
+``--spread seats`` puts a table's seats on different processes instead. Then idle table sockets are opened in steps while WebSocket pings measure whether
 the process still answers within 50 ms.
 """
 
@@ -276,7 +283,8 @@ class TableRun:
         self.bench, self.table_id = bench, table_id
         self.pending: Pending | None = None
         self.over = False
-        self.clients = [SeatClient(self, position, session, ports[(table_id + position) % len(ports)])
+        spread = bench.spread_seats
+        self.clients = [SeatClient(self, position, session, ports[(table_id + (position if spread else 0)) % len(ports)])
                         for position, (_, session) in enumerate(seats)]
 
     def arrived(self, client: "SeatClient", version: int, now: float) -> None:
@@ -388,6 +396,7 @@ class Bench:
         self.interval = 1.0
         self.rtt_estimate = 0.01
         self.handshakes = asyncio.Semaphore(16)
+        self.spread_seats = False
 
     def think(self) -> float:
         """Per-table pace: one move every ``interval`` on average, less the round trip itself."""
@@ -446,6 +455,65 @@ async def measure_echo(ports: list[int], *, rate: float, clients: int, seconds: 
     return {"rtt": latencies, "achieved": len(latencies) / seconds, "errors": errors}
 
 
+async def measure_group_echo(ports: list[int], *, rate: float, rooms: int, seats: int, spread: bool,
+                             seconds: float, cpu: CpuMeter) -> dict:
+    """A move with nothing of ours in it: one socket of a room sends, the channel layer hands it to
+    every socket of the room, and each gets a fragment-sized reply (tables/echo.py). Laid out
+    over the Daphne processes as the tables are."""
+    import websockets
+
+    sockets: dict[tuple[int, int], object] = {}
+    pending: dict[str, tuple[float, int, set]] = {}
+    rtt: list[float] = []
+    fanout: list[float] = []
+
+    async def read(room: int, seat: int, ws) -> None:
+        async for message in ws:
+            now = time.perf_counter()
+            entry = pending.get(message.split(" ", 1)[0])
+            if entry is None:
+                continue
+            scheduled, sender, seen = entry
+            seen.add(seat)
+            if seat == sender:
+                rtt.append(now - scheduled)
+            if len(seen) == seats:
+                fanout.append(now - scheduled)
+                del pending[message.split(" ", 1)[0]]
+
+    readers = []
+    for room in range(rooms):
+        for seat in range(seats):
+            port = ports[(room + (seat if spread else 0)) % len(ports)]
+            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/echo/{room}/", origin=f"http://127.0.0.1:{port}",
+                                          ping_interval=None, max_size=None)
+            sockets[room, seat] = ws
+            readers.append(asyncio.ensure_future(read(room, seat, ws)))
+    await asyncio.sleep(1.0)
+    interval = rooms / rate
+    stop_at = time.perf_counter() + seconds
+
+    async def play(room: int) -> None:
+        scheduled, count = time.perf_counter() + random.uniform(0, interval), 0
+        while scheduled < stop_at:
+            delay = scheduled - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            sender, key = random.randrange(seats), f"{room}:{count}"
+            count += 1
+            pending[key] = (scheduled, sender, set())
+            await sockets[room, sender].send(f'{key} {{"command": "act", "version": {count}}}')
+            scheduled += random.uniform(0.5, 1.5) * interval
+
+    cpu.start()
+    await asyncio.gather(*(play(room) for room in range(rooms)))
+    usage = cpu.stop()
+    await asyncio.sleep(1.0)
+    await asyncio.gather(*(ws.close() for ws in sockets.values()), return_exceptions=True)
+    await asyncio.gather(*readers, return_exceptions=True)
+    return {"rtt": rtt, "fanout": fanout, "achieved": len(fanout) / seconds, "lost": len(pending), "cpu": usage}
+
+
 # --- idle sockets -----------------------------------------------------------------------------
 
 
@@ -502,24 +570,31 @@ async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, 
 # --- the run ----------------------------------------------------------------------------------
 
 
-def report_moves(name: str, result: dict, echo: dict) -> list[str]:
+def report_moves(name: str, result: dict, echo: dict, group: dict) -> list[str]:
     rtt, fan = result["rtt"], result["fanout"]
-    echo50 = percentile(echo["rtt"], 50)
-    echo99 = percentile(echo["rtt"], 99)
-    cpu = "  ".join(f"{k} {v:.0f}%" for k, v in result["cpu"].items())
+    echo50, echo99 = percentile(echo["rtt"], 50), percentile(echo["rtt"], 99)
+    group50, group99 = percentile(group["fanout"], 50), percentile(group["fanout"], 99)
+
+    def cpu(usage: dict) -> str:
+        return "  ".join(f"{k} {v:.0f}%" for k, v in usage.items())
+
     return [
         f"{name}",
         f"  moves/s offered {result['offered']:7.1f}   achieved {result['achieved']:7.1f}   "
-        f"(echo msgs/s {echo['achieved']:.1f})",
+        f"(echo msgs/s {echo['achieved']:.1f}, group echo moves/s {group['achieved']:.1f})",
         f"  move round trip ms   p50 {ms(percentile(rtt, 50))}  p90 {ms(percentile(rtt, 90))}  "
         f"p99 {ms(percentile(rtt, 99))}  max {ms(max(rtt) if rtt else float('nan'))}   (n={len(rtt)})",
+        f"  fan-out (last seat)  p50 {ms(percentile(fan, 50))}  p99 {ms(percentile(fan, 99))}  (n={len(fan)})",
         f"  echo round trip ms   p50 {ms(echo50)}  p90 {ms(percentile(echo['rtt'], 90))}  "
         f"p99 {ms(echo99)}  max {ms(max(echo['rtt']) if echo['rtt'] else float('nan'))}   (n={len(echo['rtt'])})",
-        f"  ratio to echo        p50 {percentile(rtt, 50) / echo50:7.1f}x  p99 {percentile(rtt, 99) / echo99:7.1f}x",
-        f"  fan-out (last seat)  p50 {ms(percentile(fan, 50))}  p99 {ms(percentile(fan, 99))}  (n={len(fan)})",
+        f"  group echo fan-out   p50 {ms(group50)}  p99 {ms(group99)}  (n={len(group['fanout'])}, "
+        f"lost {group['lost']}; 1 in, every seat out, fragment-sized, nothing of ours)",
+        f"  ratio to echo        p50 {percentile(rtt, 50) / echo50:7.1f}x  p99 {percentile(rtt, 99) / echo99:7.1f}x   "
+        f"fan-out to group echo  p50 {percentile(fan, 50) / group50:5.1f}x  p99 {percentile(fan, 99) / group99:5.1f}x",
         f"  errors {result['errors']}  dropped connections {result['dropped']}  timeouts {result['timeouts']}  "
         f"echo errors {echo['errors']}  games over {result['over']}",
-        f"  CPU (% of one core)  {cpu}",
+        f"  CPU (% of one core)  {cpu(result['cpu'])}",
+        f"  CPU in group echo    {cpu(group['cpu'])}",
     ]
 
 
@@ -530,6 +605,7 @@ def check(label: str, ok: bool) -> str:
 async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tables) -> list[str]:
     cpu = CpuMeter(site)
     bench = Bench()
+    bench.spread_seats = args.spread == "seats"
     seats = args.seats
     tables = [TableRun(bench, table_id, players[i * seats:(i + 1) * seats], site.ports)
               for i, table_id in enumerate(table_ids)]
@@ -540,6 +616,11 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
     echo_low = await measure_echo(site.ports, rate=args.rate, clients=len(tables), seconds=args.echo_seconds)
     log("echo at the high rate")
     echo_high = await measure_echo(site.ports, rate=args.high_rate, clients=len(tables), seconds=args.echo_seconds)
+    groups = []
+    for rate in (args.rate, args.high_rate):
+        log(f"group echo at {rate}/s")
+        groups.append(await measure_group_echo(site.ports, rate=rate, rooms=len(tables), seats=seats,
+                                               spread=bench.spread_seats, seconds=args.echo_seconds, cpu=cpu))
 
     log(f"connecting {len(tables) * seats} seat clients")
     tasks = [asyncio.ensure_future(client.run()) for table in tables for client in table.clients]
@@ -547,10 +628,10 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
 
     log(f"moves at {args.rate}/s offered")
     low = await measure_moves(bench, tables, rate=args.rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
-    lines += report_moves(f"\n[1] {args.rate:.0f} moves/s offered", low, echo_low)
+    lines += report_moves(f"\n[1] {args.rate:.0f} moves/s offered", low, echo_low, groups[0])
     log(f"moves at {args.high_rate}/s offered")
     high = await measure_moves(bench, tables, rate=args.high_rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
-    lines += report_moves(f"\n[2] {args.high_rate:.0f} moves/s offered", high, echo_high)
+    lines += report_moves(f"\n[2] {args.high_rate:.0f} moves/s offered", high, echo_high, groups[1])
     bench.stopping = True
     for table in tables:
         for client in table.clients:
@@ -622,6 +703,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--echo-seconds", type=float, default=15.0)
     parser.add_argument("--daphne", type=int, default=1, help="Daphne processes; seats are spread over them")
+    parser.add_argument("--spread", choices=["tables", "seats"], default="tables",
+                        help="with several Daphne processes: each table's sockets on one process, or its seats spread")
     parser.add_argument("--idle-steps", default="1000,2000,3000,4000", help="idle sockets to open, in steps ('' skips)")
     parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")
     args = parser.parse_args()

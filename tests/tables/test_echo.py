@@ -1,0 +1,38 @@
+"""The bare echo sockets the load benchmark measures beside a move (issue 9), over the real Redis layer."""
+
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from tables.echo import FRAGMENT_SIZE
+
+pytestmark = pytest.mark.asyncio
+
+
+async def open_socket(path: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost"),
+                                                                     (b"host", b"localhost")])
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected
+    return communicator
+
+
+async def test_the_echo_sends_back_what_it_receives() -> None:
+    echo = await open_socket("/ws/echo/")
+    await echo.send_to(text_data='{"command": "act"}')
+    assert await echo.receive_from(timeout=5) == '{"command": "act"}'
+    await echo.disconnect()
+
+
+async def test_the_group_echo_reaches_every_socket_of_its_room_and_no_other() -> None:
+    room = [await open_socket("/ws/echo/7/") for _ in range(3)]
+    elsewhere = await open_socket("/ws/echo/8/")
+    await room[1].send_to(text_data="7:1 move")
+    for socket in room:  # the sender too, as a seat gets its own update after a move
+        reply = await socket.receive_from(timeout=5)
+        assert reply.startswith("7:1 move") and len(reply) == FRAGMENT_SIZE
+    assert await elsewhere.receive_nothing(timeout=0.3)
+    for socket in [*room, elsewhere]:
+        await socket.disconnect()
