@@ -1,8 +1,8 @@
 """Live play under load: the real site, human-like socket clients, and a bare echo beside it.
 
     .venv/bin/python tests/benchmarks/load.py                  # the issue's targets, ~3 minutes
-    .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, tables shared out
-    .venv/bin/python tests/benchmarks/load.py --daphne 2 --spread seats   # each table's seats on both
+    .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, seats spread
+    .venv/bin/python tests/benchmarks/load.py --daphne 2 --spread tables  # each table on one process
     .venv/bin/python tests/benchmarks/load.py --quick          # a short smoke run
 
 It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with
@@ -22,9 +22,9 @@ here) and ``ws/echo/<room>/`` (one in, a group send, a fragment-sized message ou
 socket of the room: a move with nothing of ours in it). Our round trip and fan-out are
 printed as ratios of them, with the CPU each costs.
 
-With several Daphne processes, each table's sockets go to one process (``--spread tables``),
-as a load balancer that hashes the socket's path sends them (README, "Several processes");
-``--spread seats`` puts a table's seats on different processes instead. Then idle table sockets are opened in steps while WebSocket pings measure whether
+With several Daphne processes, a table's seats are spread over them, as a plain load balancer
+would send them (``--spread seats``); ``--spread tables`` keeps each table's sockets on one
+process instead (it measured no faster: 278 against 292 moves/s at 300 offered). Then idle table sockets are opened in steps while WebSocket pings measure whether
 the process still answers within 50 ms.
 """
 
@@ -703,7 +703,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--echo-seconds", type=float, default=15.0)
     parser.add_argument("--daphne", type=int, default=1, help="Daphne processes; seats are spread over them")
-    parser.add_argument("--spread", choices=["tables", "seats"], default="tables",
+    parser.add_argument("--spread", choices=["tables", "seats"], default="seats",
                         help="with several Daphne processes: each table's sockets on one process, or its seats spread")
     parser.add_argument("--idle-steps", default="1000,2000,3000,4000", help="idle sockets to open, in steps ('' skips)")
     parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")

@@ -1,4 +1,5 @@
-"""The bare echo sockets the load benchmark measures beside a move (issue 9), over the real Redis layer."""
+"""The bare echo sockets the load benchmark measures beside a move, over the real Redis layer, and
+the Daphne process's garbage collection (issue 9)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from tables.echo import FRAGMENT_SIZE
-
-pytestmark = pytest.mark.asyncio
 
 
 async def open_socket(path: str) -> WebsocketCommunicator:
@@ -19,6 +18,7 @@ async def open_socket(path: str) -> WebsocketCommunicator:
     return communicator
 
 
+@pytest.mark.asyncio
 async def test_the_echo_sends_back_what_it_receives() -> None:
     echo = await open_socket("/ws/echo/")
     await echo.send_to(text_data='{"command": "act"}')
@@ -26,6 +26,7 @@ async def test_the_echo_sends_back_what_it_receives() -> None:
     await echo.disconnect()
 
 
+@pytest.mark.asyncio
 async def test_the_group_echo_reaches_every_socket_of_its_room_and_no_other() -> None:
     room = [await open_socket("/ws/echo/7/") for _ in range(3)]
     elsewhere = await open_socket("/ws/echo/8/")
@@ -36,3 +37,14 @@ async def test_the_group_echo_reaches_every_socket_of_its_room_and_no_other() ->
     assert await elsewhere.receive_nothing(timeout=0.3)
     for socket in [*room, elsewhere]:
         await socket.disconnect()
+
+
+def test_the_daphne_app_keeps_full_collections_rare() -> None:
+    # Issue 9: a full collection over a process holding thousands of sockets stalled them all for
+    # up to a second; the ASGI module freezes what start-up made and raises the thresholds.
+    import gc
+
+    import config.asgi  # noqa: F401
+
+    assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == (10_000, 50, 100)
