@@ -9,14 +9,13 @@ reaches the template.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
 from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
-from tables import hooks
+from tables import hooks, states
 from tables.models import Table
 
 GAME_TITLES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
@@ -83,26 +82,6 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     )
 
 
-_STATES: "OrderedDict[tuple, object]" = OrderedDict()
-_STATES_LIMIT = 512
-
-
-def _loaded_state(snapshot: Snapshot):
-    """The engine state of a snapshot, parsed once per match version in this process.
-
-    Every socket of a table renders the same version after a move; states are never
-    changed in place (``apply`` returns a new one), so sharing the parsed one is safe.
-    """
-    # The state's hash guards against ids that a test database reuses after a flush.
-    key = (snapshot.game, snapshot.match_id, snapshot.version, hash(snapshot.state))
-    state = _STATES.get(key)
-    if state is None:
-        state = _STATES[key] = get_engine(snapshot.game).loads(snapshot.state)
-        if len(_STATES) > _STATES_LIMIT:
-            _STATES.popitem(last=False)
-    return state
-
-
 def seat_of(snapshot: Snapshot, user_id: int | None) -> int | None:
     for seat in snapshot.seats:
         if user_id is not None and seat.user_id == user_id:
@@ -115,7 +94,8 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
     view = None
     if snapshot.state is not None:
         engine = get_engine(snapshot.game)
-        view = engine.view(_loaded_state(snapshot), viewer_seat)
+        state = states.loaded(snapshot.game, snapshot.match_id, snapshot.version, snapshot.state)
+        view = engine.view(state, viewer_seat)
     seats = []
     for seat in snapshot.seats:
         seats.append({

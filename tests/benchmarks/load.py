@@ -58,7 +58,8 @@ TARGETS = {  # issue 9, on a 2-core machine
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 STATUS_RE = re.compile(r'data-status="(\w+)"')
-MY_TURN_RE = re.compile(r'class="seat me to-act')
+MY_TURN = 'class="seat me to-act'
+HEAD = 400  # characters: the fragment's opening tag, with its version and status
 FORM_RE = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
 INPUT_RE = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 
@@ -338,18 +339,21 @@ class SeatClient:
                     await asyncio.sleep(0.5)
 
     def received(self, message: str, now: float) -> None:
-        match = VERSION_RE.search(message)
+        # The client shares the machine with the site, so it reads no more than it must: the
+        # version and status are in the fragment's first tag, this seat's mark in the seat list.
+        head = message[:HEAD]
+        match = VERSION_RE.search(head)
         if match is None:
             if 'role="alert"' in message:  # a refusal, to this socket only
                 self.table.bench.stats.errors += 1
             return
         version = self.version = int(match.group(1))
         self.table.arrived(self, version, now)
-        status = STATUS_RE.search(message)
+        status = STATUS_RE.search(head)
         if status and status.group(1) != "playing":
             self.table.over = True
             return
-        if version <= self.acted_version or not MY_TURN_RE.search(message):
+        if version <= self.acted_version or MY_TURN not in message[:message.find("</ol>")]:
             return
         actions = [fields for fields in forms_of(message) if fields.get("command") == "act"]
         if actions:

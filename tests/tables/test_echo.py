@@ -18,6 +18,7 @@ async def open_socket(path: str) -> WebsocketCommunicator:
     return communicator
 
 
+@pytest.mark.django_db(transaction=True)  # Channels closes stale connections around each message
 @pytest.mark.asyncio
 async def test_the_echo_sends_back_what_it_receives() -> None:
     echo = await open_socket("/ws/echo/")
@@ -26,6 +27,7 @@ async def test_the_echo_sends_back_what_it_receives() -> None:
     await echo.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_group_echo_reaches_every_socket_of_its_room_and_no_other() -> None:
     room = [await open_socket("/ws/echo/7/") for _ in range(3)]

@@ -1,11 +1,14 @@
-"""The live fragment's per-process sharing: right for every viewer, never across versions."""
+"""The live fragment: its per-process sharing (right for every viewer, never across versions) and its escaping."""
 
 from __future__ import annotations
 
+import pytest
 from django.template import engines
+from markupsafe import Markup, escape
 
 from games.engines import get_engine
-from tables.live import SeatInfo, Snapshot, live_context
+from tables.live import SeatInfo, Snapshot, live_context, render_live
+from tables.live_templates import output_escape
 
 SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')
 
@@ -40,3 +43,31 @@ def test_the_dismissal_offer_follows_the_round_not_the_snapshot() -> None:
         state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
     later = snap.with_state(version=50, state=engine.dumps(state))
     assert live_context(later, user_id=1, connected=set())["vote"]["can_propose"] is False
+
+
+NASTY = "<script>alert(\"Ann\" & 'Bo')</script>"
+
+
+@pytest.mark.parametrize("game, seats", [("sitaratas", 3), ("estimation", 4), ("sita", 2)])
+def test_a_players_name_is_escaped_wherever_the_fragment_shows_it(game, seats) -> None:
+    # Display names are the players' own text: the live fragment must never write them as HTML.
+    engine = get_engine(game)
+    options = engine.validate_options(seats, {})
+    state = engine.new_game(seats, options, 11)
+    for _ in range(6):  # into play, so names show in the status, the board and the score sheet
+        seat = engine.to_act(state)[0]
+        state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    seat_infos = tuple(SeatInfo(i, i + 1, NASTY if i == 1 else f"P{i}", f"p{i}", False, True) for i in range(seats))
+    snap = Snapshot(table_id=1, game=game, status="playing", options=options, seat_count=seats, stake=0, host_id=2,
+                    host_name=NASTY, closed_reason="", seats=seat_infos, match_id=97, match_status="playing",
+                    version=6, state=engine.dumps(state))
+    for viewer in (1, 2, None):
+        html = render_live(snap, user_id=viewer, connected={1, 2}, oob=True)
+        assert NASTY not in html and "<script" not in html
+        assert escape(NASTY) in html
+        assert 'class="card' in html  # the cards, safe HTML, are written as they are
+
+
+@pytest.mark.parametrize("value", ["plain", NASTY, 7, None, 2.5, Markup("<i>safe</i>"), ["<x>"]])
+def test_the_live_templates_escape_exactly_as_markupsafe_does(value) -> None:
+    assert output_escape(value) == str(escape(value))
