@@ -230,7 +230,7 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
         engine = _engine(match.game)
         state = states.loaded(match.game, match.pk, match.version, match.state)
         bots = {seat: user_id for seat, user_id, is_bot in _players(match) if is_bot}
-        moved = 0
+        events: list[tuple] = []
         # In SITA every bot chooses at once; in the trick games exactly one seat is awaited.
         for seat in [seat for seat in engine.to_act(state) if seat in bots]:
             if seat not in engine.to_act(state):
@@ -238,11 +238,11 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             bot = get_bot(match.game)
             rng = random.Random(f"{match.seed}:{match.version}:{seat}")
             action = bot(engine.view(state, seat), rng)
-            state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now)
-            moved += 1
-        if moved:
-            _after_move(match, state, engine)
-        return moved
+            state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
+                                 events=events)
+        if events:
+            _after_move(match, state, engine, events)
+        return len(events)
 
 
 def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime) -> Match:
@@ -254,32 +254,36 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
     state = states.loaded(match.game, match.pk, match.version, match.state)
     if seat not in engine.to_act(state):
         raise TableError("It is not your turn.")
+    events: list[tuple] = []
     try:
-        state = _apply_state(match, engine, state, seat=seat, user_id=user.pk, action=action, now=now)
+        state = _apply_state(match, engine, state, seat=seat, user_id=user.pk, action=action, now=now, events=events)
     except IllegalAction as error:
         raise TableError(str(error)) from None
-    _after_move(match, state, engine)
+    _after_move(match, state, engine, events)
     return match
 
 
-def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action: object, now: datetime):
+def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action: object, now: datetime,
+                 events: list[tuple]):
+    """Apply one action; its MatchEvent is written with the new state, in _after_move."""
     new_state = engine.apply(state, seat, action)
     match.version += 1
     if not set(engine.to_act(new_state)) <= set(engine.to_act(state)):
         match.turn_version = match.version  # someone new is awaited: a new turn begins
-    _insert_event(match, seat=seat, user_id=user_id, action=action, now=now)
+    events.append((match.version, seat, user_id, action, now))
     return new_state
 
 
-def _after_move(match: Match, state, engine) -> None:
-    """Save the state, settle a finished game, and queue the broadcast and any bot turn."""
+def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
+    """Save the state and the events, settle a finished game, and queue the broadcast and any bot turn."""
     match.state = engine.dumps(state)
     states.remember(match.game, match.pk, match.version, match.state, state)
     if engine.is_over(state):
+        _write_move(match, events, save_state=False)
         _settle(match, state, engine)
         match.save()
     else:
-        _save_move(match)
+        _write_move(match, events, save_state=True)
     # A finished game changes more than the state (places, payouts): consumers re-read it all.
     finished = match.status != Match.Status.PLAYING
     table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished)
@@ -406,17 +410,23 @@ _SAVE_MOVE_SQL = (
 
 @contextmanager
 def _prepared_cursor():
-    """A psycopg cursor with server-side binding, on Django's connection and in its transaction."""
+    """A psycopg cursor with server-side binding, on Django's connection and in its transaction.
+
+    Its statements go out in pipeline mode: they travel to PostgreSQL together and their
+    results come back together, so the thread making a move waits once, not once per statement.
+    Under load each wait is also a wait for the GIL, which the event loop holds while it renders.
+    """
     with connection.cursor():  # Django's health check and connection set-up, as for any query
         pass
-    with psycopg.Cursor(connection.connection) as cursor:
-        yield cursor
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        with connection.connection.pipeline():
+            yield cursor
 
 
 def _lock_match(match_id: int) -> Match:
     """The Match row, locked until commit: one writer per game at a time (STYLE.md §6)."""
     with _prepared_cursor() as cursor:
-        cursor.execute(_LOCK_MATCH_SQL, [match_id])
+        cursor.execute(_LOCK_MATCH_SQL, [match_id])  # with the transaction's BEGIN
         row = cursor.fetchone()
     if row is None:
         raise TableError("There is no such game.")
@@ -426,16 +436,15 @@ def _lock_match(match_id: int) -> Match:
     return Match.from_db(connection.alias, [field.attname for field in _MATCH_FIELDS], values)
 
 
-def _insert_event(match: Match, *, seat: int, user_id: int, action: object, now: datetime) -> None:
+def _write_move(match: Match, events: list[tuple], *, save_state: bool) -> None:
+    """Append the move's MatchEvents and save the new state and versions, in one trip."""
     with _prepared_cursor() as cursor:
-        cursor.execute(_INSERT_EVENT_SQL, [
-            match.pk, match.version, seat, user_id, _EVENT_ACTION.get_db_prep_value(action, connection), now,
-        ])
-
-
-def _save_move(match: Match) -> None:
-    with _prepared_cursor() as cursor:
-        cursor.execute(_SAVE_MOVE_SQL, [match.state, match.version, match.turn_version, match.pk])
+        for version, seat, user_id, action, created_at in events:
+            cursor.execute(_INSERT_EVENT_SQL, [
+                match.pk, version, seat, user_id, _EVENT_ACTION.get_db_prep_value(action, connection), created_at,
+            ])
+        if save_state:
+            cursor.execute(_SAVE_MOVE_SQL, [match.state, match.version, match.turn_version, match.pk])
 
 
 # (match id, seed) -> (seat, user id, is a bot) for every seat, per process (issue 9). Who sits
