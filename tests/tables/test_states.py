@@ -1,0 +1,42 @@
+"""Game states parsed once per version per process, shared by moves and live views (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engines import get_engine
+from games.models import Match
+from tables import services, states
+from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
+
+
+def refuse_parsing(monkeypatch, game: str) -> None:
+    def parse(text):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(get_engine(game), "loads", parse)
+
+
+def test_a_state_is_parsed_once_and_only_for_the_same_text() -> None:
+    engine = get_engine("sita")
+    text = engine.dumps(engine.new_game(2, engine.validate_options(2, {}), 1))
+    other = engine.dumps(engine.new_game(2, engine.validate_options(2, {}), 2))
+    first = states.loaded("sita", 9001, 3, text)
+    half = len(text) // 2
+    assert states.loaded("sita", 9001, 3, text[:half] + text[half:]) is first  # equal text, read anew
+    # A reused id and version with another text (a flushed test database, a rolled-back move).
+    assert states.loaded("sita", 9001, 3, other) is not first
+    assert states.loaded("sita", 9001, 3, other) == engine.loads(other)
+
+
+@pytest.mark.django_db
+def test_a_move_leaves_its_state_for_the_views_of_its_process(host, player, monkeypatch) -> None:
+    match = start_sitaratas_with_a_bot(host, player)  # a human is awaited
+    engine, state = state_of(match)
+    seat = engine.to_act(state)[0]
+    user = {0: host, 1: player}[seat]
+    services.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
+    saved = Match.objects.get(pk=match.pk)
+    expected = engine.loads(saved.state)
+    refuse_parsing(monkeypatch, "sitaratas")  # the socket's render must find it already parsed
+    assert states.loaded("sitaratas", saved.pk, saved.version, saved.state) == expected
