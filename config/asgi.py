@@ -25,7 +25,7 @@ application = ProtocolTypeRouter(
 # Issue 9: a full garbage collection walks every live object, and a Daphne process holding
 # thousands of sockets has close to a million; each full pass stalled every socket of the
 # process for 0.1–1 s (measured: 125 ms at 230,000 objects, 660 ms at 770,000), often enough
-# that one landed among the 2,000-socket heartbeat pings, and in move round trips as p99 spikes.
+# that one landed among the 2,000-socket heartbeat pings.
 # What start-up made (Django, the libraries) is frozen out of collection, and full passes come
 # far less often; short-lived cycles are still collected young.
 gc.freeze()

@@ -20,7 +20,8 @@ cannot hide: round trip = scheduled send → the actor's own update; fan-out = s
 the same rates: ``ws/echo/`` (one message in, one out: the physical limit of a round trip
 here) and ``ws/echo/<room>/`` (one in, a group send, a fragment-sized message out to every
 socket of the room: a move with nothing of ours in it). Our round trip and fan-out are
-printed as ratios of them, with the CPU each costs.
+printed as ratios of them, with the CPU each costs. The client also times its own event loop,
+so a stall of the client (or of the whole machine) shows as such and is not taken for the site's.
 
 With several Daphne processes, a table's seats are spread over them, as a plain load balancer
 would send them (``--spread seats``); ``--spread tables`` keeps each table's sockets on one
@@ -407,6 +408,15 @@ class Bench:
         return max(0.0, random.uniform(0.5, 1.5) * self.interval - self.rtt_estimate)
 
 
+async def watch_loop_lag(lags: list[float], stop: asyncio.Event, tick: float = 0.005) -> None:
+    """How late this client's own event loop wakes up: a stall here (the client, or the whole
+    machine pausing) delays every measured update, whatever the server did."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(tick)
+        lags.append(time.perf_counter() - started - tick)
+
+
 async def measure_moves(bench: Bench, tables: list[TableRun], *, rate: float, warmup: float, seconds: float,
                         cpu: CpuMeter) -> dict:
     bench.interval = len(tables) / rate
@@ -414,14 +424,19 @@ async def measure_moves(bench: Bench, tables: list[TableRun], *, rate: float, wa
     now = time.perf_counter()
     bench.stats.reset(now, now + seconds)
     cpu.start()
+    lags: list[float] = []
+    stop = asyncio.Event()
+    watcher = asyncio.ensure_future(watch_loop_lag(lags, stop))
     await asyncio.sleep(seconds)
+    stop.set()
+    await watcher
     usage = cpu.stop()
     await asyncio.sleep(1.0)  # let the last moves of the window land
     stats = bench.stats
     result = {
         "offered": stats.sent / seconds, "achieved": len(stats.rtt) / seconds,
         "rtt": stats.rtt, "fanout": stats.fanout, "errors": stats.errors, "dropped": stats.dropped,
-        "timeouts": stats.timeouts, "cpu": usage, "over": sum(table.over for table in tables),
+        "timeouts": stats.timeouts, "cpu": usage, "over": sum(table.over for table in tables), "lag": lags,
     }
     bench.stats.reset(0, -1)
     return result
@@ -597,6 +612,8 @@ def report_moves(name: str, result: dict, echo: dict, group: dict) -> list[str]:
         f"fan-out to group echo  p50 {percentile(fan, 50) / group50:5.1f}x  p99 {percentile(fan, 99) / group99:5.1f}x",
         f"  errors {result['errors']}  dropped connections {result['dropped']}  timeouts {result['timeouts']}  "
         f"echo errors {echo['errors']}  games over {result['over']}",
+        f"  client loop lag ms   p99 {ms(percentile(result['lag'], 99))}  max {ms(max(result['lag']) if result['lag'] else 0)}"
+        f"   (a stall of the client or the machine, not of the site)",
         f"  CPU (% of one core)  {cpu(result['cpu'])}",
         f"  CPU in group echo    {cpu(group['cpu'])}",
     ]
