@@ -21,7 +21,8 @@ the same rates: ``ws/echo/`` (one message in, one out: the physical limit of a r
 here) and ``ws/echo/<room>/`` (one in, a group send, a fragment-sized message out to every
 socket of the room: a move with nothing of ours in it). Our round trip and fan-out are
 printed as ratios of them, with the CPU each costs. The client also times its own event loop,
-so a stall of the client (or of the whole machine) shows as such and is not taken for the site's.
+so a stall of the client (or of the whole machine) shows as such and is not taken for the site's,
+and it times bare durable commits on the same PostgreSQL: every move waits for one.
 
 With several Daphne processes, a table's seats are spread over them, as a plain load balancer
 would send them (``--spread seats``); ``--spread tables`` keeps each table's sockets on one
@@ -533,6 +534,28 @@ async def measure_group_echo(ports: list[int], *, rate: float, rooms: int, seats
     return {"rtt": rtt, "fanout": fanout, "achieved": len(fanout) / seconds, "lost": len(pending), "cpu": usage}
 
 
+def measure_commits(database_url: str, *, seconds: float) -> list[float]:
+    """Bare durable commits (a one-row UPDATE, then COMMIT) on the site's PostgreSQL: every move
+    waits for one, so a slow disk flush stalls every table at once, whatever the site does."""
+    import psycopg
+
+    latencies = []
+    with psycopg.connect(database_url) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_commit_probe (id int PRIMARY KEY, n int)")
+        conn.execute("INSERT INTO bench_commit_probe VALUES (1, 0) ON CONFLICT DO NOTHING")
+        conn.commit()
+        stop_at = time.perf_counter() + seconds
+        while time.perf_counter() < stop_at:
+            started = time.perf_counter()
+            conn.execute("UPDATE bench_commit_probe SET n = n + 1 WHERE id = 1")
+            conn.commit()
+            latencies.append(time.perf_counter() - started)
+            time.sleep(0.005)
+        conn.execute("DROP TABLE bench_commit_probe")
+        conn.commit()
+    return latencies
+
+
 # --- idle sockets -----------------------------------------------------------------------------
 
 
@@ -642,6 +665,12 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
         log(f"group echo at {rate}/s")
         groups.append(await measure_group_echo(site.ports, rate=rate, rooms=len(tables), seats=seats,
                                                spread=bench.spread_seats, seconds=args.echo_seconds, cpu=cpu))
+
+    log("bare commits")
+    commits = await asyncio.to_thread(measure_commits, site.env["DATABASE_URL"], seconds=args.echo_seconds)
+    lines.append(f"bare commit ms (one-row UPDATE + COMMIT on the same PostgreSQL, nothing of ours)   "
+                 f"p50 {ms(percentile(commits, 50))}  p99 {ms(percentile(commits, 99))}  "
+                 f"p99.9 {ms(percentile(commits, 99.9))}  max {ms(max(commits))}   (n={len(commits)})")
 
     log(f"connecting {len(tables) * seats} seat clients")
     tasks = [asyncio.ensure_future(client.run()) for table in tables for client in table.clients]
