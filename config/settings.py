@@ -195,6 +195,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }
 
+# The bare echo sockets (tables/echo.py) are for the load benchmark only: off unless asked for,
+# so a live site offers no open relay that answers each small message with fragment-sized ones.
+ECHO_SOCKETS = env_bool("ECHO_SOCKETS", False)
+
 # The site's own terms (RULINGS.md P1, P4, P6, P8, S12).
 SITE_NAME = env_str("SITE_NAME", "Sitaratas")
 BOT_DELAY_SECONDS = env_float("BOT_DELAY_SECONDS", 1.0)

@@ -110,6 +110,7 @@ def bench_environment() -> tuple[dict, object]:
         **os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": SECRET,
         "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false", "DATABASE_CONN_MAX_AGE": "600",
         "CHANNELS_PREFIX": tag, "CELERY_QUEUE": tag, "LOG_LEVEL": "WARNING", "BOT_DELAY_SECONDS": "0",
+        "ECHO_SOCKETS": "true",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     return env, services
