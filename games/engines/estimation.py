@@ -4,8 +4,8 @@ Design
 ------
 The state is a flat, JSON-native ``dict``. ``apply`` copies it shallowly and replaces the
 entries that change with *new* lists; no list held by a state is ever mutated in place, so
-the old state stays valid and bots can copy states cheaply. ``dumps`` is ``json.dumps`` and
-``loads`` is ``json.loads``: the round trip is exact.
+the old state stays valid and bots can copy states cheaply. ``dumps`` and ``loads`` are
+compact JSON (``games.engines.codec``): the round trip is exact.
 
 A round goes through these phases (``state["phase"]``, also the view's ``"phase"``):
 
@@ -68,7 +68,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.engines import IllegalAction
+from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, is_card, make_deck, rank_value, seeded_rng, sort_hand, suit_of
 
 State = dict[str, Any]
@@ -802,11 +802,11 @@ def record(state: State) -> dict:
 
 
 def dumps(state: State) -> str:
-    return json.dumps(state, separators=(",", ":"))
+    return codec.dumps(state)
 
 
 def loads(text: str) -> State:
-    return json.loads(text)
+    return codec.loads(text)
 
 
 _APPLY = {

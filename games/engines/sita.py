@@ -46,7 +46,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engines import IllegalAction
+from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, seeded_rng
 
 name = "sita"
@@ -460,11 +460,11 @@ _TUPLE_FIELDS = ("hands", "rows", "taken", "dealt", "start_rows")
 
 def dumps(state: State) -> str:
     data = {field: getattr(state, field) for field in State.__dataclass_fields__}
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return codec.dumps(data, sort_keys=True)
 
 
 def loads(text: str) -> State:
-    data = json.loads(text)
+    data = codec.loads(text)
     for field in _TUPLE_FIELDS:
         data[field] = tuple(tuple(item) for item in data[field])
     for field in ("chosen", "earlier", "turns", "past"):

@@ -44,13 +44,12 @@ Tests build hand-made positions with :func:`scenario`.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from games.engines import IllegalAction
+from games.engines import IllegalAction, codec
 from games.engines.cards import SUITS, check_action_shape, is_card, is_joker, make_deck, rank_value, seeded_rng, sort_hand, suit_of
 
 name = "sitaratas"
@@ -516,7 +515,7 @@ def record(state: State) -> dict:
 
 def dumps(state: State) -> str:
     fields = {field.name: getattr(state, field.name) for field in dataclasses.fields(State)}
-    return json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return codec.dumps(fields, sort_keys=True)
 
 
 def _tuples(value: object) -> object:
@@ -535,7 +534,7 @@ def _round_from(data: list) -> Round:
 
 
 def loads(text: str) -> State:
-    data = json.loads(text)
+    data = codec.loads(text)
     return State(
         players=_tuples(data["players"]), n=data["n"], deck=data["deck"], order=data["order"], seed=data["seed"],
         first_dealer=data["first_dealer"], past=tuple(_round_from(round_) for round_ in data["past"]),

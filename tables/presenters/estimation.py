@@ -11,12 +11,12 @@ viewer's seat. The template gets:
 * the viewer's choices from ``legal_actions``: ``dash`` buttons, the ``call_grid`` (tricks 4–13 ×
   trumps, illegal calls disabled) with ``can_pass``, ``estimates`` (plain values and Super Calls),
   and ``hand`` (every card, the unplayable ones disabled);
-* ``sheet``: one row per completed round, with a line explaining each seat's points.
+* ``sheet``: called, one row per completed round, with a line explaining each seat's points.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from markupsafe import Markup
 
@@ -75,7 +75,8 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "estimates": _estimates(legal),
         "hand": _hand(view),
         "hand_playable": "play" in kinds,
-        "sheet": _sheet(view, names),
+        # Called only inside the shared block, so built once per version in a process, not per seat.
+        "sheet": partial(_sheet, view, names),
         "sheet_names": [_name(names, s) for s in range(SEATS)],
         "my_turn": bool(legal),
     }

@@ -7,6 +7,8 @@ are laid out in play order after them; a spectator sees every seat in order.
 
 from __future__ import annotations
 
+from functools import partial
+
 from games.engines.cards import SUIT_SYMBOL, is_joker
 
 SUIT_WORDS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
@@ -151,7 +153,8 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "last_winner": names[last["winner"]] if last else "",
         "hand": _hand(view),
         "bid_buttons": _bid_buttons(view),
-        "score_rows": _score_rows(view, names),
+        # Called only inside the shared block, so built once per version in a process, not per seat.
+        "score_rows": partial(_score_rows, view, names),
         "score_names": names[:n],
         "score_totals": [str(total) for total in view["totals"]],
         "round_progress": round(100 * view["round_number"] / view["rounds_total"]),

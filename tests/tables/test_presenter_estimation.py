@@ -110,7 +110,7 @@ def test_the_score_sheet_explains_each_seats_points() -> None:
         seat = E.to_act(state)[0]
         state = E.apply(state, seat, E.legal_actions(state, seat)[0])
     g = present(E.view(state, 0), NAMES, 0)
-    (row,) = g["sheet"]
+    (row,) = g["sheet"]()
     assert row["number"] == 1 and row["trump"]["code"] == "NT"
     entry = E.view(state, 0)["score_sheet"][0]
     assert [c["points"] for c in row["cells"]] == entry["points"]

@@ -82,7 +82,7 @@ def test_the_score_sheet_lists_finished_rounds_with_running_totals() -> None:
     for seat, card in ((1, "AS"), (2, "KH"), (0, "6H")):
         state = sitaratas.apply(state, seat, {"type": "play", "card": card})
     g = present(sitaratas.view(state, 0), NAMES, 0)
-    row = g["score_rows"][0]
+    row = g["score_rows"]()[0]
     assert row["cards"] == "1" and row["trump"] in ("♠", "♥", "♦", "♣", "NT")
     assert [(c["bid_won"], c["points"], c["exact"]) for c in row["cells"]] == [
         ("0/0", "+5", True), ("1/1", "+6", True), ("1/0", "0", False)]
