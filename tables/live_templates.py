@@ -14,9 +14,9 @@ from collections import OrderedDict
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Template
-from markupsafe import Markup, _escape_inner
+from markupsafe import Markup
 
-from tables.templatetags.table_tags import at, card, options_label, signed, sita_card, ws_button
+from tables.templatetags.table_tags import at, card, escape_text, options_label, signed, sita_card, ws_button
 
 _SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
 _SHARED_LIMIT = 4096
@@ -26,8 +26,9 @@ def shared_by_version(snap, name: str, caller) -> Markup:
     """``{% call shared_by_version(snap, "sheet") %}…{% endcall %}``: a public block rendered
     once per match version in this process and reused for every viewer.
 
-    Only for blocks that are the same for every viewer (score sheets): a move renders the
-    fragment once per seat, and these are the largest parts of it.
+    Only for blocks that are the same for every viewer (score sheets, public panels): a move
+    renders the fragment once per seat, and these are the largest parts of it. A block that
+    differs for some viewers puts what differs in its name, so each variant is its own entry.
     """
     if getattr(snap, "match_id", None) is None:  # no game, or a bare context (template tests)
         return Markup(caller())
@@ -41,28 +42,11 @@ def shared_by_version(snap, name: str, caller) -> Markup:
     return html
 
 
-def output_escape(value) -> str:
-    """What ``{{ value }}`` writes: markupsafe's ``escape``, as text rather than a new Markup.
-
-    Jinja escapes every value it writes with markupsafe's ``escape``, which wraps each result
-    in a new Markup object only for the template to join them into one string; that wrapping
-    was a sixth of a render. This escapes exactly the same (safe HTML as it is, anything else
-    through markupsafe's own C escape) and returns the text. Only the template's output calls
-    it, so no result is ever escaped again.
-    """
-    if type(value) is str:
-        return _escape_inner(value)
-    html = getattr(value, "__html__", None)
-    if html is not None:
-        return html()
-    return _escape_inner(str(value))
-
-
 class LiveTemplate(Template):
     @classmethod
     def _from_namespace(cls, environment, namespace, globals):
         # The compiled template's module imports ``escape`` for its output statements.
-        namespace["escape"] = output_escape
+        namespace["escape"] = escape_text
         return super()._from_namespace(environment, namespace, globals)
 
 

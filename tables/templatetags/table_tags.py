@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django import template
-from markupsafe import Markup, escape
+from markupsafe import Markup, _escape_inner, escape
 
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
@@ -47,13 +47,32 @@ def sita_card(number: int, penalty: int, size: str = "") -> Markup:
     )
 
 
+def escape_text(value: object) -> str:
+    """markupsafe's ``escape``, as text rather than a new Markup: what ``{{ value }}`` writes.
+
+    Jinja escapes every value it writes with markupsafe's ``escape``, which wraps each result
+    in a new Markup object only for the template to join them into one string; that wrapping
+    was a sixth of a render (tables/live_templates.py). This escapes exactly the same (safe HTML
+    as it is, anything else through markupsafe's own C escape) and returns the text, for
+    output that is joined at once and never escaped again.
+    """
+    if type(value) is str:
+        return _escape_inner(value)
+    html = getattr(value, "__html__", None)
+    if html is not None:
+        return html()
+    return _escape_inner(str(value))
+
+
 @register.simple_tag
 def ws_button(label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object) -> Markup:
     """A form that sends its hidden fields over the table's socket (htmx ws-send) on click."""
-    hidden = "".join(f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">' for name, value in fields.items())
+    hidden = "".join(
+        f'<input type="hidden" name="{escape_text(name)}" value="{escape_text(value)}">' for name, value in fields.items()
+    )
     return Markup(
-        f'<form ws-send class="ws-form">{hidden}<button type="submit" class="{escape(css)}" {"disabled" if disabled else ""}'
-        f' title="{escape(title)}">{escape(label)}</button></form>'
+        f'<form ws-send class="ws-form">{hidden}<button type="submit" class="{escape_text(css)}" '
+        f'{"disabled" if disabled else ""} title="{escape_text(title)}">{escape_text(label)}</button></form>'
     )
 
 
