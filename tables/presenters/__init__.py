@@ -7,11 +7,18 @@
 from __future__ import annotations
 
 import importlib
+from functools import cache
 
 
 def present(game: str, view: dict, names: list[str], viewer_seat: int | None) -> dict:
+    module = _presenter(game)
+    return module.present(view, names, viewer_seat) if module else {}
+
+
+@cache
+def _presenter(game: str):
+    # Once per game and process: this runs for every seat on every move (issue 9).
     try:
-        module = importlib.import_module(f"tables.presenters.{game}")
+        return importlib.import_module(f"tables.presenters.{game}")
     except ModuleNotFoundError:
-        return {}
-    return module.present(view, names, viewer_seat)
+        return None
