@@ -385,24 +385,29 @@ def _lock_lobby(table_id: int) -> Table:
     return table
 
 
-# The hot path of every move, written as three fixed statements (issue 9). The ORM built the same
-# SELECT … FOR UPDATE, INSERT and UPDATE anew on every move: about 1 ms of CPU per move, a
+# The hot path of every move, written as two fixed statements (issue 9). The ORM built the same
+# SELECT … FOR UPDATE, INSERTs and UPDATE anew on every move: about 1 ms of CPU per move, a
 # seventh of what a move costs a Daphne process in all. The rows and the transaction are the
 # same as the ORM's; the model still defines the columns. They bind their values on the server,
 # unlike Django's cursors, so psycopg prepares each once per connection and PostgreSQL stops
 # parsing and planning them on every move, and the state's text is not quoted into the SQL.
+# The events (one per move; several when SITA's bots choose at once) go in as arrays, in the
+# same statement as the state: one round trip fewer for the thread, and one statement fewer for
+# PostgreSQL, on every move.
 _MATCH_FIELDS = Match._meta.concrete_fields
 _LOCK_MATCH_SQL = (
     f"SELECT {', '.join(connection.ops.quote_name(field.column) for field in _MATCH_FIELDS)} "
     f"FROM {connection.ops.quote_name(Match._meta.db_table)} WHERE id = %s FOR UPDATE"
 )
 _MATCH_CONVERTED = [(index, field) for index, field in enumerate(_MATCH_FIELDS) if hasattr(field, "from_db_value")]
-_INSERT_EVENT_SQL = (
+_INSERT_EVENTS_SQL = (
     f"INSERT INTO {connection.ops.quote_name(MatchEvent._meta.db_table)} "
-    "(match_id, version, seat, user_id, action, created_at) VALUES (%s, %s, %s, %s, %s, %s)"
+    "(match_id, version, seat, user_id, action, created_at) "
+    "SELECT %s::bigint, * FROM unnest(%s::integer[], %s::smallint[], %s::bigint[], %s::jsonb[], %s::timestamptz[])"
 )
 _EVENT_ACTION = MatchEvent._meta.get_field("action")
 _SAVE_MOVE_SQL = (
+    f"WITH events AS ({_INSERT_EVENTS_SQL}) "
     f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET state = %s, version = %s, turn_version = %s "
     "WHERE id = %s"
 )
@@ -436,14 +441,14 @@ def _lock_match(match_id: int) -> Match:
 
 
 def _write_move(match: Match, events: list[tuple], *, save_state: bool) -> None:
-    """Append the move's MatchEvents and save the new state and versions."""
+    """Append the move's MatchEvents and save the new state and versions, in one statement."""
+    versions, seats, users, actions, times = (list(column) for column in zip(*events)) if events else ([],) * 5
+    values = [match.pk, versions, seats, users, [_EVENT_ACTION.get_db_prep_value(a, connection) for a in actions], times]
     with _prepared_cursor() as cursor:
-        for version, seat, user_id, action, created_at in events:
-            cursor.execute(_INSERT_EVENT_SQL, [
-                match.pk, version, seat, user_id, _EVENT_ACTION.get_db_prep_value(action, connection), created_at,
-            ])
         if save_state:
-            cursor.execute(_SAVE_MOVE_SQL, [match.state, match.version, match.turn_version, match.pk])
+            cursor.execute(_SAVE_MOVE_SQL, [*values, match.state, match.version, match.turn_version, match.pk])
+        elif events:
+            cursor.execute(_INSERT_EVENTS_SQL, values)
 
 
 # (match id, seed) -> (seat, user id, is a bot) for every seat, per process (issue 9). Who sits

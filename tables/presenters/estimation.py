@@ -1,17 +1,23 @@
 """Shape an Estimation view for ``templates/tables/games/estimation.html`` (pure: no state, no database).
 
 Everything here comes from ``view`` (the engine's per-viewer view), the seat names and the
-viewer's seat. The template gets:
+viewer's seat. The template gets, for this viewer:
 
-* ``seats``: the four seats placed around the table, the viewer at the bottom and play going
-  clockwise (bottom → left → top → right), each with its estimate, tricks, marks and card in
-  the current trick;
-* ``status``: the headline (phase, whose turn, round, kind, trump, multiplier, Over/Under, Risk);
-* ``auction`` / ``standing``, ``last_trick``;
+* ``waiting``: whose turn it is, in words ("Your turn …" for the viewer to act);
+* ``bottom``: the seat drawn at the bottom, the viewer's (a spectator's is the first): the
+  stylesheet turns the table from it, so play goes clockwise bottom → left → top → right;
 * the viewer's choices from ``legal_actions``: ``dash`` buttons, the ``call_grid`` (tricks 4–13 ×
   trumps, illegal calls disabled) with ``can_pass``, ``estimates`` (plain values and Super Calls),
-  and ``hand`` (every card, the unplayable ones disabled);
-* ``sheet``: called, one row per completed round, with a line explaining each seat's points.
+  and ``hand`` (every card, the unplayable ones disabled).
+
+and, the same for every viewer, as functions that only the template's shared blocks call, so
+they are built once per version in a process, not once per seat (issue 9):
+
+* ``status()``: the headline (phase, round, kind, trump, multiplier, Over/Under, Risk);
+* ``seats()``: the four seats in seat order, each with its estimate, tricks, marks and card in
+  the current trick;
+* ``side()``: the ``auction``, the ``standing`` call and the ``last_trick``;
+* ``sheet()``: one row per completed round, with a line explaining each seat's points.
 """
 
 from __future__ import annotations
@@ -26,7 +32,6 @@ from games.engines.estimation import MIN_CALL, RISK_NAMES, TRICKS, explain_point
 SEATS = 4
 # Columns of the call grid, lowest trump first (RULING E3: NT > S > H > D > C).
 CALL_TRUMPS = ("C", "D", "H", "S", "NT")
-PLACES = ("bottom", "left", "top", "right")
 PHASES = {"dash_call": "Dash Calls", "auction": "Auction", "estimating": "Estimates", "playing": "Play",
           "over": "Game over"}
 DOING = {"dash_call": "to Dash Call or decline", "auction": "to call or pass", "estimating": "to estimate",
@@ -62,12 +67,8 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
     legal = view["legal_actions"]
     kinds = {action["type"] for action in legal}
     return {
-        "status": _status(view, names, viewer_seat),
-        "seats": _seats(view, names, viewer_seat),
-        "auction": [_auction_entry(entry, names) for entry in view["auction"]],
-        "standing": _standing(view, names),
-        "trick_empty": not (view["trick"] and view["trick"]["plays"]),
-        "last_trick": _last_trick(view, names),
+        "waiting": _waiting(view, names, viewer_seat),
+        "bottom": viewer_seat if viewer_seat is not None else 0,
         "dash": [a for a in legal if a["type"] in ("dash_call", "decline")],
         "call_grid": _call_grid(legal) if "call" in kinds or "pass" in kinds else [],
         "call_trumps": [trump_info(t) for t in CALL_TRUMPS],
@@ -75,29 +76,33 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "estimates": _estimates(legal),
         "hand": _hand(view),
         "hand_playable": "play" in kinds,
-        # Called only inside the shared block, so built once per version in a process, not per seat.
+        "my_turn": bool(legal),
+        # The same for every viewer: called only inside the template's shared blocks.
+        "status": partial(_status, view, names),
+        "seats": partial(_seats, view, names),
+        "side": partial(_side, view, names),
         "sheet": partial(_sheet, view, names),
         "sheet_names": [_name(names, s) for s in range(SEATS)],
-        "my_turn": bool(legal),
     }
 
 
-def _status(view: dict, names: list[str], viewer_seat: int | None) -> dict:
+def _waiting(view: dict, names: list[str], viewer_seat: int | None) -> str:
     phase = view["phase"]
     turn = view["to_act"][0] if view["to_act"] else None
     if phase == "over":
-        waiting = "The game is over."
-    elif turn == viewer_seat:
-        waiting = f"Your turn {DOING[phase]}."
-    else:
-        waiting = f"Waiting for {_name(names, turn)} {DOING[phase]}."
+        return "The game is over."
+    if turn == viewer_seat:
+        return f"Your turn {DOING[phase]}."
+    return f"Waiting for {_name(names, turn)} {DOING[phase]}."
+
+
+def _status(view: dict, names: list[str]) -> dict:
+    phase = view["phase"]
     total = sum(e for e in view["estimates"] if e is not None)
     risk = view["risk"]
     super_call = view["super_call"]
     return {
         "phase": PHASES.get(phase, phase),
-        "turn_name": _name(names, turn),
-        "waiting": waiting,
         "dealer": _name(names, view["dealer"]),
         "round": view["round_number"],
         "rounds_total": view["rounds_total"],
@@ -121,20 +126,16 @@ def _call_text(call: dict | None) -> dict | None:
     return {"tricks": call["tricks"], "trump": trump_info(call["trump"])} if call else None
 
 
-def _seats(view: dict, names: list[str], viewer_seat: int | None) -> list[dict]:
-    bottom = viewer_seat if viewer_seat is not None else 0
+def _seats(view: dict, names: list[str]) -> list[dict]:
     plays = {p["seat"]: p["card"] for p in (view["trick"] or {}).get("plays", [])}
     leader = (view["trick"] or {}).get("leader")
     risk_seat = view["risk"]["seat"] if view["risk"] and view["risk"]["level"] else None
     seats = []
-    for offset, place in enumerate(PLACES):
-        seat = (bottom + offset) % SEATS
+    for seat in range(SEATS):
         estimate = view["estimates"][seat]
         seats.append({
             "seat": seat,
-            "place": place,
             "name": _name(names, seat),
-            "is_me": seat == viewer_seat,
             "is_dealer": seat == view["dealer"],
             "to_act": seat in view["to_act"],
             "estimate": estimate,
@@ -152,6 +153,14 @@ def _seats(view: dict, names: list[str], viewer_seat: int | None) -> list[dict]:
             "made": estimate is not None and view["tricks_won"][seat] == estimate,
         })
     return seats
+
+
+def _side(view: dict, names: list[str]) -> dict:
+    return {
+        "auction": [_auction_entry(entry, names) for entry in view["auction"]],
+        "standing": _standing(view, names),
+        "last_trick": _last_trick(view, names),
+    }
 
 
 def _auction_entry(entry: dict, names: list[str]) -> dict:

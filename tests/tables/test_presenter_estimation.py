@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.engines import estimation as E
@@ -46,23 +49,35 @@ def render(state: dict, seat: int | None) -> str:
 
 
 def test_the_viewer_sits_at_the_bottom_and_play_goes_clockwise() -> None:
+    # The seats are written in seat order, the same for every viewer (so they can be shared); the
+    # stylesheet turns the table from the viewer's seat: bottom, left, top, right.
     g = present(E.view(call_round(), 2), NAMES, 2)
-    assert [(s["place"], s["name"]) for s in g["seats"]] == [
-        ("bottom", "Cid"), ("left", "Dee"), ("top", "Ann"), ("right", "Bob")]
-    assert g["seats"][2]["is_dealer"]
+    assert g["bottom"] == 2
+    assert [s["name"] for s in g["seats"]()] == NAMES and g["seats"]()[0]["is_dealer"]
+    assert 'class="est-table from-2 me-2"' in render(call_round(), 2)
+    css = (settings.BASE_DIR / "static" / "css" / "games" / "estimation.css").read_text()
+    for bottom in range(4):
+        clockwise = tuple((bottom + step) % 4 for step in range(4))  # bottom, left, top, right
+        table = re.search(rf'\.est-table\.from-{bottom} {{ grid-template-areas: "\. s(\d) \." "s(\d) trick s(\d)" "\. s(\d) \."; }}', css)
+        top, left, right, low = map(int, table.groups())
+        assert (low, left, top, right) == clockwise
+        trick = re.search(rf'\.from-{bottom} \.est-trick {{ grid-template-areas: "\. t(\d) \." "t(\d) m t(\d)" "\. t(\d) \."; }}', css)
+        top, left, right, low = map(int, trick.groups())
+        assert (low, left, top, right) == clockwise
 
 
 def test_a_spectator_sees_seat_one_at_the_bottom_and_has_no_choices() -> None:
     g = present(E.view(call_round(), None), NAMES, None)
-    assert g["seats"][0]["name"] == "Ann"
+    assert g["bottom"] == 0
     assert not g["my_turn"] and g["hand"] == [] and g["dash"] == []
-    assert g["status"]["waiting"] == "Waiting for Bob to Dash Call or decline."
+    assert g["waiting"] == "Waiting for Bob to Dash Call or decline."
+    assert "me-" not in render(call_round(), None)
 
 
 def test_the_dash_call_buttons_come_from_the_legal_actions() -> None:
     g = present(E.view(call_round(), 1), NAMES, 1)
     assert [a["type"] for a in g["dash"]] == ["dash_call", "decline"]
-    assert g["status"]["waiting"] == "Your turn to Dash Call or decline."
+    assert g["waiting"] == "Your turn to Dash Call or decline."
 
 
 def test_the_call_grid_enables_only_calls_above_the_standing_call() -> None:
@@ -74,8 +89,9 @@ def test_the_call_grid_enables_only_calls_above_the_standing_call() -> None:
     assert not grid[(4, "C")] and not grid[(4, "S")]
     assert grid[(4, "NT")] and grid[(5, "C")] and grid[(13, "NT")]
     assert g["can_pass"]
-    assert g["standing"]["name"] == "Bob" and g["standing"]["tricks"] == 4
-    assert g["auction"][-1]["name"] == "Bob" and g["auction"][-1]["call"]["tricks"] == 4
+    side = g["side"]()
+    assert side["standing"]["name"] == "Bob" and side["standing"]["tricks"] == 4
+    assert side["auction"][-1]["name"] == "Bob" and side["auction"][-1]["call"]["tricks"] == 4
 
 
 def test_fixed_round_estimates_offer_super_calls_from_8() -> None:
@@ -99,7 +115,7 @@ def test_the_hand_disables_cards_that_do_not_follow_suit() -> None:
     assert g["hand_playable"]
     assert {h["card"] for h in g["hand"] if not h["disabled"]} == legal
     assert len(g["hand"]) == 13
-    leader_seat = next(s for s in g["seats"] if s["seat"] == leader)
+    leader_seat = g["seats"]()[leader]
     assert leader_seat["card"] and leader_seat["leads"]
 
 
@@ -115,7 +131,7 @@ def test_the_score_sheet_explains_each_seats_points() -> None:
     entry = E.view(state, 0)["score_sheet"][0]
     assert [c["points"] for c in row["cells"]] == entry["points"]
     assert all(c["explain"].startswith(("+", "-", "0")) for c in row["cells"])
-    assert g["last_trick"] is None  # A new round has started.
+    assert g["side"]()["last_trick"] is None  # A new round has started.
 
 
 def test_the_page_shows_only_the_viewers_cards() -> None:
