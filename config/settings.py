@@ -93,7 +93,9 @@ TEMPLATES = [
 
 DATABASES = {"default": env_database("DATABASE_URL")}
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# No SELECT 1 before each use: on the table socket it cost a round trip per move (issue 9).
+# The work that may meet a connection that died while idle retries once (tables/connections.py).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 
 REDIS_URL = env_redis("REDIS_URL")
 

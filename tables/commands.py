@@ -5,9 +5,11 @@ from __future__ import annotations
 from accounts.models import User
 from tables import services, votes
 from tables.actions import Message
+from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
 
 
+@retry_on_dead_connection
 def run_command(message: Message, *, table_id: int, match_id: int | None, user: User) -> None:
     command = message.command
     if command == "act":

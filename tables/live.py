@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
 from tables import hooks, states
+from tables.connections import retry_on_dead_connection
 from tables.models import Table
 
 GAME_TITLES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
@@ -53,6 +54,7 @@ class Snapshot:
         return replace(self, version=version, state=state)
 
 
+@retry_on_dead_connection
 def load_snapshot(table_id: int) -> Snapshot | None:
     table = Table.objects.select_related("host").filter(pk=table_id).first()
     if table is None:

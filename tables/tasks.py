@@ -6,20 +6,24 @@ from celery import shared_task
 from django.utils import timezone
 
 from tables import services
+from tables.connections import retry_on_dead_connection
 
 
 @shared_task(ignore_result=True)
+@retry_on_dead_connection
 def bots_move(match_id: int, version: int) -> int:
     """RULING P1: a bot's turn; does nothing if the game moved on since it was queued."""
     return services.bots_act(match_id=match_id, version=version)
 
 
 @shared_task(ignore_result=True)
+@retry_on_dead_connection
 def close_idle_lobbies() -> int:
     return services.lobbies_close_idle(now=timezone.now())
 
 
 @shared_task(ignore_result=True)
+@retry_on_dead_connection
 def vote_expire(vote_id: int) -> bool:
     """RULING S12: close a dismissal vote at its stored deadline; harmless twice, late or early."""
     from tables.votes import vote_close_expired
