@@ -1,8 +1,8 @@
 """Live play under load: the real site, human-like socket clients, and a bare echo beside it.
 
     .venv/bin/python tests/benchmarks/load.py                  # the issue's targets, ~3 minutes
-    .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, seats spread
-    .venv/bin/python tests/benchmarks/load.py --daphne 2 --spread tables  # each table on one process
+    .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, each table on one
+    .venv/bin/python tests/benchmarks/load.py --daphne 2 --spread seats  # a table's seats spread over both
     .venv/bin/python tests/benchmarks/load.py --quick          # a short smoke run
 
 It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with
@@ -24,12 +24,12 @@ printed as ratios of them, with the CPU each costs. The client also times its ow
 so a stall of the client (or of the whole machine) shows as such and is not taken for the site's,
 and it times bare durable commits on the same PostgreSQL: every move waits for one.
 
-With several Daphne processes, a table's seats are spread over them, as a plain load balancer
-would send them (``--spread seats``); ``--spread tables`` keeps each table's sockets on one
-process instead, as a load balancer that routes by the socket's path does (README,
-"Production"): that process then parses each new state once and renders the blocks every
-viewer shares once per move, not once per process. Then idle table sockets are opened in steps while WebSocket pings measure whether
-the process still answers within 50 ms.
+With several Daphne processes, each table's sockets go to one of them, as the load balancer
+of README's "Production" routes them by the socket's path (``--spread tables``): that process
+parses each new state once and renders the blocks every viewer shares once per move.
+``--spread seats`` spreads a table's seats over the processes instead, as a load balancer that
+ignores the path would. Then idle table sockets are opened in steps while WebSocket pings
+measure whether the process still answers within 50 ms.
 """
 
 from __future__ import annotations
@@ -770,8 +770,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--echo-seconds", type=float, default=15.0)
     parser.add_argument("--daphne", type=int, default=1, help="Daphne processes; seats are spread over them")
-    parser.add_argument("--spread", choices=["tables", "seats"], default="seats",
-                        help="with several Daphne processes: each table's sockets on one process, or its seats spread")
+    parser.add_argument("--spread", choices=["tables", "seats"], default="tables",
+                        help="with several Daphne processes: each table's sockets on one (as deployed), or its seats spread")
     parser.add_argument("--idle-steps", default="1000,2000,3000,4000", help="idle sockets to open, in steps ('' skips)")
     parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")
     args = parser.parse_args()
