@@ -33,7 +33,24 @@ def shared_by_version(snap, name: str, caller) -> Markup:
     if getattr(snap, "match_id", None) is None:  # no game, or a bare context (template tests)
         return Markup(caller())
     # The state's hash guards against ids that a test database reuses after a flush.
-    key = (snap.match_id, snap.version, hash(snap.state), name)
+    return _shared((snap.match_id, snap.version, hash(snap.state), name), caller)
+
+
+def shared_by_round(snap, name: str, rounds: int, caller) -> Markup:
+    """``{% call shared_by_round(snap, "sheet", rounds) %}``: like ``shared_by_version``, for a
+    block that changes only when a round ends (a score sheet), so it is rendered once per round
+    and not once per move. Late in a game the sheet was most of what a move rendered.
+
+    The match's seed, random per match, keeps one match's block from another's under a reused
+    id; the seat names are in the key, so a name changed in the middle of a round shows at once.
+    A snapshot without a seed (a bare one in a test) shares per version instead.
+    """
+    if getattr(snap, "seed", None) is None:
+        return shared_by_version(snap, name, caller)
+    return _shared((snap.match_id, snap.seed, name, rounds, tuple(seat.name for seat in snap.seats)), caller)
+
+
+def _shared(key: tuple, caller) -> Markup:
     html = _SHARED_HTML.get(key)
     if html is None:
         html = _SHARED_HTML[key] = Markup(caller())
@@ -70,7 +87,7 @@ def environment(**options) -> Environment:
     env = LiveEnvironment(**options)
     env.globals.update({
         "card": card, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
-        "shared_by_version": shared_by_version, "url": reverse,
+        "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
     })
     env.filters.update({"at": at, "signed": signed, "pluralize": pluralize})
     return env

@@ -40,7 +40,7 @@ def test_sharing_never_changes_what_a_viewer_sees(game, seats) -> None:
     version = 0
     while True:
         snap = Snapshot(table_id=1, game=game, status="playing", options=options, seat_count=seats, stake=0,
-                        host_id=1, host_name="P0", closed_reason="", seats=infos, match_id=96,
+                        host_id=1, host_name="P0", closed_reason="", seats=infos, match_id=96, seed=23,
                         match_status="playing", version=version, state=engine.dumps(state))
         viewers = [*range(1, seats + 1), None]
         shared = [render_live(snap, user_id=viewer, connected=set()) for viewer in viewers]
@@ -52,6 +52,22 @@ def test_sharing_never_changes_what_a_viewer_sees(game, seats) -> None:
         seat = engine.to_act(state)[0]
         state = engine.apply(state, seat, engine.legal_actions(state, seat)[-1])
         version += 1
+
+
+ROUND_SHEET = engines["jinja2"].from_string('{% call shared_by_round(snap, "sheet", rounds) %}{{ rows }}{% endcall %}')
+
+
+def test_a_round_block_renders_once_per_round_and_match() -> None:
+    from dataclasses import replace
+
+    first = replace(snapshot(1, "s1"), seed=5)
+    assert ROUND_SHEET.render({"snap": first, "rows": "A", "rounds": 3}) == "A"
+    later = replace(first, version=2, state="s2")  # a later move of the same round: reused
+    assert ROUND_SHEET.render({"snap": later, "rows": "B", "rounds": 3}) == "A"
+    assert ROUND_SHEET.render({"snap": replace(first, version=9), "rows": "C", "rounds": 4}) == "C"
+    assert ROUND_SHEET.render({"snap": replace(first, seed=6), "rows": "D", "rounds": 3}) == "D"  # a reused id
+    renamed = replace(first, seats=(SeatInfo(0, 1, "Zoe", "p0", False, True), *first.seats[1:]))
+    assert ROUND_SHEET.render({"snap": renamed, "rows": "E", "rounds": 3}) == "E"
 
 
 def test_the_dismissal_offer_follows_the_round_not_the_snapshot() -> None:
