@@ -1,11 +1,11 @@
 """Database connections without a health check before every use (issue 9).
 
 Django can test a reused connection with ``SELECT 1`` before each request
-(``CONN_HEALTH_CHECKS``). On the table socket that is a round trip, and a hand-over
-of the GIL between a pool thread and the event loop, before every move: about 5% of
-a move's cost. The site turns it off (config/settings.py) and checks after a failure
-instead: a connection that died while idle (a database restart, say) fails its next
-query; then it is closed and the work is done once more on a new connection.
+(``CONN_HEALTH_CHECKS``). On the table socket that is one more round trip before every
+move, and each round trip of a move's pool thread costs two hand-overs of the GIL with
+the busy event loop. The site turns it off (config/settings.py) and checks after a
+failure instead: a connection that died while idle (a database restart, say) fails its
+next query; then it is closed and the work is done once more on a new connection.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ Result = TypeVar("Result")
 def retry_on_dead_connection(function: Callable[..., Result]) -> Callable[..., Result]:
     """Run ``function``; if it failed because its connection had died, once more on a new one.
 
-    Only for work that is one transaction and safe to repeat: a move that did commit before
-    its connection broke is refused the second time (its version has passed), and tasks are
+    Only for work whose transactions are safe to repeat: a move that did commit before its
+    connection broke is refused the second time (its version has passed), and the tasks are
     harmless when run twice. An error on a live connection (a lock timeout, say) is raised.
     """
 
@@ -40,7 +40,7 @@ def retry_on_dead_connection(function: Callable[..., Result]) -> Callable[..., R
             if reused is None or not reused.broken:
                 raise
             logger.warning("database connection lost; retrying %s on a new one", function.__qualname__)
-            if connection.connection is reused:  # a failed transaction has already replaced it
+            if connection.connection is reused:  # unless a failed transaction already replaced it
                 connection.close()
             return function(*args, **kwargs)
 

@@ -79,8 +79,9 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     return Snapshot(
         table_id=table.pk, game=table.game, status=table.status, options=table.options, seat_count=table.seat_count,
         stake=table.stake, host_id=table.host_id, host_name=table.host.name, closed_reason=table.closed_reason,
-        seats=seats, match_id=match.pk if match else None, seed=match.seed if match else None, match_status=match.status if match else None,
-        version=match.version if match else 0, state=match.state if match else None,
+        seats=seats, match_id=match.pk if match else None, seed=match.seed if match else None,
+        match_status=match.status if match else None, version=match.version if match else 0,
+        state=match.state if match else None,
         extra=hooks.live_extra(table=table, match=match),
     )
 

@@ -56,14 +56,13 @@ def test_the_viewer_sits_at_the_bottom_and_play_goes_clockwise() -> None:
     assert [s["name"] for s in g["seats"]()] == NAMES and g["seats"]()[0]["is_dealer"]
     assert 'class="est-table from-2 me-2"' in render(call_round(), 2)
     css = (settings.BASE_DIR / "static" / "css" / "games" / "estimation.css").read_text()
+    areas = r'{{ grid-template-areas: "\. {0}(\d) \." "{0}(\d) {1} {0}(\d)" "\. {0}(\d) \."; }}'
     for bottom in range(4):
         clockwise = tuple((bottom + step) % 4 for step in range(4))  # bottom, left, top, right
-        table = re.search(rf'\.est-table\.from-{bottom} {{ grid-template-areas: "\. s(\d) \." "s(\d) trick s(\d)" "\. s(\d) \."; }}', css)
-        top, left, right, low = map(int, table.groups())
-        assert (low, left, top, right) == clockwise
-        trick = re.search(rf'\.from-{bottom} \.est-trick {{ grid-template-areas: "\. t(\d) \." "t(\d) m t(\d)" "\. t(\d) \."; }}', css)
-        top, left, right, low = map(int, trick.groups())
-        assert (low, left, top, right) == clockwise
+        for rule in (rf"\.est-table\.from-{bottom} " + areas.format("s", "trick"),
+                     rf"\.from-{bottom} \.est-trick " + areas.format("t", "m")):
+            top, left, right, low = map(int, re.search(rule, css).groups())
+            assert (low, left, top, right) == clockwise
 
 
 def test_a_spectator_sees_seat_one_at_the_bottom_and_has_no_choices() -> None:
