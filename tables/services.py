@@ -421,7 +421,7 @@ def _prepared_cursor():
     bookkeeping cost more CPU than they did (0.41 against 0.27 ms per move's statements, on an
     idle machine), and under load CPU is what runs out.
     """
-    with connection.cursor():  # Django's health check and connection set-up, as for any query
+    with connection.cursor():  # Django's connection set-up, as for any query
         pass
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         yield cursor

@@ -11,7 +11,8 @@ viewer's seat. The template gets, for this viewer:
   and ``hand`` (every card, the unplayable ones disabled).
 
 and, the same for every viewer, as functions that only the template's shared blocks call, so
-they are built once per version in a process, not once per seat (issue 9):
+they are built once per version (the sheet once per round) in a process, not once per seat
+(issue 9):
 
 * ``status()``: the headline (phase, round, kind, trump, multiplier, Over/Under, Risk);
 * ``seats()``: the four seats in seat order, each with its estimate, tricks, marks and card in

@@ -77,6 +77,9 @@ def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
             others |= set(engine.view(state, other)["hand"] or [])
     leaked = (cards_mentioned(text, game) - allowed) & others
     assert not leaked, f"seat {seat} was shown {sorted(leaked)} at version {version}"
+    # RULING P2: nor the shuffle seed, which the live snapshot carries for its shared blocks.
+    if not engine.is_over(state):
+        assert str(log.match.seed) not in text, f"seat {seat} was shown the seed at version {version}"
 
 
 @pytest.fixture
