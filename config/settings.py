@@ -110,7 +110,12 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             # socket_timeout None: an idle WebSocket must not be dropped by a read
             # timeout on the layer's blocking receive (the redis-py 8 trap).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            # The same Redis as several shards: the layer sends one PUBLISH at a time per shard
+            # and waits for Redis to answer, and under load that wait is a turn of a busy event
+            # loop, so every table's broadcast queued behind the others' (issue 9: 450 ms per
+            # group send at 150 moves/s with one). Groups and channels hash to a shard by name, the
+            # same in every process.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": None}] * env_int("CHANNELS_SHARDS", 8, minimum=1),
             "prefix": env_str("CHANNELS_PREFIX", "asgi"),
         },
     },

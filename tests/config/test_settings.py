@@ -29,6 +29,7 @@ def start_django(**overrides: str) -> subprocess.CompletedProcess:
         ("DATABASE_URL", "mysql://x@localhost/db"),
         ("REDIS_URL", "localhost:6379"),
         ("ACCOUNT_EMAIL_VERIFICATION", "sometimes"),
+        ("CHANNELS_SHARDS", "0"),
     ],
 )
 def test_a_bad_value_stops_start_up_naming_the_variable(variable: str, value: str) -> None:
