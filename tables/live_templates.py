@@ -16,7 +16,7 @@ from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import Markup
 
-from tables.templatetags.table_tags import at, card, escape_text, options_label, signed, sita_card, ws_button
+from tables.templatetags.table_tags import at, card, cards, escape_text, options_label, signed, sita_card, ws_button
 
 _SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
 _SHARED_LIMIT = 4096
@@ -70,6 +70,12 @@ class LiveTemplate(Template):
 class LiveEnvironment(Environment):
     template_class = LiveTemplate
 
+    def make_globals(self, d):
+        # Jinja layers a template's globals over the environment's in a ChainMap, and copies it
+        # into every render's and every include's context: a Python-level walk of both maps each
+        # time. Ours are all set before the first template loads, so one flat dict serves.
+        return {**self.globals, **(d or {})}
+
     def getattr(self, obj, attribute):
         # The presenters hand the template plain dicts. Jinja tries an attribute first and a key
         # only after an AttributeError; raising that on every lookup cost a third of a render.
@@ -86,7 +92,7 @@ def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined  # Django's backend would pass Undefined
     env = LiveEnvironment(**options)
     env.globals.update({
-        "card": card, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
+        "card": card, "cards": cards, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
         "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
     })
     env.filters.update({"at": at, "signed": signed, "pluralize": pluralize})

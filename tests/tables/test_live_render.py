@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 from games.engines import get_engine
 from tables.live import SeatInfo, Snapshot, live_context, render_live
 from tables.live_templates import _SHARED_HTML
-from tables.templatetags.table_tags import escape_text
+from tables.templatetags.table_tags import card, cards, escape_text
 
 SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')
 
@@ -113,3 +113,10 @@ def test_a_players_name_is_escaped_wherever_the_fragment_shows_it(game, seats) -
 @pytest.mark.parametrize("value", ["plain", NASTY, 7, None, 2.5, Markup("<i>safe</i>"), ["<x>"]])
 def test_the_live_templates_escape_exactly_as_markupsafe_does(value) -> None:
     assert escape_text(value) == str(escape(value))
+
+
+def test_a_shown_hand_is_the_cards_drawn_one_by_one() -> None:
+    hand = ["AS", "10H", "RJ", "2C"]
+    assert cards(hand) == "".join(card(code) for code in hand)
+    assert cards(hand, size="small") == "".join(card(code, size="small") for code in hand)
+    assert isinstance(cards(hand), Markup) and cards([]) == ""
