@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -50,17 +51,22 @@ def is_card(value: object) -> bool:
 
 def sort_hand(cards: Iterable[str], trump: str | None = None) -> list[str]:
     """Cards grouped by suit (trump first, jokers in front), high to low: how a player holds them."""
+    return sorted(cards, key=_hand_order(trump).__getitem__)
+
+
+@lru_cache(maxsize=None)
+def _hand_order(trump: str | None) -> dict[str, tuple[int, int]]:
+    # Every card's place, worked out once per trump: every seat's view sorts its hand on every
+    # move (issue 9).
     suit_order = list(SUITS)
     if trump in suit_order:
         suit_order.remove(trump)
         suit_order.insert(0, trump)
-
-    def key(card: str) -> tuple[int, int]:
-        if is_joker(card):
-            return (-1, -JOKERS.index(card))
-        return (suit_order.index(suit_of(card)), -rank_value(card))
-
-    return sorted(cards, key=key)
+    order = {joker: (-1, -index) for index, joker in enumerate(JOKERS)}
+    for suit in SUITS:
+        for rank in RANKS:
+            order[rank + suit] = (suit_order.index(suit), -RANK_VALUE[rank])
+    return order
 
 
 def label(card: str) -> str:
