@@ -112,9 +112,9 @@ CHANNEL_LAYERS = {
             # timeout on the layer's blocking receive (the redis-py 8 trap).
             # The same Redis as several shards: the layer sends one PUBLISH at a time per shard
             # and waits for Redis to answer, and under load that wait is a turn of a busy event
-            # loop, so every table's broadcast queued behind the others' (issue 9: 450 ms per
-            # group send at 150 moves/s with one). Groups and channels hash to a shard by name, the
-            # same in every process.
+            # loop, so every table's broadcast queued behind the others' (issue 9: a group send
+            # waited 450 ms at p50 with one shard, at 300 moves/s offered on a 2-core machine).
+            # Groups and channels hash to a shard by name, the same in every process.
             "hosts": [{"address": REDIS_URL, "socket_timeout": None}] * env_int("CHANNELS_SHARDS", 8, minimum=1),
             "prefix": env_str("CHANNELS_PREFIX", "asgi"),
         },
