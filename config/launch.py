@@ -173,7 +173,7 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
         manage("collectstatic", "--noinput", "-v", "0")
         bin_dir = VENV / "bin"
         children = [
-            subprocess.Popen([str(bin_dir / "daphne"), "-b", host, "-p", str(port + index), "config.asgi:application"],
+            subprocess.Popen([str(VENV_PYTHON), "-m", "config.serve", "-b", host, "-p", str(port + index), "config.asgi:application"],
                              cwd=ROOT)
             for index in range(daphnes)
         ] + [

@@ -136,7 +136,7 @@ class Site:
         self.logs.mkdir(parents=True, exist_ok=True)
         for index, port in enumerate(self.ports):
             self.daphnes.append(subprocess.Popen(
-                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=open(self.logs / f"daphne-{index}.log", "w"), stderr=subprocess.STDOUT))
         self.worker = subprocess.Popen(
             [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", "1", "--loglevel", "WARNING"],

@@ -47,7 +47,7 @@ def two_daphnes(transactional_db):
     logs = ROOT / "test-artifacts" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     processes = [
-        subprocess.Popen([str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+        subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
                           "config.asgi:application"], cwd=ROOT, env=env,
                          stdout=open(logs / f"multiprocess-daphne-{index}.log", "w"), stderr=subprocess.STDOUT)
         for index, port in enumerate(ports)
