@@ -74,7 +74,8 @@ class MatchPlayer(models.Model):
 class MatchEvent(models.Model):
     """One applied action. Append-only: never updated or deleted."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: the unique (match, version) constraint's index serves every lookup by match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events", db_index=False)
     version = models.PositiveIntegerField(help_text="The match version this action produced.")
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
