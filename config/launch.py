@@ -171,10 +171,11 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
     with Services():
         manage("migrate", "--noinput", "-v", "0")
         manage("collectstatic", "--noinput", "-v", "0")
+        from config import serve  # the virtualenv's packages are importable only from here on
+
         bin_dir = VENV / "bin"
         children = [
-            subprocess.Popen([str(VENV_PYTHON), "-m", "config.serve", "-b", host, "-p", str(port + index), "config.asgi:application"],
-                             cwd=ROOT)
+            subprocess.Popen(serve.command(host, port + index, python=str(VENV_PYTHON)), cwd=ROOT)
             for index in range(daphnes)
         ] + [
             subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2",

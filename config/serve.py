@@ -18,6 +18,11 @@ import sys
 import uvloop
 
 
+def command(host: str, port: int, python: str = sys.executable) -> list[str]:
+    """The command line of one Daphne process serving the site on ``host``:``port``."""
+    return [python, "-m", "config.serve", "-b", host, "-p", str(port), "config.asgi:application"]
+
+
 def install_loop_policy() -> None:
     """Every loop created from now on is uvloop's; call before ``daphne.server`` is imported."""
     if "daphne.server" in sys.modules:

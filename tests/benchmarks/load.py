@@ -54,6 +54,8 @@ import uvloop
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from config import serve  # noqa: E402  (the project, from its root)
+
 BIN = Path(sys.executable).parent
 BENCH_DB = "sitaratas_bench"
 SECRET = "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -138,8 +140,7 @@ class Site:
         self.logs.mkdir(parents=True, exist_ok=True)
         for index, port in enumerate(self.ports):
             self.daphnes.append(subprocess.Popen(
-                [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                cwd=ROOT, env=self.env, stdout=open(self.logs / f"daphne-{index}.log", "w"), stderr=subprocess.STDOUT))
+                serve.command("127.0.0.1", port), cwd=ROOT, env=self.env, stdout=open(self.logs / f"daphne-{index}.log", "w"), stderr=subprocess.STDOUT))
         self.worker = subprocess.Popen(
             [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", "1", "--loglevel", "WARNING"],
             cwd=ROOT, env=self.env, stdout=open(self.logs / "celery.log", "w"), stderr=subprocess.STDOUT)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from config import serve
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -71,8 +73,7 @@ def site_url(django_db_setup, django_db_blocker) -> str:
     bin_dir = Path(sys.executable).parent
     logs = ARTIFACTS / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    daphne = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                              cwd=ROOT, env=env, stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT)
+    daphne = subprocess.Popen(serve.command("127.0.0.1", port), cwd=ROOT, env=env, stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT)
     worker = subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"],
                               cwd=ROOT, env=env, stdout=open(logs / "celery.log", "w"), stderr=subprocess.STDOUT)
     for _ in range(200):

@@ -17,13 +17,13 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import websockets
 
+from config import serve
 from games.models import Match, MatchEvent
 from tables import services
 from tests.browser.conftest import _free_port, _test_database_url
@@ -47,8 +47,7 @@ def two_daphnes(transactional_db):
     logs = ROOT / "test-artifacts" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     processes = [
-        subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
-                          "config.asgi:application"], cwd=ROOT, env=env,
+        subprocess.Popen(serve.command("127.0.0.1", port), cwd=ROOT, env=env,
                          stdout=open(logs / f"multiprocess-daphne-{index}.log", "w"), stderr=subprocess.STDOUT)
         for index, port in enumerate(ports)
     ]
