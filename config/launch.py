@@ -171,11 +171,12 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
     with Services():
         manage("migrate", "--noinput", "-v", "0")
         manage("collectstatic", "--noinput", "-v", "0")
-        from config import serve  # the virtualenv's packages are importable only from here on
-
         bin_dir = VENV / "bin"
         children = [
-            subprocess.Popen(serve.command(host, port + index, python=str(VENV_PYTHON)), cwd=ROOT)
+            # config.serve.command's line, written out: this script runs from config/, where
+            # importing the config package would find config/celery.py for Celery itself.
+            subprocess.Popen([str(VENV_PYTHON), "-m", "config.serve", "-b", host, "-p", str(port + index),
+                              "config.asgi:application"], cwd=ROOT)
             for index in range(daphnes)
         ] + [
             subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2",
