@@ -40,3 +40,20 @@ def test_a_move_leaves_its_state_for_the_views_of_its_process(host, player, monk
     expected = engine.loads(saved.state)
     refuse_parsing(monkeypatch, "sitaratas")  # the socket's render must find it already parsed
     assert states.loaded("sitaratas", saved.pk, saved.version, saved.state) == expected
+
+
+
+def test_only_a_matchs_latest_state_is_kept(monkeypatch) -> None:
+    # Older versions are never asked for again; kept, they would only lengthen every full
+    # garbage collection (a parsed late-game state is hundreds of objects).
+    engine = get_engine("sita")
+    first, second = (engine.dumps(engine.new_game(2, engine.validate_options(2, {}), seed)) for seed in (3, 4))
+    parses = []
+    real_loads = engine.loads
+    monkeypatch.setattr(engine, "loads", lambda text: parses.append(text) or real_loads(text))
+    states.loaded("sita", 9002, 1, first)
+    states.loaded("sita", 9002, 2, second)
+    states.loaded("sita", 9002, 2, second)
+    assert parses == [first, second]  # the latest is kept
+    states.loaded("sita", 9002, 1, first)
+    assert parses == [first, second, first]  # the older one was not
