@@ -8,9 +8,8 @@ next move there. Engines never change a state in place (``apply`` returns a new 
 sharing one is safe.
 
 Only a match's latest state is kept: no reader wants an older one (a move locks the latest,
-and a socket never goes back a version), and a parsed state is hundreds of objects that
-every full garbage collection walks. Keeping ten versions of each table's late-game state
-made one process stall 330 ms with 4,000 idle sockets open (README "Performance").
+and a socket never goes back a version). So the cache is bounded by the matches a process
+shows, not by their versions, and a lookup compares the text rather than hashing it.
 
 An entry is used only for the very text asked about: a test database that reuses a match
 id after a flush, or a move that rolled back, cannot hand out a state that was not read.

@@ -3,6 +3,7 @@
     .venv/bin/python tests/benchmarks/load.py                  # the targets, ~3 minutes
     .venv/bin/python tests/benchmarks/load.py --daphne 2       # two Daphne processes, each table on one
     .venv/bin/python tests/benchmarks/load.py --daphne 2 --spread seats  # a table's seats spread over both
+    .venv/bin/python tests/benchmarks/load.py --daphne 2 --advance 850  # games late in their course
     .venv/bin/python tests/benchmarks/load.py --quick          # a short smoke run
 
 It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with

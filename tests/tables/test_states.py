@@ -44,8 +44,7 @@ def test_a_move_leaves_its_state_for_the_views_of_its_process(host, player, monk
 
 
 def test_only_a_matchs_latest_state_is_kept(monkeypatch) -> None:
-    # Older versions are never asked for again; kept, they would only lengthen every full
-    # garbage collection (a parsed late-game state is hundreds of objects).
+    # Older versions are never asked for again: the cache holds one state per match.
     engine = get_engine("sita")
     first, second = (engine.dumps(engine.new_game(2, engine.validate_options(2, {}), seed)) for seed in (3, 4))
     parses = []
