@@ -73,7 +73,8 @@ def site_url(django_db_setup, django_db_blocker) -> str:
     bin_dir = Path(sys.executable).parent
     logs = ARTIFACTS / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    daphne = subprocess.Popen(serve.command("127.0.0.1", port), cwd=ROOT, env=env, stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT)
+    daphne = subprocess.Popen(serve.command("127.0.0.1", port), cwd=ROOT, env=env,
+                              stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT)
     worker = subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"],
                               cwd=ROOT, env=env, stdout=open(logs / "celery.log", "w"), stderr=subprocess.STDOUT)
     for _ in range(200):

@@ -42,7 +42,6 @@ def test_a_move_leaves_its_state_for_the_views_of_its_process(host, player, monk
     assert states.loaded("sitaratas", saved.pk, saved.version, saved.state) == expected
 
 
-
 def test_only_a_matchs_latest_state_is_kept(monkeypatch) -> None:
     # Older versions are never asked for again: the cache holds one state per match.
     engine = get_engine("sita")
