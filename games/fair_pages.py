@@ -15,7 +15,7 @@ def fairness_panel(match: Match) -> dict:
     fair = (match.record or {}).get("fairness")
     if not fair:
         return {"legacy": True}
-    names = dict(match.match_players.values_list("seat", "user__name"))
+    names = {player.seat: player.user.name for player in match.match_players.select_related("user")}
     return {
         "legacy": False, "version": fair["version"], "commitment": fair["commitment"], "secret": fair["secret"],
         "table": fair["table"], "hmac": fair["hmac"], "seed": fair["seed"],

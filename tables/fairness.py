@@ -142,7 +142,7 @@ def _panel(commitment: DealCommitment, *, revealed: bool, match: Match | None) -
     panel = {"legacy": False, "version": protocol.VERSION, "commitment": commitment.commitment,
              "table": commitment.table_id}
     if match is not None and commitment.contributions:  # RULING P32: public once the game starts
-        panel["values"] = commitment.contributions["values"]
+        panel["contributions"] = commitment.contributions["values"]
         panel["match_id"] = match.pk
     if revealed:
         panel["secret"] = commitment.secret
