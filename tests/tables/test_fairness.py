@@ -218,3 +218,19 @@ def test_a_game_from_before_fair_deals_still_replays_and_is_not_verifiable(clien
     checks = client.get(reverse("match_fairness", args=[match.pk])).json()
     assert checks == {"verifiable": False, "message": checks["message"], "checks": []}
     assert "not verifiable" in page(client, player, "table", table.pk)
+
+
+@pytest.mark.django_db
+def test_lobbies_open_before_fair_deals_get_their_commitment_from_the_migration(host, outsider) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tables.migrations.0003_deal_commitment")
+    lobby, playing = open_table(host, "sitaratas", seat_count=3), open_table(outsider, "sita", seat_count=3)
+    DealCommitment.objects.all().delete()  # as they were before the migration
+    Table.objects.filter(pk=playing.pk).update(status=Table.Status.PLAYING)
+    migration.commit_open_lobbies(apps, None)
+    made = DealCommitment.objects.get()
+    assert (made.table_id, made.attempt) == (lobby.pk, 1)
+    assert made.commitment == hashlib.sha256(bytes.fromhex(made.secret)).hexdigest()
