@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from accounts.models import User
-from games import history
+from games import fair_pages, history
 from games.ratings import leaderboard
 
 PAGE_SIZE = 20
@@ -30,7 +30,8 @@ def history_list(request: HttpRequest) -> HttpResponse:
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _ended_or_404(match_id)
-    return render(request, "games/match.html", {**history.match_page(match=match), "nav": "history"})
+    return render(request, "games/match.html", {**history.match_page(match=match), "nav": "history",
+                                                "fairness": fair_pages.fairness_panel(match)})
 
 
 def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -40,6 +41,11 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     response = HttpResponse(json.dumps(record, indent=2), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{record["game"]}-{match_id}.json"'
     return response
+
+
+def match_fairness(request: HttpRequest, match_id: int) -> JsonResponse:
+    """RULING P34: the server's deal check of an ended game, for the "Verify this deal" panel."""
+    return JsonResponse(fair_pages.fairness_checks(_ended_or_404(match_id)), json_dumps_params={"ensure_ascii": False})
 
 
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -43,7 +43,10 @@ def parse_message(content: object, *, game: str) -> Message:
     if command == "act":
         raw = content.get("action")
         action = raw if isinstance(raw, dict) else _action_from_fields(content, game)
-    return Message(command=command, action=action, version=version, position=position)
+    extra = {}
+    if command in ("ready", "start"):  # RULING P31: the player's random value for the deal, checked by the command
+        extra["entropy"] = content.get("entropy")
+    return Message(command=command, action=action, version=version, position=position, extra=extra)
 
 
 def _action_from_fields(fields: dict, game: str) -> dict:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts.models import User
-from tables import services, votes
+from tables import fairness, services, votes
 from tables.actions import Message
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
@@ -21,13 +21,14 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
     elif command == "seat_leave":
         services.seat_leave(table_id=table_id, user=user)
     elif command in ("ready", "unready"):
-        services.seat_ready(table_id=table_id, user=user, ready=command == "ready")
+        entropy = fairness.player_value(message.extra.get("entropy")) if command == "ready" else None
+        services.seat_ready(table_id=table_id, user=user, ready=command == "ready", entropy=entropy)
     elif command == "bot_add":
         services.bot_add(table_id=table_id, host=user, position=message.position)
     elif command == "bot_remove":
         services.bot_remove(table_id=table_id, host=user, position=message.position)
     elif command == "start":
-        services.table_start(table_id=table_id, host=user)
+        services.table_start(table_id=table_id, host=user, entropy=fairness.player_value(message.extra.get("entropy")))
     elif command == "close":
         services.table_close(table_id=table_id, by=user)
     elif command in ("vote_propose", "vote_yes", "vote_no"):

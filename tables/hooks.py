@@ -16,6 +16,7 @@ from games.ratings import ratings_update
 from payouts import selectors as payout_selectors
 from payouts import services as payouts
 from payouts.services import PayoutError
+from tables import fairness
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 
@@ -102,4 +103,5 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
     if table.game == PASS_GAME and match is not None:
         extra["vote"] = vote_panel(match)
+    extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
     return extra

@@ -83,3 +83,29 @@ class DismissalVote(models.Model):
 
     def __str__(self) -> str:
         return f"dismissal vote on match {self.match_id} ({self.status})"
+
+
+class DealCommitment(models.Model):
+    """RULING P30: the commitment of one attempt at a table, drawn before anyone is ready.
+
+    ``secret`` never leaves the server until the attempt's game is over (RULING P33). Until the
+    start, ``entropy`` holds each ready human's value by seat position, with the user it came
+    from; at the start the values are frozen in seat order into ``contributions`` and the
+    attempt's Match is linked.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_commitments")
+    attempt = models.PositiveIntegerField()
+    secret = models.CharField(max_length=64, help_text="Hex. Hidden until the game is over.")
+    commitment = models.CharField(max_length=64, help_text="SHA-256 of the secret, hex: public from the start.")
+    entropy = models.JSONField(default=dict, blank=True, help_text="Lobby: position -> {user, value, by}.")
+    contributions = models.JSONField(null=True, blank=True, help_text="Frozen at the start, in seat order.")
+    match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="deal_commitment")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "attempt"], name="one_commitment_per_attempt")]
+
+    def __str__(self) -> str:
+        return f"commitment {self.commitment[:12]}… of table {self.table_id}, attempt {self.attempt}"

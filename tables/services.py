@@ -9,7 +9,6 @@ flows"). Broadcasts and bot tasks go out only after commit.
 from __future__ import annotations
 
 import random
-import secrets
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -25,7 +24,7 @@ from accounts.models import User
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
-from tables import hooks, states
+from tables import fairness, hooks, states
 from tables.broadcast import table_changed_on_commit
 from tables.errors import TableError
 from tables.models import Seat, Table
@@ -54,6 +53,7 @@ def table_create(*, host: User, game: str, seat_count: int, options: dict | None
         )
         Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(seat_count))
         _seat_take(table=table, user=host, position=0)
+        fairness.commitment_open(table=table, attempt=1)  # RULING P30: before anyone can be ready
     return table
 
 
@@ -91,18 +91,25 @@ def seat_leave(*, table_id: int, user: User) -> None:
         if user == table.host:
             raise TableError("The host cannot leave; close the table instead.")
         hooks.seat_left(table=table, user=user)
+        fairness.value_withdraw(table=table, user=user)
         seat.user = None
         seat.is_ready = False
         seat.save(update_fields=["user", "is_ready"])
         _touch(table)
 
 
-def seat_ready(*, table_id: int, user: User, ready: bool) -> None:
+def seat_ready(*, table_id: int, user: User, ready: bool, entropy: str | None = None) -> None:
+    """``entropy``: the player's random value for the deal (RULING P31); None only from callers
+    that are not a browser, and then the site draws it (the table socket always sends one)."""
     with transaction.atomic():
         table = _lock_lobby(table_id)
         updated = table.seats.filter(user=user).update(is_ready=ready)
         if not updated:
             raise TableError("You have no seat at this table.")
+        if ready:
+            fairness.value_give(table=table, user=user, value=entropy)
+        else:
+            fairness.value_withdraw(table=table, user=user)
         _touch(table)
 
 
@@ -171,8 +178,11 @@ def lobbies_close_idle(*, now: datetime) -> int:
     return closed
 
 
-def table_start(*, table_id: int, host: User, now: datetime | None = None) -> Match:
-    """RULING S10: every seat filled, every human but the host ready; the host starts."""
+def table_start(*, table_id: int, host: User, now: datetime | None = None, entropy: str | None = None) -> Match:
+    """RULING S10: every seat filled, every human but the host ready; the host starts.
+
+    ``entropy`` is the host's random value for the deal, as with ``seat_ready`` (RULING P31).
+    """
     now = now or timezone.now()
     with transaction.atomic():
         table = _lock_lobby(table_id)
@@ -184,7 +194,8 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None) -> Ma
         if waiting:
             raise TableError(f"Waiting for {', '.join(waiting)} to be ready.")
         attempt = table.matches.count() + 1
-        seed = secrets.randbits(62)
+        fairness.value_give(table=table, user=host, value=entropy)
+        commitment, seed = fairness.seed_for_start(table=table, seats=seats)  # RULING P32
         engine = _engine(table.game)
         state = engine.new_game(table.seat_count, table.options, seed)
         match = Match.objects.create(
@@ -192,6 +203,7 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None) -> Ma
             seed=seed, state=engine.dumps(state), version=0, started_at=now,
         )
         MatchPlayer.objects.bulk_create(MatchPlayer(match=match, seat=seat.position, user=seat.user) for seat in seats)
+        fairness.attach(commitment=commitment, match=match)
         table.status = Table.Status.PLAYING
         table.last_activity_at = now
         table.save(update_fields=["status", "last_activity_at"])
@@ -306,7 +318,7 @@ def _settle(match: Match, state, engine) -> None:
     """The last move: record the result, places and totals in the same transaction (DESIGN.md)."""
     record = engine.record(state)
     match.status = Match.Status.FINISHED
-    match.record = record
+    match.record = fairness.with_fairness(match, record)  # RULING P33: the secret, now the game is over
     match.ended_at = timezone.now()
     match.end_reason = "Finished."
     places = places_from_groups(record["placements"])
@@ -344,6 +356,7 @@ def match_dismiss(*, match: Match, now: datetime) -> None:
     _end_attempt(match, status=Match.Status.DISMISSED, reason="Dismissed by vote.", now=now)
     hooks.match_dismissed(table=table, match=match)
     table.seats.filter(user__is_bot=False).update(is_ready=False)  # RULING P1: bots stay ready.
+    fairness.commitment_open(table=table, attempt=match.attempt + 1)  # RULING P30: a new attempt, a new secret
     table.status, table.last_activity_at = Table.Status.LOBBY, now
     table.save(update_fields=["status", "last_activity_at"])
 
@@ -351,7 +364,7 @@ def match_dismiss(*, match: Match, now: datetime) -> None:
 def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> None:
     engine = _engine(match.game)
     match.status, match.end_reason, match.ended_at = status, reason[:200], now
-    match.record = engine.record(engine.loads(match.state))
+    match.record = fairness.with_fairness(match, engine.record(engine.loads(match.state)))  # RULING P33
     match.save(update_fields=["status", "end_reason", "ended_at", "record"])
     table_changed_on_commit(match.table_id, lobby=True)
 

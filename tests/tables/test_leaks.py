@@ -14,11 +14,13 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import Client
 
 from games.engines import get_engine
 from games.engines.cards import SUIT_SYMBOL
 from games.models import Match, MatchEvent
 from tables import services
+from tables.models import DealCommitment
 from tests.tables.helpers import open_table
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
 
@@ -54,6 +56,7 @@ class StateLog:
         self.match = match
         self.engine = get_engine(match.game)
         self.states = [self.engine.new_game(match.players, match.options, match.seed)]
+        self.secret = DealCommitment.objects.get(match=match).secret  # RULING P33: hidden until the end
 
     def at(self, version: int):
         if version >= len(self.states):
@@ -64,6 +67,8 @@ class StateLog:
 
 def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
     version = version_of(text)
+    if log.secret in text:  # RULING P33: in no frame, page or error before the game is over
+        assert version is not None and log.engine.is_over(log.at(version)), f"seat {seat} was shown the secret"
     if version is None:
         return
     engine, state = log.engine, log.at(version)
@@ -80,6 +85,17 @@ def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
     # RULING P2: nor the shuffle seed, which the live snapshot carries for its shared blocks.
     if not engine.is_over(state):
         assert str(log.match.seed) not in text, f"seat {seat} was shown the seed at version {version}"
+
+
+def check_pages(match: Match, users: dict, log: StateLog) -> None:
+    """The table page of each viewer, and the game page and its checks (not found while playing)."""
+    for seat, user in users.items():
+        client = Client()
+        client.force_login(user)
+        check_no_leak(client.get(f"/tables/{match.table_id}/").content.decode(), seat, log)
+        for url in (f"/games/{match.pk}/", f"/games/{match.pk}/fairness.json", f"/games/{match.pk}/record.json"):
+            response = client.get(url)
+            assert response.status_code == 404 and log.secret not in response.content.decode()
 
 
 @pytest.fixture
@@ -107,12 +123,13 @@ def start(game: str, host, player, options: dict, seat_count: int):
 )
 async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_count, host, player, outsider, eager_bots) -> None:
     table, match = await start(game, host, player, options, seat_count)
+    pages = database_sync_to_async(check_pages)
     sockets = {0: (await connect(table.pk, host))[0], 1: (await connect(table.pk, player))[0], None: (await connect(table.pk, outsider))[0]}
     users = {0: host, 1: player}
     log = await database_sync_to_async(StateLog)(match)
     check = database_sync_to_async(check_no_leak)
     rng = random.Random(7)
-    received = 0
+    received = moves = 0
     while True:
         for seat, socket in sockets.items():
             for text in await drain(socket, quiet=0.05):
@@ -121,6 +138,10 @@ async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_co
         match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
         if match.status != Match.Status.PLAYING:
             break
+        moves += 1
+        if moves % 7 == 1:  # the pages a viewer can load mid-game, and an error sent back
+            await pages(match, {0: host, 1: player, None: outsider}, log)
+            await sockets[1].send_json_to({"command": "start", "entropy": "zz"})
         state = await database_sync_to_async(log.at)(match.version)
         humans = [seat for seat in log.engine.to_act(state) if seat in users]
         assert humans, "only humans can be awaited once the eager bots have moved"
@@ -130,5 +151,7 @@ async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_co
         for text in await receive_until_version(sockets[seat], match.version + 1):
             await check(text, seat, log)
     assert received > 20
+    game_page = await database_sync_to_async(lambda: Client().get(f"/games/{match.pk}/").content.decode())()
+    assert log.secret in game_page, "the secret is revealed once the game is over"
     for socket in sockets.values():
         await socket.disconnect()

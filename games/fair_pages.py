@@ -1,0 +1,34 @@
+"""Fair deals on the game page (docs/fairness.md, RULINGS P33–P34): what the "Verify this deal"
+panel shows and the server's deal check. Reads only the stored record: the site adds its
+``fairness`` key when the game ends (``tables.fairness.with_fairness``).
+"""
+
+from __future__ import annotations
+
+from games import fairness
+from games.models import Match
+
+
+def fairness_panel(match: Match) -> dict:
+    """The panel of an ended game (only those have a page, RULING P2); ``legacy`` when it was
+    dealt before fair deals. Nothing here shows a card: a dismissed game's hands stay private."""
+    fair = (match.record or {}).get("fairness")
+    if not fair:
+        return {"legacy": True}
+    names = {player.seat: player.user.name for player in match.match_players.select_related("user")}
+    return {
+        "legacy": False, "version": fair["version"], "commitment": fair["commitment"], "secret": fair["secret"],
+        "table": fair["table"], "hmac": fair["hmac"], "seed": fair["seed"],
+        "values": [{**entry, "name": names.get(entry["seat"], "")} for entry in fair["values"]],
+    }
+
+
+def fairness_checks(match: Match) -> dict:
+    """RULING P34: the engine replays the game's actions from the seed the inputs give, and says
+    which rounds' hands match the record. Only ✓/✗ per round leaves: no hand is shown."""
+    try:
+        checks = fairness.check_record(match.record)
+    except fairness.NotVerifiable as error:
+        return {"verifiable": False, "message": str(error), "checks": []}
+    return {"verifiable": True, "ok": all(check.ok for check in checks),
+            "checks": [check.as_dict() for check in checks]}

@@ -1,0 +1,88 @@
+// "Verify this deal" on the game page (docs/fairness.md): this browser recomputes, with Web
+// Crypto, that SHA-256(secret) is the commitment shown before the start and that the seed
+// follows from the secret, the commitment, the players' values and the table id; the deal
+// check (which rounds' hands the seed deals) comes from the site's engine.
+(function () {
+  const panel = document.getElementById("fair-verify");
+  const button = document.getElementById("fair-verify-button");
+  if (!panel || !button) return;
+  const list = document.getElementById("fair-checks");
+  const verdict = document.getElementById("fair-verdict");
+
+  const hexToBytes = (hex) => new Uint8Array(hex.match(/../g).map((pair) => parseInt(pair, 16)));
+  const bytesToHex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+
+  function add(name, ok, detail) {
+    const item = document.createElement("li");
+    item.className = ok === null ? "note" : ok ? "ok" : "fail";
+    item.dataset.check = name;
+    const label = document.createElement("strong");
+    label.textContent = name + ": ";
+    item.append(label, detail);
+    list.append(item);
+    return ok !== false;
+  }
+
+  function seedMessage(commitment, values, table) {
+    const id = new Uint8Array(8);
+    new DataView(id.buffer).setBigUint64(0, BigInt(table));  // 8 bytes, big-endian
+    const parts = [hexToBytes(commitment), ...values.filter(Boolean).map(hexToBytes), id];
+    const message = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    let at = 0;
+    for (const part of parts) { message.set(part, at); at += part.length; }
+    return message;
+  }
+
+  async function browserChecks() {
+    const { commitment, secret, table, hmac, seed } = panel.dataset;
+    const values = Array.from(panel.querySelectorAll(".fair-values li"), (li) => li.dataset.value || null);
+    const hash = bytesToHex(await crypto.subtle.digest("SHA-256", hexToBytes(secret)));
+    let ok = add("commitment", hash === commitment,
+      `SHA-256(secret) = ${hash.slice(0, 16)}…, the commitment shown before the start is ${commitment.slice(0, 16)}…`);
+    const key = await crypto.subtle.importKey("raw", hexToBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const digest = new Uint8Array(await crypto.subtle.sign("HMAC", key, seedMessage(commitment, values, table)));
+    const derived = new DataView(digest.buffer).getBigUint64(0) >> 2n;  // the first 62 bits
+    ok = add("seed", bytesToHex(digest) === hmac && derived.toString() === seed,
+      `HMAC-SHA256(secret, commitment ‖ values ‖ table ${table}) gives seed ${derived}; the game was dealt from ${seed}`) && ok;
+    const sent = localStorage.getItem("fair-sent:" + commitment);
+    if (sent) {
+      ok = add("your value", values.includes(sent), `this browser sent ${sent} with “ready”`) && ok;
+    } else {
+      add("your value", null, "this browser sent no value to this game (compare your own note of it, if you played)");
+    }
+    return ok;
+  }
+
+  async function serverChecks() {
+    const response = await fetch(panel.dataset.checksUrl, { headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(`the site answered ${response.status}`);
+    const result = await response.json();
+    if (!result.verifiable) return add("deal", false, result.message);
+    let ok = true;
+    // The engine's own checks of the inputs, commitment and seed repeat the browser's; its deal
+    // checks (one per round) and the play check are what the browser cannot do alone.
+    for (const check of result.checks) {
+      if (["inputs", "commitment", "seed"].includes(check.name)) continue;
+      ok = add(check.name + " (site's engine)", check.ok, check.detail) && ok;
+    }
+    return ok;
+  }
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    list.replaceChildren();
+    verdict.className = "fair-verdict";
+    verdict.textContent = "Checking…";
+    let ok;
+    try {
+      if (!window.crypto || !crypto.subtle) throw new Error("this browser offers no Web Crypto here (it needs HTTPS)");
+      ok = await browserChecks();
+      ok = (await serverChecks()) && ok;
+    } catch (error) {
+      ok = add("verification", false, String(error.message || error));
+    }
+    verdict.classList.add(ok ? "ok" : "fail");
+    verdict.textContent = ok ? "✓ Every check passed." : "✗ A check failed.";
+    button.disabled = false;
+  });
+})();

@@ -1,0 +1,78 @@
+"""Fair deals in the browser (RULINGS P30-P34): the commitment in the lobby, a typed value sent with
+"I'm ready", the host's drawn one with "Start", a SITA game played to the end by clicking, and the
+"Verify this deal" panel recomputing the commitment and the seed with Web Crypto."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.conftest import open_table, screenshot, sign_up
+
+pytestmark = pytest.mark.browser
+
+TYPED = "c0ffee00c0ffee00c0ffee00c0ffee00"
+ACTION = "#game #take-row button:not([disabled]), #game #hand button.card-btn:not([disabled])"
+
+
+def play_until_over(pages: list) -> None:
+    """Each player clicks whatever the page offers them (a card, a row to take) until the game ends."""
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        if pages[0].locator("#result").count():
+            return
+        for page in pages:
+            button = page.locator(ACTION).first
+            if not button.count():
+                continue
+            try:
+                button.click(timeout=2_000)
+            except PlaywrightTimeout:
+                continue  # the page was swapped under the click: look again
+        pages[0].wait_for_timeout(150)
+    pytest.fail("The game did not finish in time.")
+
+
+def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
+    host, guest = new_page(), new_page()
+    sign_up(host, "fairhost")
+    sign_up(guest, "fairguest")
+    table_url = open_table(host, "sita", bots=1, players=3, matches=1)
+    commitment = host.get_attribute("#fair-deal", "data-commitment")
+    assert len(commitment) == 64 and commitment in host.inner_text("#fair-deal")
+    drawn = host.input_value("#fair-value")
+    assert len(drawn) == 32 and int(drawn, 16) >= 0  # the host's browser drew it
+
+    guest.goto(table_url)
+    guest.wait_for_selector("#socket-status:has-text('Connected')")
+    assert guest.get_attribute("#fair-deal", "data-commitment") == commitment
+    guest.locator("#live button:has-text('Sit here')").first.click()
+    guest.wait_for_selector("#fair-value")
+    guest.fill("#fair-value", TYPED)  # a player may type their own value
+    guest.locator("#live button:has-text(\"I'm ready\")").click()
+    guest.wait_for_selector("#live button:has-text('Not ready')")
+    screenshot(guest, "fairness-lobby")
+    assert TYPED not in host.content()  # values stay private until the start
+
+    host.click("#live button:has-text('Start the game')")
+    host.wait_for_selector("#live #game")
+    guest.wait_for_selector("#live #game")
+    values = host.inner_text("#fair-deal .fair-values")
+    assert drawn in values and TYPED in values and "bot, no value" in values
+    assert host.get_attribute("#fair-deal", "data-commitment") == commitment  # it never changed
+    assert "revealed when the game is over" in host.inner_text("#fair-deal")
+
+    play_until_over([host, guest])
+    host.wait_for_selector("#fair-deal .fair-secret")
+    host.click("#fair-deal a:has-text('Verify this deal')")
+    host.wait_for_url("**/games/*/#fair-verify")
+    host.click("#fair-verify-button")
+    host.wait_for_selector("#fair-verdict.ok, #fair-verdict.fail")
+    checks = {item.get_attribute("data-check"): item.get_attribute("class")
+              for item in host.locator("#fair-checks li").all()}
+    screenshot(host, "fairness-verified")
+    assert host.inner_text("#fair-verdict") == "✓ Every check passed.", host.inner_text("#fair-checks")
+    assert checks["commitment"] == checks["seed"] == checks["your value"] == "ok"
+    assert checks["round 1 (site's engine)"] == checks["play (site's engine)"] == "ok"
