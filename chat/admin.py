@@ -90,7 +90,8 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         # Reported messages first: those with open reports, most reported first, then the newest.
-        return (super().get_queryset(request)
+        # (Built here, not from super(): that orders by the annotation before it exists.)
+        return (self.model._default_manager.get_queryset()
                 .annotate(open_reports=Count("reports", filter=Q(reports__resolved_at=None)))
                 .order_by("-open_reports", "-created_at", "-id"))
 

@@ -4,6 +4,8 @@ Whole games of each engine are played through the real sockets: two humans, the
 rest bots, and a spectator. Every fragment each socket receives is scanned for
 the cards it mentions; whatever is neither that seat's own hand nor in the
 public (spectator) view at that version must not be any other seat's card.
+The players and the spectator chat as they play (issue 23), and the chat frames
+are scanned too: chat carries only what people typed.
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ class StateLog:
 
 
 def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
+    if text.startswith('{"chat"'):
+        check_chat_frame(text, seat, log)
+        return
     version = version_of(text)
     if version is None:
         return
@@ -80,6 +85,26 @@ def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
     # RULING P2: nor the shuffle seed, which the live snapshot carries for its shared blocks.
     if not engine.is_over(state):
         assert str(log.match.seed) not in text, f"seat {seat} was shown the seed at version {version}"
+
+
+def check_chat_frame(text: str, seat: int | None, log: StateLog) -> None:
+    """A chat frame holds no card still hidden from this socket now, and never the seed."""
+    log.match.refresh_from_db()
+    state = log.at(log.match.version)
+    game = log.match.game
+    allowed = public_cards(log.engine.view(state, None), game)
+    if seat is not None:
+        allowed |= set(log.engine.view(state, seat)["hand"] or [])
+    others = set()
+    for other in range(log.match.players):
+        if other != seat:
+            others |= set(log.engine.view(state, other)["hand"] or [])
+    leaked = (cards_mentioned(text, game) - allowed) & others
+    assert not leaked, f"seat {seat} was shown {sorted(leaked)} in a chat frame"
+    assert str(log.match.seed) not in text, f"seat {seat} was shown the seed in a chat frame"
+
+
+CHAT = {0: ("players", "Good luck"), 1: ("players", "Well played"), None: ("spectators", "Nice game to watch")}
 
 
 @pytest.fixture
@@ -112,12 +137,20 @@ async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_co
     log = await database_sync_to_async(StateLog)(match)
     check = database_sync_to_async(check_no_leak)
     rng = random.Random(7)
-    received = 0
+    received = chat_received = 0
+    for socket in sockets.values():
+        await socket.send_json_to({"command": "chat_sync"})
+    rounds = 0
     while True:
+        if rounds % 4 == 0:  # everyone says something now and then (issue 23)
+            for seat, (channel, phrase) in CHAT.items():
+                await sockets[seat].send_json_to({"command": "chat_send", "channel": channel, "text": f"{phrase} {rounds}"})
+        rounds += 1
         for seat, socket in sockets.items():
             for text in await drain(socket, quiet=0.05):
                 await check(text, seat, log)
                 received += 1
+                chat_received += text.startswith('{"chat"')
         match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
         if match.status != Match.Status.PLAYING:
             break
@@ -130,5 +163,6 @@ async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_co
         for text in await receive_until_version(sockets[seat], match.version + 1):
             await check(text, seat, log)
     assert received > 20
+    assert chat_received > 6
     for socket in sockets.values():
         await socket.disconnect()
