@@ -77,6 +77,8 @@ def test_two_players_and_a_spectator_chat(new_page) -> None:
     player.wait_for_selector("#chat-notice:has-text('at most 300 characters')")
     assert player.input_value("#chat-text") == "x" * 301
 
+    assert host.locator("#chat-spectators").is_visible()  # the host's switch (RULING P26), theirs alone
+    assert not watcher.locator("#chat-spectators").is_visible()
     for page, name in ((host, "chat-host"), (player, "chat-player"), (watcher, "chat-spectator-phone")):
         page.locator("#chat").scroll_into_view_if_needed()
         screenshot(page, name)
