@@ -29,6 +29,9 @@ class ChatError(Exception):
 
 
 def message_post(*, table_id: int, user: User, channel: str, text: object, now: datetime | None = None) -> ChatMessage:
+    if isinstance(text, str) and len(text) > 4 * rules.MAX_LENGTH:
+        # Refused before any work on it: cleaning could only shorten it so far.
+        raise ChatError(f"A message can be at most {rules.MAX_LENGTH} characters; yours has {len(text)}.")
     text = rules.clean_text(text)
     if not text:
         raise ChatError("Type a message first.")

@@ -55,7 +55,10 @@
     const item = node("li", `chat-msg ${message.channel}`);
     item.dataset.id = message.id;
     item.dataset.author = message.author_id;
-    const time = node("time", "chat-time", message.time);
+    // The reader's own clock time; the server's (UTC) label if the browser cannot read the date.
+    const at = new Date(message.at);
+    const label = isNaN(at) ? message.time : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const time = node("time", "chat-time", label);
     time.dateTime = message.at;
     item.append(time, " ");
     if (message.channel === "spectators" && state && state.channels.length > 1) {

@@ -12,8 +12,7 @@ from tests.tables.helpers import open_table
 from tests.tables.socket_helpers import connect, drain
 
 
-@database_sync_to_async
-def sita_table(host, player, *, start: bool):
+def seated_sita_table(host, player, *, start: bool = False):
     """A two-seat SITA table (no bots needed): host and player seated, the game started or not."""
     table = open_table(host, "sita", seat_count=2)
     services.seat_take(table_id=table.pk, user=player, position=1)
@@ -21,6 +20,9 @@ def sita_table(host, player, *, start: bool):
     if start:
         services.table_start(table_id=table.pk, host=host)
     return table
+
+
+sita_table = database_sync_to_async(seated_sita_table)
 
 
 def chat_frames(texts: list[str]) -> list[dict]:

@@ -15,17 +15,11 @@ from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport
 from games.models import Match
 from tables import services as table_services
+from tests.chat.helpers import seated_sita_table
 from tests.conftest import make_user
-from tests.tables.helpers import open_table, state_of
+from tests.tables.helpers import state_of
 
 CHANGELIST = "/admin/chat/chatmessage/"
-
-
-def lobby(host, player):
-    table = open_table(host, "sita", seat_count=2)
-    table_services.seat_take(table_id=table.pk, user=player, position=1)
-    table_services.seat_ready(table_id=table.pk, user=player, ready=True)
-    return table
 
 
 def post(table, user, text, channel="players"):
@@ -34,7 +28,7 @@ def post(table, user, text, channel="players"):
 
 @pytest.mark.django_db
 def test_the_admin_lists_reported_messages_first(client, admin_user, host, player, outsider) -> None:
-    table = lobby(host, player)
+    table = seated_sita_table(host, player)
     quiet = post(table, host, "first, never reported")
     once = post(table, player, "reported once")
     twice = post(table, host, "reported twice")
@@ -54,7 +48,7 @@ def test_the_admin_lists_reported_messages_first(client, admin_user, host, playe
 @pytest.mark.django_db
 def test_hiding_from_the_admin_asks_for_a_reason_and_writes_a_log_entry(client, admin_user, host, player,
                                                                         outsider) -> None:
-    table = lobby(host, player)
+    table = seated_sita_table(host, player)
     message = post(table, player, "buy cheap coins at example.com")
     services.message_report(message_id=message.pk, user=outsider, reason="spam")
     client.force_login(admin_user)
@@ -81,7 +75,7 @@ def test_hiding_from_the_admin_asks_for_a_reason_and_writes_a_log_entry(client, 
 @pytest.mark.django_db
 def test_muting_from_the_admin_takes_a_reason_and_a_period_once_per_author(client, admin_user, host,
                                                                            player) -> None:
-    table = lobby(host, player)
+    table = seated_sita_table(host, player)
     first, second = post(table, player, "spam one"), post(table, player, "spam two")
     client.force_login(admin_user)
     before = timezone.now()
@@ -104,7 +98,7 @@ def test_muting_from_the_admin_takes_a_reason_and_a_period_once_per_author(clien
 
 @pytest.mark.django_db
 def test_dismissing_reports_keeps_the_message_and_is_logged(admin_user, host, player, outsider) -> None:
-    table = lobby(host, player)
+    table = seated_sita_table(host, player)
     message = post(table, player, "a fair remark")
     services.message_report(message_id=message.pk, user=outsider, reason="I disagree")
     assert services.reports_dismiss(message_id=message.pk, by=admin_user) == 1
@@ -116,7 +110,7 @@ def test_dismissing_reports_keeps_the_message_and_is_logged(admin_user, host, pl
 
 @pytest.mark.django_db
 def test_moderation_without_a_reason_is_refused(admin_user, host, player) -> None:
-    table = lobby(host, player)
+    table = seated_sita_table(host, player)
     message = post(table, player, "hm")
     with pytest.raises(services.ChatError):
         services.message_hide(message_id=message.pk, by=admin_user, reason="  ")
@@ -132,7 +126,7 @@ def test_moderation_without_a_reason_is_refused(admin_user, host, player) -> Non
 
 @pytest.mark.django_db(transaction=True)
 def test_messages_are_append_only_in_the_database(admin_user, host, player) -> None:
-    table = lobby(host, player)
+    table = seated_sita_table(host, player)
     message = post(table, player, "what I said")
     for change in ({"text": "what I did not say"}, {"author": host}, {"hidden": False}):
         with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
@@ -147,7 +141,7 @@ def test_messages_are_append_only_in_the_database(admin_user, host, player) -> N
 
 @pytest.mark.django_db
 def test_a_finished_games_chat_is_on_its_page_for_its_players_only(client, host, player, outsider) -> None:
-    table = lobby(host, player)
+    table = seated_sita_table(host, player)
     post(table, outsider, "lobby talk", channel="spectators")  # before the game: not the game's
     match = table_services.table_start(table_id=table.pk, host=host)
     post(table, host, 'Good luck <script>alert(1)</script> see https://example.com')
