@@ -137,7 +137,8 @@ async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_co
     while True:
         if rounds % 4 == 0:  # everyone says something now and then (issue 23)
             for seat, (channel, phrase) in CHAT.items():
-                await sockets[seat].send_json_to({"command": "chat_send", "channel": channel, "text": f"{phrase} {rounds}"})
+                said = {"command": "chat_send", "channel": channel, "text": f"{phrase} {rounds}"}
+                await sockets[seat].send_json_to(said)
         rounds += 1
         for seat, socket in sockets.items():
             for text in await drain(socket, quiet=0.05):
