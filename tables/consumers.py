@@ -14,6 +14,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from chat.socket import ChatSocketMixin, is_chat_command
 from tables import broadcast, live, presence
 from tables.actions import ParseError, parse_message
 from tables.commands import run_command
@@ -23,7 +24,8 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
+    # Chat rides on this socket; its commands and group events live in chat/socket.py (issue 23).
     connected: set[int] | None = None
 
     async def connect(self) -> None:
@@ -74,6 +76,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return None
 
     async def receive_json(self, content: object, **kwargs) -> None:
+        if is_chat_command(content):
+            await self.chat_receive(content)
+            return
         try:
             message = parse_message(content, game=self.snapshot.game)
         except ParseError as error:

@@ -5,6 +5,7 @@
     .venv/bin/python tests/benchmarks/load.py --daphne 2 --spread seats  # a table's seats spread over both
     .venv/bin/python tests/benchmarks/load.py --daphne 2 --advance 850  # games late in their course
     .venv/bin/python tests/benchmarks/load.py --quick          # a short smoke run
+    .venv/bin/python tests/benchmarks/load.py --chat 10        # and a chat message every 10 moves
 
 It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with
 DEBUG off, against a fresh database ``sitaratas_bench`` on the server of ``DATABASE_URL``
@@ -31,6 +32,12 @@ parses each new state once and renders the blocks every viewer shares once per m
 ``--spread seats`` spreads a table's seats over the processes instead, as a load balancer that
 ignores the path would. Then idle table sockets are opened in steps while WebSocket pings
 measure whether the process still answers within 50 ms.
+
+With ``--chat N`` (issue 23), the seat that makes every Nth move of a table also says
+something in the players' chat over the same socket, as a player would; the chat's round trip
+(send → the author's own copy) and fan-out (→ the last seat's copy) are printed beside the
+moves', and the moves' targets must still be met. ``LOAD_BENCH_DB`` names the benchmark's
+database (default ``sitaratas_bench``; it is dropped and made afresh) to run beside another.
 """
 
 from __future__ import annotations
@@ -58,7 +65,7 @@ sys.path.insert(0, str(ROOT))
 from config import serve  # noqa: E402  (the project, from its root)
 
 BIN = Path(sys.executable).parent
-BENCH_DB = "sitaratas_bench"
+BENCH_DB = os.environ.get("LOAD_BENCH_DB", "sitaratas_bench")  # another name to run beside another bench
 SECRET = "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz"
 TARGETS = {  # issue 9, on a 2-core machine
     "rtt_p50_ms": 15, "rtt_p99_ms": 50, "fanout_p99_ms": 80, "high_rate": 300, "high_p99_ms": 100,
@@ -307,12 +314,16 @@ class Stats:
     def __init__(self) -> None:
         self.reset(0, float("inf"))
         self.errors = self.dropped = self.timeouts = 0
+        self.chat_sent = 0
 
     def reset(self, start: float, end: float) -> None:
         self.start, self.end = start, end
         self.rtt: list[float] = []
         self.fanout: list[float] = []
         self.sent = self.errors = self.dropped = self.timeouts = 0
+        self.chat_rtt: list[float] = []
+        self.chat_fanout: list[float] = []
+        self.chat_sent = 0
 
     def counts(self, scheduled: float) -> bool:
         return self.start <= scheduled < self.end
@@ -326,6 +337,8 @@ class TableRun:
         self.pending: Pending | None = None
         self.over = False
         self.slot: float | None = None
+        self.moves = 0  # moves sent by this table's clients, for --chat
+        self.chats: dict[str, Pending] = {}  # chat text -> when it was sent and which seats have it
         spread = bench.spread_seats
         self.clients = [SeatClient(self, position, session, ports[(table_id + (position if spread else 0)) % len(ports)])
                         for position, (_, session) in enumerate(seats)]
@@ -341,6 +354,20 @@ class TableRun:
         else:
             self.slot += interval
         return max(now, self.slot + random.uniform(-0.25, 0.25) * interval)
+
+    def chat_arrived(self, client: "SeatClient", text: str, now: float) -> None:
+        pending = self.chats.get(text)
+        if pending is None or client.position in pending.seen:
+            return
+        pending.seen.add(client.position)
+        stats = self.bench.stats
+        counted = stats.counts(pending.scheduled)
+        if client.position == pending.actor and counted:
+            stats.chat_rtt.append(now - pending.scheduled)
+        if len(pending.seen) == len(self.clients):
+            if counted:
+                stats.chat_fanout.append(now - pending.scheduled)
+            del self.chats[text]
 
     def arrived(self, client: "SeatClient", version: int, now: float) -> None:
         pending = self.pending
@@ -394,6 +421,9 @@ class SeatClient:
     def received(self, message: str, now: float) -> None:
         # The client shares the machine with the site, so it reads no more than it must: the
         # version and status are in the fragment's first tag, this seat's mark in the seat list.
+        if message.startswith('{"chat"'):
+            self.chat_received(message, now)
+            return
         head = message[:HEAD]
         match = VERSION_RE.search(head)
         if match is None:
@@ -413,6 +443,24 @@ class SeatClient:
             self.acted_version = version
             asyncio.ensure_future(self.act(version, random.choice(actions), self.table.next_send(now)))
 
+    def chat_received(self, message: str, now: float) -> None:
+        frame = json.loads(message)["chat"]
+        if frame["type"] == "message":
+            self.table.chat_arrived(self, frame["message"]["text"], now)
+        elif frame["type"] == "error":  # a refused chat message, to this socket only
+            self.table.bench.stats.errors += 1
+            log(f"chat refused: table {self.table.table_id} seat {self.position}: {frame['message']}")
+
+    async def say(self, scheduled: float) -> None:
+        """One chat message in the players' chat; its text is unique, so its copies are told apart
+        (and the repeat limit never refuses it)."""
+        table = self.table
+        text = f"gl hf, move {table.moves} at table {table.table_id}"
+        table.chats[text] = Pending(version=table.moves, scheduled=scheduled, actor=self.position)
+        if table.bench.stats.counts(scheduled):
+            table.bench.stats.chat_sent += 1
+        await self.ws.send(json.dumps({"command": "chat_send", "channel": "players", "text": text}))
+
     async def act(self, version: int, fields: dict, scheduled: float) -> None:
         delay = scheduled - time.perf_counter()
         if delay > 0:
@@ -425,6 +473,9 @@ class SeatClient:
             bench.stats.sent += 1
         try:
             await self.ws.send(json.dumps({**fields, "version": version}))
+            self.table.moves += 1
+            if bench.chat_every and self.table.moves % bench.chat_every == 0:
+                await self.say(time.perf_counter())
         except Exception:  # noqa: BLE001
             bench.stats.errors += 1
             return
@@ -452,6 +503,7 @@ class Bench:
         self.interval = 1.0  # seconds between one table's moves: tables / rate
         self.handshakes = asyncio.Semaphore(16)
         self.spread_seats = False
+        self.chat_every = 0  # --chat: one chat message per this many moves of a table (0: none)
 
 
 
@@ -484,6 +536,8 @@ async def measure_moves(bench: Bench, tables: list[TableRun], *, rate: float, wa
         "offered": stats.sent / seconds, "achieved": len(stats.rtt) / seconds,
         "rtt": stats.rtt, "fanout": stats.fanout, "errors": stats.errors, "dropped": stats.dropped,
         "timeouts": stats.timeouts, "cpu": usage, "over": sum(table.over for table in tables), "lag": lags,
+        "chat_sent": stats.chat_sent, "chat_rate": stats.chat_sent / seconds, "chat_rtt": stats.chat_rtt,
+        "chat_fanout": stats.chat_fanout,
     }
     bench.stats.reset(0, -1)
     return result
@@ -666,6 +720,15 @@ def report_moves(name: str, result: dict, echo: dict, group: dict) -> list[str]:
     def cpu(usage: dict) -> str:
         return "  ".join(f"{k} {v:.0f}%" for k, v in usage.items())
 
+    chat = []
+    if result["chat_sent"]:
+        crtt, cfan = result["chat_rtt"], result["chat_fanout"]
+        chat = [
+            f"  chat msgs/s sent {result['chat_rate']:7.2f}   "
+            f"(one per {result['chat_every']} moves of a table; {result['chat_sent']} sent, {len(crtt)} back)",
+            f"  chat round trip ms   p50 {ms(percentile(crtt, 50))}  p99 {ms(percentile(crtt, 99))}  "
+            f"max {ms(max(crtt) if crtt else float('nan'))}   fan-out p99 {ms(percentile(cfan, 99))}  (n={len(cfan)})",
+        ]
     return [
         f"{name}",
         f"  moves/s offered {result['offered']:7.1f}   achieved {result['achieved']:7.1f}   "
@@ -685,6 +748,7 @@ def report_moves(name: str, result: dict, echo: dict, group: dict) -> list[str]:
         f"   (a stall of the client or the machine, not of the site)",
         f"  CPU (% of one core)  {cpu(result['cpu'])}",
         f"  CPU in group echo    {cpu(group['cpu'])}",
+        *chat,
     ]
 
 
@@ -696,12 +760,14 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
     cpu = CpuMeter(site)
     bench = Bench()
     bench.spread_seats = args.spread == "seats"
+    bench.chat_every = args.chat
     seats = args.seats
     tables = [TableRun(bench, table_id, players[i * seats:(i + 1) * seats], site.ports)
               for i, table_id in enumerate(table_ids)]
     layout = "" if len(site.ports) == 1 else (" (seats spread over them)" if bench.spread_seats
                                                else " (each table's sockets on one)")
     advanced = f", each game {args.advance} moves on" if args.advance else ""
+    advanced += f", a chat message every {args.chat} moves" if args.chat else ""
     lines = [f"load benchmark: {len(tables)} {args.game} tables x {seats} seats{advanced}, {len(site.ports)} Daphne "
              f"process(es){layout}, 1 Celery worker, DEBUG off; machine: {machine()}"]
 
@@ -727,9 +793,11 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
 
     log(f"moves at {args.rate}/s offered")
     low = await measure_moves(bench, tables, rate=args.rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
+    low["chat_every"] = args.chat
     lines += report_moves(f"\n[1] {args.rate:.0f} moves/s offered", low, echo_low, groups[0])
     log(f"moves at {args.high_rate}/s offered")
     high = await measure_moves(bench, tables, rate=args.high_rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
+    high["chat_every"] = args.chat
     lines += report_moves(f"\n[2] {args.high_rate:.0f} moves/s offered", high, echo_high, groups[1])
     bench.stopping = True
     for table in tables:
@@ -807,6 +875,8 @@ def main() -> int:
     parser.add_argument("--idle-steps", default="1000,2000,3000,4000", help="idle sockets to open, in steps ('' skips)")
     parser.add_argument("--advance", type=int, default=0, metavar="MOVES",
                         help="play each game this many moves on before measuring (an Estimation game has ~1,100)")
+    parser.add_argument("--chat", type=int, default=0, metavar="MOVES",
+                        help="one players' chat message per this many moves of a table (issue 23: 10)")
     parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")
     args = parser.parse_args()
     if args.quick:

@@ -4,6 +4,8 @@ Whole games of each engine are played through the real sockets: two humans, the
 rest bots, and a spectator. Every fragment each socket receives is scanned for
 the cards it mentions; whatever is neither that seat's own hand nor in the
 public (spectator) view at that version must not be any other seat's card.
+The players and the spectator chat as they play (issue 23), and the chat frames
+are scanned too: chat carries only what people typed.
 """
 
 from __future__ import annotations
@@ -66,11 +68,26 @@ class StateLog:
 
 
 def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
+    if text.startswith('{"chat"'):
+        # A chat frame (issue 23) has no version: it is checked against the game as it is now,
+        # and holds the seed at no point of the game.
+        log.match.refresh_from_db()
+        check_cards(text, seat, log, log.match.version, where="in a chat frame")
+        assert str(log.match.seed) not in text, f"seat {seat} was shown the seed in a chat frame"
+        return
     version = version_of(text)
     if log.secret in text:  # RULING P33: in no frame, page or error before the game is over
         assert version is not None and log.engine.is_over(log.at(version)), f"seat {seat} was shown the secret"
     if version is None:
         return
+    state = check_cards(text, seat, log, version, where=f"at version {version}")
+    # RULING P2: nor the shuffle seed, which the live snapshot carries for its shared blocks.
+    if not log.engine.is_over(state):
+        assert str(log.match.seed) not in text, f"seat {seat} was shown the seed at version {version}"
+
+
+def check_cards(text: str, seat: int | None, log: StateLog, version: int, *, where: str):
+    """No card that is neither public nor this seat's own at ``version`` and is another seat's."""
     engine, state = log.engine, log.at(version)
     game = log.match.game
     allowed = public_cards(engine.view(state, None), game)
@@ -81,10 +98,11 @@ def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
         if other != seat:
             others |= set(engine.view(state, other)["hand"] or [])
     leaked = (cards_mentioned(text, game) - allowed) & others
-    assert not leaked, f"seat {seat} was shown {sorted(leaked)} at version {version}"
-    # RULING P2: nor the shuffle seed, which the live snapshot carries for its shared blocks.
-    if not engine.is_over(state):
-        assert str(log.match.seed) not in text, f"seat {seat} was shown the seed at version {version}"
+    assert not leaked, f"seat {seat} was shown {sorted(leaked)} {where}"
+    return state
+
+
+CHAT = {0: ("players", "Good luck"), 1: ("players", "Well played"), None: ("spectators", "Nice game to watch")}
 
 
 def check_pages(match: Match, users: dict, log: StateLog) -> None:
@@ -129,12 +147,21 @@ async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_co
     log = await database_sync_to_async(StateLog)(match)
     check = database_sync_to_async(check_no_leak)
     rng = random.Random(7)
-    received = moves = 0
+    received = moves = chat_received = 0
+    for socket in sockets.values():
+        await socket.send_json_to({"command": "chat_sync"})
+    rounds = 0
     while True:
+        if rounds % 4 == 0:  # everyone says something now and then (issue 23)
+            for seat, (channel, phrase) in CHAT.items():
+                said = {"command": "chat_send", "channel": channel, "text": f"{phrase} {rounds}"}
+                await sockets[seat].send_json_to(said)
+        rounds += 1
         for seat, socket in sockets.items():
             for text in await drain(socket, quiet=0.05):
                 await check(text, seat, log)
                 received += 1
+                chat_received += text.startswith('{"chat"')
         match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
         if match.status != Match.Status.PLAYING:
             break
@@ -151,6 +178,7 @@ async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_co
         for text in await receive_until_version(sockets[seat], match.version + 1):
             await check(text, seat, log)
     assert received > 20
+    assert chat_received > 6
     game_page = await database_sync_to_async(lambda: Client().get(f"/games/{match.pk}/").content.decode())()
     assert log.secret in game_page, "the secret is revealed once the game is over"
     for socket in sockets.values():

@@ -1,0 +1,182 @@
+"""Chat moderation in the admin: reported messages first, hide (with a reason), mute site-wide.
+
+Nothing here writes a row itself: every action goes through ``chat.services``, which writes
+the admin ``LogEntry`` in the same transaction. Messages are append-only, so the admin
+reads them and never edits or deletes them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils import timezone
+
+from chat import services
+from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
+from chat.services import ChatError
+
+MUTE_PERIODS = [("1", "1 hour"), ("24", "24 hours"), ("168", "7 days"), ("720", "30 days"), ("8760", "1 year")]
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=services.REASON_LENGTH, help_text="Required; kept with the action.")
+
+
+class MuteForm(ReasonForm):
+    hours = forms.TypedChoiceField(choices=MUTE_PERIODS, coerce=int, label="For",
+                                   help_text="The muted player is shown the reason and when the mute ends.")
+
+
+def _with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, *, form_class, title: str,
+                 each, done: str) -> TemplateResponse | None:
+    """An intermediate page asks for the reason (and period), then runs ``each`` row by row."""
+    form = form_class(request.POST if "apply" in request.POST else None)
+    if not form.is_valid():
+        context = {"form": form, "queryset": queryset, "action": request.POST["action"], "title": title,
+                   "opts": model_admin.model._meta, **model_admin.admin_site.each_context(request)}
+        return TemplateResponse(request, "chat/admin_reason.html", context)
+    for row in queryset:
+        try:
+            each(row, form.cleaned_data)
+        except ChatError as error:
+            model_admin.message_user(request, f"{row}: {error}", messages.ERROR)
+        else:
+            model_admin.message_user(request, f"{row}: {done}.", messages.SUCCESS)
+    return None
+
+
+class ReportInline(admin.TabularInline):
+    model = ChatReport
+    fields = ["created_at", "reporter", "reason", "resolved_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class OpenReportsFilter(admin.SimpleListFilter):
+    title = "reports"
+    parameter_name = "reported"
+
+    def lookups(self, request, model_admin):
+        return [("open", "Open reports"), ("any", "Ever reported")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "open":
+            return queryset.filter(open_reports__gt=0)
+        if self.value() == "any":
+            return queryset.filter(reports__isnull=False).distinct()
+        return queryset
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "table", "channel", "author", "text", "open_reports_count", "hidden"]
+    list_filter = [OpenReportsFilter, "hidden", "channel"]
+    search_fields = ["text", "author__username", "author__display_name"]
+    list_select_related = ["author", "table"]
+    readonly_fields = ["table", "match", "author", "channel", "text", "created_at", "hidden", "hidden_by",
+                       "hidden_reason", "hidden_at"]
+    fields = readonly_fields
+    inlines = [ReportInline]
+    actions = ["hide_messages", "dismiss_reports", "mute_authors"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # Reported messages first: those with open reports, most reported first, then the newest.
+        # (Built here, not from super(): that orders by the annotation before it exists.)
+        return (self.model._default_manager.get_queryset()
+                .annotate(open_reports=Count("reports", filter=Q(reports__resolved_at=None)))
+                .order_by("-open_reports", "-created_at", "-id"))
+
+    def get_ordering(self, request: HttpRequest) -> list[str]:
+        return ["-open_reports", "-created_at", "-id"]
+
+    @admin.display(description="open reports", ordering="open_reports")
+    def open_reports_count(self, obj: ChatMessage) -> int:
+        return obj.open_reports
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # append-only: a message is hidden, never deleted
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return obj is None and request.user.is_staff  # the list and its actions, never an edit form
+
+    @admin.action(description="Hide the selected messages (asks for a reason)")
+    def hide_messages(self, request: HttpRequest, queryset: QuerySet):
+        return _with_reason(self, request, queryset, form_class=ReasonForm, title="Hide messages", done="hidden",
+                            each=lambda message, data: services.message_hide(message_id=message.pk, by=request.user,
+                                                                             reason=data["reason"]))
+
+    @admin.action(description="Dismiss the reports on the selected messages (keep them)")
+    def dismiss_reports(self, request: HttpRequest, queryset: QuerySet):
+        for message in queryset:
+            count = services.reports_dismiss(message_id=message.pk, by=request.user)
+            self.message_user(request, f"{message}: {count} report(s) dismissed.", messages.SUCCESS)
+
+    @admin.action(description="Mute the authors of the selected messages site-wide (asks for a reason and period)")
+    def mute_authors(self, request: HttpRequest, queryset: QuerySet):
+        # One mute per author, however many of their messages were selected.
+        first_of_author: dict[int, ChatMessage] = {}
+        for message in queryset.select_related("author"):
+            first_of_author.setdefault(message.author_id, message)
+        rows = list(first_of_author.values())
+
+        def mute(message: ChatMessage, data: dict) -> None:
+            services.mute_create(user=message.author, by=request.user, reason=data["reason"],
+                                 until=timezone.now() + timedelta(hours=data["hours"]))
+
+        return _with_reason(self, request, rows, form_class=MuteForm, title="Mute authors from chat", each=mute,
+                            done="author muted")
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    list_display = ["user", "until", "reason", "created_by", "created_at"]
+    search_fields = ["user__username", "reason"]
+    list_select_related = ["user", "created_by"]
+    readonly_fields = ["user", "reason", "until", "created_by", "created_at"]
+    fields = readonly_fields
+    actions = ["lift"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # mutes are set from a message (the mute action), with a reason
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # kept as the record; lifting ends one early
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return obj is None and request.user.is_staff
+
+    @admin.action(description="Lift the selected mutes now")
+    def lift(self, request: HttpRequest, queryset: QuerySet):
+        for mute in queryset:
+            try:
+                services.mute_lift(mute_id=mute.pk, by=request.user)
+            except ChatError as error:
+                self.message_user(request, f"{mute}: {error}", messages.ERROR)
+            else:
+                self.message_user(request, f"{mute.user}: mute lifted.", messages.SUCCESS)
+
+
+@admin.register(ChatRoom)
+class ChatRoomAdmin(admin.ModelAdmin):
+    list_display = ["table", "spectator_chat"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # the host's switch, set from the table page
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

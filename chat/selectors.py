@@ -1,0 +1,103 @@
+"""Chat reads (STYLE.md §5): what one viewer's chat panel shows, and a finished game's chat."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from chat import rules
+from chat.broadcast import message_payload
+from chat.models import Channel, ChatMessage, ChatMute, ChatRoom, PersonalMute
+from games.models import Match
+from tables.models import Table
+
+
+def mute_active(*, user_id: int, now: datetime | None = None) -> ChatMute | None:
+    """The site-wide mute in force for this user, the one that ends last, if any."""
+    now = now or timezone.now()
+    return ChatMute.objects.filter(user_id=user_id, until__gt=now).order_by("-until").first()
+
+
+def mute_message(mute: ChatMute) -> str:
+    until = timezone.localtime(mute.until)
+    return f"You are muted from chat until {until:%-d %b %Y, %H:%M} {until.tzname()}. Reason: {mute.reason}"
+
+
+def viewer_role(*, table: Table, user_id: int) -> tuple[bool, Match | None]:
+    """Whether the user is a player at the table now, and the match a message belongs to.
+
+    In a game (or after it) the players are the match's; in the lobby, whoever holds a seat.
+    A message said during or after a game belongs to that game, so it shows on its page.
+    """
+    if table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
+        match = table.matches.order_by("-attempt").first()
+        if match is not None:
+            return match.match_players.filter(user_id=user_id).exists(), match
+    return table.seats.filter(user_id=user_id).exists(), None
+
+
+def spectator_chat_on(table_id: int) -> bool:
+    room = ChatRoom.objects.filter(table_id=table_id).first()
+    return room is None or room.spectator_chat
+
+
+def muted_by(user_id: int) -> set[int]:
+    return set(PersonalMute.objects.filter(owner_id=user_id).values_list("muted_id", flat=True))
+
+
+def panel_state(*, table_id: int, user: User) -> dict | None:
+    """Everything the panel needs on (re)connect or after a change of room: the recent messages
+    this viewer may see, where they write, and why they cannot, if they cannot."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    is_player, _ = viewer_role(table=table, user_id=user.pk)
+    spectator_chat = spectator_chat_on(table.pk)
+    channels = rules.visible_channels(is_player=is_player, status=table.status, spectator_chat=spectator_chat)
+    muted = muted_by(user.pk)
+    write = rules.write_channel(is_player=is_player)
+    notice = ""
+    mute = mute_active(user_id=user.pk)
+    if table.status == Table.Status.CLOSED:
+        notice = "This table is closed; its chat is too."
+    elif mute is not None:
+        notice = mute_message(mute)
+    elif user.is_bot:
+        notice = "Bots do not chat."
+    elif write == Channel.SPECTATORS and not spectator_chat:
+        notice = "The host has turned spectators' chat off at this table."
+    recent = (ChatMessage.objects.filter(table=table, channel__in=channels, hidden=False)
+              .exclude(author_id__in=muted).select_related("author").order_by("-id")[:rules.HISTORY_LENGTH])
+    return {
+        "type": "state",
+        "messages": [message_payload(message, author_name=message.author.name) for message in reversed(recent)],
+        "channels": list(channels),
+        "write": write,
+        "can_write": not notice,
+        "notice": notice,
+        "is_host": table.host_id == user.pk,
+        "spectator_chat": spectator_chat,
+        "me": user.pk,
+        "muted": sorted(muted),
+        "muted_users": [{"id": pk, "name": name} for pk, name in _names(muted)],
+        "phrases": list(rules.QUICK_PHRASES),
+        "max_length": rules.MAX_LENGTH,
+    }
+
+
+def _names(user_ids: set[int]) -> list[tuple[int, str]]:
+    users = User.objects.filter(pk__in=user_ids).order_by("username") if user_ids else []
+    return [(user.pk, user.name) for user in users]
+
+
+def match_messages(*, match: Match, user) -> QuerySet[ChatMessage] | None:
+    """A game's chat for its own players once it has ended (RULING P25); ``None`` for anyone else."""
+    if match.status == Match.Status.PLAYING or not getattr(user, "is_authenticated", False):
+        return None
+    if not match.match_players.filter(user_id=user.pk).exists():
+        return None
+    return (ChatMessage.objects.filter(match=match, hidden=False).exclude(author_id__in=muted_by(user.pk))
+            .select_related("author").order_by("id"))

@@ -1,0 +1,187 @@
+"""Every chat write (STYLE.md §5–7): post, report, hide, mute, and the host's switch.
+
+Each public function is one transaction and raises ``ChatError`` with a message a
+person can read; a refused write changes nothing. Moderation (hide, dismiss reports,
+mute, lift a mute) writes an admin ``LogEntry`` in the same transaction. Broadcasts go
+out after commit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from chat import broadcast, rules
+from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute
+from chat.selectors import mute_active, mute_message, spectator_chat_on, viewer_role
+from tables.models import Table
+
+REASON_LENGTH = 200
+_LOCK_NAMESPACE = 23_0001  # pg_advisory_xact_lock(namespace, user id): one chat writer per user
+
+
+class ChatError(Exception):
+    """A refused chat action; the message is shown to the person as it is."""
+
+
+def message_post(*, table_id: int, user: User, channel: str, text: object, now: datetime | None = None) -> ChatMessage:
+    if isinstance(text, str) and len(text) > 4 * rules.MAX_LENGTH:
+        # Refused before any work on it: cleaning could only shorten it so far.
+        raise ChatError(f"A message can be at most {rules.MAX_LENGTH} characters; yours has {len(text)}.")
+    text = rules.clean_text(text)
+    if not text:
+        raise ChatError("Type a message first.")
+    if len(text) > rules.MAX_LENGTH:
+        raise ChatError(f"A message can be at most {rules.MAX_LENGTH} characters; yours has {len(text)}.")
+    if user.is_bot:
+        raise ChatError("Bots do not chat.")
+    with transaction.atomic():
+        # Two sockets of one user posting at once must not both slip under the rate limit.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, user.pk])
+        now = now or timezone.now()
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None or table.status == Table.Status.CLOSED:
+            raise ChatError("This table is closed; its chat is too.")
+        mute = mute_active(user_id=user.pk, now=now)
+        if mute is not None:
+            raise ChatError(mute_message(mute))
+        is_player, match = viewer_role(table=table, user_id=user.pk)
+        allowed = rules.write_channel(is_player=is_player)
+        if channel != allowed:
+            # RULING P25.
+            raise ChatError("Spectators write only in the spectators' chat." if not is_player
+                            else "Players write only in the players' chat.")
+        if allowed == Channel.SPECTATORS and not spectator_chat_on(table.pk):
+            raise ChatError("The host has turned spectators' chat off at this table.")  # RULING P26
+        _check_rate(user=user, text=text, now=now)
+        return ChatMessage.objects.create(table=table, match=match, author=user, channel=allowed, text=text,
+                                          created_at=now)
+
+
+def _check_rate(*, user: User, text: str, now: datetime) -> None:
+    """RULING P27: at most 5 messages in any 10 seconds, and the same text at most twice."""
+    window = timedelta(seconds=rules.RATE_WINDOW_SECONDS)
+    recent = list(ChatMessage.objects.filter(author=user, created_at__gt=now - window)
+                  .order_by("created_at").values_list("created_at", "text"))
+    if len(recent) >= rules.RATE_MAX_MESSAGES:
+        wait = max(1, int((recent[-rules.RATE_MAX_MESSAGES][0] + window - now).total_seconds() + 0.999))
+        raise ChatError(f"Slow down: at most {rules.RATE_MAX_MESSAGES} messages in {rules.RATE_WINDOW_SECONDS} "
+                        f"seconds. You can write again in {wait} s.")
+    if sum(1 for _, said in recent if said.casefold() == text.casefold()) >= rules.RATE_MAX_SAME_TEXT:
+        raise ChatError("You have just said that. Say something else, or wait a few seconds to repeat it.")
+
+
+def message_report(*, message_id: int, user: User, reason: object, table_id: int | None = None) -> ChatReport:
+    """Anyone who can see a message may report it once, with a reason (RULING P28)."""
+    reason = rules.clean_text(reason)[:REASON_LENGTH]
+    if not reason:
+        raise ChatError("Say why you report this message.")
+    with transaction.atomic():
+        message = ChatMessage.objects.select_related("table").filter(pk=message_id).first()
+        if message is None or message.hidden or (table_id is not None and message.table_id != table_id):
+            raise ChatError("There is no such message.")
+        if message.author_id == user.pk:
+            raise ChatError("You cannot report your own message.")
+        is_player, _ = viewer_role(table=message.table, user_id=user.pk)
+        if message.channel not in rules.visible_channels(is_player=is_player, status=message.table.status):
+            raise ChatError("There is no such message.")
+        try:
+            with transaction.atomic():
+                return ChatReport.objects.create(message=message, reporter=user, reason=reason,
+                                                 created_at=timezone.now())
+        except IntegrityError:
+            raise ChatError("You have already reported this message.") from None
+
+
+def message_hide(*, message_id: int, by: User, reason: str) -> ChatMessage:
+    """Hide a message for everyone, at once on every open table page; its reports are resolved."""
+    reason = rules.clean_text(reason)[:REASON_LENGTH]
+    if not reason:
+        raise ChatError("A moderator must say why a message is hidden.")
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise ChatError("There is no such message.")
+        if message.hidden:
+            raise ChatError("That message is already hidden.")
+        now = timezone.now()
+        message.hidden, message.hidden_by, message.hidden_reason, message.hidden_at = True, by, reason, now
+        message.save(update_fields=["hidden", "hidden_by", "hidden_reason", "hidden_at"])
+        ChatReport.objects.filter(message=message, resolved_at=None).update(resolved_at=now)
+        _log(by, message, CHANGE, f"Hid the message: {reason}")
+        broadcast.hidden_on_commit(message.table_id, message.pk)
+    return message
+
+
+def reports_dismiss(*, message_id: int, by: User) -> int:
+    """The moderator read the reports and keeps the message; returns how many were open."""
+    with transaction.atomic():
+        message = ChatMessage.objects.filter(pk=message_id).first()
+        if message is None:
+            raise ChatError("There is no such message.")
+        count = ChatReport.objects.filter(message=message, resolved_at=None).update(resolved_at=timezone.now())
+        if count:
+            _log(by, message, CHANGE, f"Dismissed {count} report(s); the message stays.")
+    return count
+
+
+def mute_create(*, user: User, by: User, reason: str, until: datetime) -> ChatMute:
+    """Mute a user from every table's chat until ``until`` (RULING P29)."""
+    reason = rules.clean_text(reason)[:REASON_LENGTH]
+    if not reason:
+        raise ChatError("A mute needs a reason; the muted player is shown it.")
+    now = timezone.now()
+    if until <= now:
+        raise ChatError("A mute must end in the future.")
+    with transaction.atomic():
+        mute = ChatMute.objects.create(user=user, reason=reason, until=until, created_by=by, created_at=now)
+        _log(by, mute, ADDITION, f"Muted {user.username} from chat until {until:%Y-%m-%d %H:%M %Z}: {reason}")
+    return mute
+
+
+def mute_lift(*, mute_id: int, by: User) -> ChatMute:
+    with transaction.atomic():
+        mute = ChatMute.objects.select_for_update().filter(pk=mute_id).first()
+        if mute is None:
+            raise ChatError("There is no such mute.")
+        now = timezone.now()
+        if mute.until <= now:
+            raise ChatError("That mute has already ended.")
+        mute.until = now
+        mute.save(update_fields=["until"])
+        _log(by, mute, CHANGE, "Lifted the mute early.")
+    return mute
+
+
+def personal_mute_set(*, owner: User, muted_id: int, on: bool) -> None:
+    """RULING P28: a person stops (or starts again) seeing one other person's messages."""
+    if muted_id == owner.pk:
+        raise ChatError("You cannot mute yourself.")
+    with transaction.atomic():
+        if not User.objects.filter(pk=muted_id).exists():
+            raise ChatError("There is no such player.")
+        if on:
+            PersonalMute.objects.get_or_create(owner=owner, muted_id=muted_id)
+        else:
+            PersonalMute.objects.filter(owner=owner, muted_id=muted_id).delete()
+
+
+def spectator_chat_set(*, table_id: int, by: User, on: bool) -> None:
+    """RULING P26: the host turns spectators' chat off or on again; every socket re-reads the chat."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise ChatError("There is no such table.")
+        if table.host_id != by.pk:
+            raise ChatError("Only the host can turn spectators' chat on or off.")
+        ChatRoom.objects.update_or_create(table=table, defaults={"spectator_chat": on})
+        broadcast.sync_on_commit(table.pk)
+
+
+def _log(by: User, obj, flag: int, text: str) -> None:
+    LogEntry.objects.log_actions(by.pk, [obj], flag, text, single_object=True)

@@ -1,0 +1,59 @@
+"""Chat test helpers: tables in each phase, and the chat frames a socket received."""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from tables import services
+from tests.tables.helpers import open_table
+from tests.tables.socket_helpers import connect, drain
+
+
+def seated_sita_table(host, player, *, start: bool = False):
+    """A two-seat SITA table (no bots needed): host and player seated, the game started or not."""
+    table = open_table(host, "sita", seat_count=2)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    if start:
+        services.table_start(table_id=table.pk, host=host)
+    return table
+
+
+sita_table = database_sync_to_async(seated_sita_table)
+
+
+def chat_frames(texts: list[str]) -> list[dict]:
+    return [json.loads(text)["chat"] for text in texts if text.startswith('{"chat"')]
+
+
+async def chat_received(communicator: WebsocketCommunicator, quiet: float = 0.3) -> list[dict]:
+    return chat_frames(await drain(communicator, quiet=quiet))
+
+
+async def open_sockets(table_id: int, *users) -> list[WebsocketCommunicator]:
+    """One socket per user, each past its first pushes and its chat state."""
+    sockets = []
+    for user in users:
+        socket, connected = await connect(table_id, user)
+        assert connected
+        await socket.send_json_to({"command": "chat_sync"})
+        sockets.append(socket)
+    for socket in sockets:
+        frames = await chat_received(socket)
+        assert [frame["type"] for frame in frames] == ["state"]
+    return sockets
+
+
+async def say(socket: WebsocketCommunicator, text: str, channel: str = "players") -> None:
+    await socket.send_json_to({"command": "chat_send", "channel": channel, "text": text})
+
+
+def texts(frames: list[dict]) -> list[str]:
+    return [frame["message"]["text"] for frame in frames if frame["type"] == "message"]
+
+
+def errors(frames: list[dict]) -> list[str]:
+    return [frame["message"] for frame in frames if frame["type"] == "error"]
