@@ -5,12 +5,20 @@ Everything here reads and changes a locked ``Match`` in memory; the move service
 so a deadline is set in the same transaction as the move that makes a seat awaited.
 
 ``match.deadlines`` maps each awaited human seat (not away) to ``[epoch ms, version]``:
-when its time is up, and the match version that set it. The expiry task carries that
-version and plays only for seats whose deadline it set and which are due, so a task that
-runs late, twice, or after the player moved does nothing. ``match.clock_due`` is the
+when its time is up, and the match version that set it. ``match.clock_due`` is the
 earliest deadline, indexed, so the beat sweep finds deadlines no worker enforced.
 
-``match.clock_seats`` keeps, per seat (keys are strings: JSON), the expiries in a row,
+One countdown task per match is armed at a time, for the earliest deadline, and stored as
+``clock_seats["timer"] = [epoch ms, version]``; the task carries the same two values. A
+move whose new deadline is later than the armed timer queues nothing: sending a Celery
+task cost more CPU than the rest of a move's writes (issue 9's budget), and most moves come
+long before the deadline. When the armed task runs it plays for the seats that are due and
+arms the next timer. A task that is not the armed one (run twice, or superseded) does
+nothing; one that runs before its time does nothing either, and the sweep enforces that
+deadline. A task that runs after the player moved finds their deadline gone and plays
+nothing.
+
+``match.clock_seats`` also keeps, per seat (keys are strings: JSON), the expiries in a row,
 when the seat went away, and during a dismissal vote the time each seat had left.
 """
 
@@ -99,33 +107,52 @@ def after_move(match, *, awaited: list[int], humans: set[int], events: list[tupl
             deadlines[str(seat)] = kept
         else:
             deadlines[str(seat)] = [ms(now) + match.turn_clock * 1000, match.version]
-    _set(match, deadlines)
+    _set(match, deadlines, now=now)
 
 
-def _set(match, deadlines: dict) -> None:
+def _set(match, deadlines: dict, *, now: datetime) -> None:
     match.deadlines = deadlines
     match.clock_due = from_ms(min(at for at, _ in deadlines.values())) if deadlines else None
-    # Each deadline a move (or a resume) set gets its own countdown task after commit.
-    fresh = {(at, version) for at, version in deadlines.values() if version == match.version}
-    if fresh:
-        match_id = match.pk
-        transaction.on_commit(lambda: [_queue(match_id, version, at) for at, version in fresh])
+    arm(match, now=now)
+
+
+def arm(match, *, now: datetime) -> None:
+    """Queue the countdown task for the earliest deadline, unless an armed one runs before it."""
+    if not match.deadlines:
+        return  # an armed task finds nothing due and clears itself
+    earliest = min(at for at, _ in match.deadlines.values())
+    timer = (match.clock_seats or {}).get("timer")
+    if timer and ms(now) <= timer[0] <= earliest:
+        return
+    seats = _seats(match)
+    seats["timer"] = [earliest, match.version]
+    match.clock_seats = seats
+    match_id, version = match.pk, match.version
+    transaction.on_commit(lambda: _queue(match_id, version, earliest))
 
 
 def _queue(match_id: int, version: int, at: int) -> None:
     from tables.tasks import clock_expire
 
     countdown = max(0.0, (at - ms(datetime.now(dt_timezone.utc))) / 1000)
-    clock_expire.apply_async((match_id, version), countdown=countdown)
+    clock_expire.apply_async((match_id, version, at), countdown=countdown)
 
 
-def due_seats(match, *, version: int | None, now: datetime) -> list[int]:
-    """Seats whose deadline has passed; with a version, only those that version set."""
-    due = []
-    for seat, (at, set_by) in (match.deadlines or {}).items():
-        if at <= ms(now) and (version is None or set_by == version):
-            due.append(int(seat))
-    return sorted(due)
+def take_timer(match, *, version: int, at: int | None, now: datetime) -> bool:
+    """Whether the task (version, at) is this match's armed timer and its time has come; if so it
+    is disarmed, for the caller to play what is due and arm the next."""
+    timer = (match.clock_seats or {}).get("timer")
+    if timer is None or timer != [at if at is not None else timer[0], version] or ms(now) < timer[0]:
+        return False
+    seats = _seats(match)
+    seats.pop("timer")
+    match.clock_seats = seats
+    return True
+
+
+def due_seats(match, *, now: datetime) -> list[int]:
+    """Seats whose deadline has passed."""
+    return sorted(int(seat) for seat, (at, _) in (match.deadlines or {}).items() if at <= ms(now))
 
 
 def expired(match, seat: int, *, now: datetime) -> None:
@@ -149,7 +176,7 @@ def back(match, seat: int, *, awaited: list[int], paused: bool, now: datetime) -
     if match.turn_clock and seat in awaited and not paused:
         deadlines = dict(match.deadlines or {})
         deadlines[str(seat)] = [ms(now) + match.turn_clock * 1000, match.version]
-        _set(match, deadlines)
+        _set(match, deadlines, now=now)
 
 
 def pause(match, *, now: datetime) -> None:
@@ -169,7 +196,7 @@ def resume(match, *, now: datetime) -> None:
     seats["paused"] = {}
     match.clock_seats = seats
     if paused:
-        _set(match, {seat: [ms(now) + left, match.version] for seat, left in paused.items()})
+        _set(match, {seat: [ms(now) + left, match.version] for seat, left in paused.items()}, now=now)
 
 
 def all_away_since(match, humans: set[int]) -> datetime | None:

@@ -403,22 +403,30 @@ def table_clock_set(*, table_id: int, host: User, seconds: object) -> None:
         _touch(table)
 
 
-def clock_expire(*, match_id: int, version: int | None, now: datetime | None = None) -> int:
+def clock_expire(*, match_id: int, version: int | None, at: int | None = None, now: datetime | None = None) -> int:
     """RULING P11: the house plays one legal action for each awaited seat whose time is up.
 
-    ``version`` is the match version that set the deadlines the calling task enforces: a task
-    that runs late, twice, or after the player moved finds none of them due and does nothing.
-    The sweep passes None: any deadline that has passed. Returns how many actions were played.
+    ``version`` and ``at``: the countdown task's timer (tables/clock.py). Only the match's armed
+    timer, once its time has come, acts: a task run twice, superseded or early does nothing,
+    and one that runs after the player moved finds their deadline gone. The sweep passes
+    ``version=None``: any deadline that has passed. Returns how many actions were played.
     """
     now = now or timezone.now()
     with transaction.atomic():
         match = _lock_match(match_id)
-        if match.status != Match.Status.PLAYING or hooks.is_paused(match):
-            return 0  # RULING P13: a vote's pause stops the clock; its end restarts it.
-        due = clock.due_seats(match, version=version, now=now)
+        if match.status != Match.Status.PLAYING:
+            return 0
+        if version is not None and not clock.take_timer(match, version=version, at=at, now=now):
+            return 0
+        if hooks.is_paused(match):
+            # RULING P13: the vote's pause stops the clock; its end re-arms it.
+            match.save(update_fields=["clock_seats"])
+            return 0
+        due = clock.due_seats(match, now=now)
         if not due:
-            # Moved on, already played, or early (another machine's clock): the beat sweep
-            # enforces any deadline whose task came too early or was lost.
+            # The player moved in time: arm the task for the next deadline, if any.
+            clock.arm(match, now=now)
+            match.save(update_fields=["clock_seats"])
             return 0
         engine = _engine(match.game)
         state = states.loaded(match.game, match.pk, match.version, match.state)

@@ -33,9 +33,9 @@ def vote_expire(vote_id: int) -> bool:
 
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
-def clock_expire(match_id: int, version: int) -> int:
-    """RULING P11: enforce the deadlines the move at ``version`` set; harmless twice, late or early."""
-    return services.clock_expire(match_id=match_id, version=version)
+def clock_expire(match_id: int, version: int, at: int | None = None) -> int:
+    """RULING P11: the match's armed countdown (its version and time); harmless twice, late or early."""
+    return services.clock_expire(match_id=match_id, version=version, at=at)
 
 
 @shared_task(ignore_result=True)

@@ -76,13 +76,15 @@ def by_clock(match: Match) -> list[MatchEvent]:
 # --- expiry on a real worker ---------------------------------------------------------------
 
 
-def _deadline_passed(match: Match) -> int:
-    """Move the host's stored deadline 1 s into the past (as if its time ran out); its version."""
+def _deadline_passed(match: Match) -> tuple[int, int]:
+    """Move the host's stored deadline and the armed timer 1 s into the past (as if the time ran out)."""
     match.refresh_from_db()
-    _, version = match.deadlines["0"]
+    deadline, version = match.deadlines["0"]
+    assert match.clock_seats["timer"] == [deadline, version]
     past = clock.ms(datetime.now(dt_timezone.utc)) - 1000
-    Match.objects.filter(pk=match.pk).update(deadlines={"0": [past, version]}, clock_due=at(past))
-    return version
+    Match.objects.filter(pk=match.pk).update(deadlines={"0": [past, version]}, clock_due=at(past),
+                                             clock_seats={**match.clock_seats, "timer": [past, version]})
+    return version, past
 
 
 def start_on_worker(host) -> Match:
@@ -94,9 +96,9 @@ def start_on_worker(host) -> Match:
 
 def test_an_expiry_on_a_real_worker_plays_exactly_one_legal_move_for_exactly_that_seat(host, worker) -> None:
     match = start_on_worker(host)
-    version = _deadline_passed(match)
+    version, past = _deadline_passed(match)
     before = rebuild_state(match, upto=version)
-    tasks.clock_expire.apply_async((match.pk, version), countdown=0.2)
+    tasks.clock_expire.apply_async((match.pk, version, past), countdown=0.2)
     assert wait_for(lambda: match.events.filter(version=version + 1).exists(), 30)
     event = match.events.get(version=version + 1)
     engine = get_engine("estimation")
@@ -109,9 +111,9 @@ def test_an_expiry_on_a_real_worker_plays_exactly_one_legal_move_for_exactly_tha
 
 def test_a_task_delivered_twice_plays_once(host, worker) -> None:
     match = start_on_worker(host)
-    version = _deadline_passed(match)
-    tasks.clock_expire.apply_async((match.pk, version), countdown=0.2)
-    tasks.clock_expire.apply_async((match.pk, version), countdown=0.2)
+    version, past = _deadline_passed(match)
+    tasks.clock_expire.apply_async((match.pk, version, past), countdown=0.2)
+    tasks.clock_expire.apply_async((match.pk, version, past), countdown=0.2)
     assert wait_for(lambda: match.events.filter(version=version + 1).exists(), 30)
     time.sleep(2)  # both deliveries have run: the worker takes them one after the other
     assert len(by_clock(match)) == 1
@@ -137,7 +139,7 @@ def test_a_move_made_1_ms_before_the_deadline_wins_and_the_late_task_does_nothin
     engine, state = state_of(match)
     action = engine.legal_actions(state, 0)[-1]
     services.match_act(match_id=match.pk, user=host, action=action, version=match.version, now=at(deadline - 1))
-    assert services.clock_expire(match_id=match.pk, version=version, now=at(deadline + 5000)) == 0
+    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline + 5000)) == 0
     event = match.events.get(version=version + 1)
     assert event.action == action and not event.by_clock
     assert not by_clock(match)
@@ -148,9 +150,22 @@ def test_a_move_made_1_ms_before_the_deadline_wins_and_the_late_task_does_nothin
 def test_a_task_that_runs_early_does_nothing(host, travel, queued) -> None:
     match = start_estimation(host)
     deadline, version = deadline_of(match, 0)
-    assert services.clock_expire(match_id=match.pk, version=version, now=at(deadline - 1)) == 0
+    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline - 1)) == 0
     match.refresh_from_db()
     assert match.version == version and deadline_of(match, 0) == (deadline, version)
+    assert match.clock_seats["timer"] == [deadline, version]  # still armed: the sweep would catch it
+
+
+def test_one_task_is_armed_per_match_and_a_superseded_one_does_nothing(host, travel, queued) -> None:
+    match = start_estimation(host)
+    deadline, version = deadline_of(match, 0)
+    assert queued == [(match.pk, version, deadline)]
+    # A task for any other timer (an older one, or a copy) plays nothing and disarms nothing.
+    assert services.clock_expire(match_id=match.pk, version=version - 1, at=deadline, now=at(deadline)) == 0
+    assert services.clock_expire(match_id=match.pk, version=version, at=deadline - 5, now=at(deadline)) == 0
+    match.refresh_from_db()
+    assert match.version == version and match.clock_seats["timer"] == [deadline, version]
+    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 1
 
 
 def test_a_deadline_missed_while_no_worker_ran_is_enforced_by_the_sweep(host, travel, queued) -> None:
@@ -201,7 +216,7 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     match = play_bots_until_human(services.table_start(table_id=table.pk, host=host))
     engine, state = state_of(match)
     (seat,) = engine.to_act(state)
-    deadline, _ = match.deadlines[str(seat)]
+    deadline, version = match.deadlines[str(seat)]
     proposed = at(deadline - 40_000)
     votes.vote_propose(match_id=match.pk, user=host, now=proposed)
     match.refresh_from_db()
@@ -213,10 +228,15 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     resumed = proposed + timedelta(seconds=25)
     votes.vote_cast(match_id=match.pk, user=player, yes=False, now=resumed)  # rejected: play resumes
     match.refresh_from_db()
-    assert match.deadlines == {str(seat): [clock.ms(resumed) + 40_000, match.version]}
+    resumed_deadline = clock.ms(resumed) + 40_000
+    assert match.deadlines == {str(seat): [resumed_deadline, match.version]}
     assert match.clock_seats["paused"] == {}
-    assert (match.pk, match.version, clock.ms(resumed) + 40_000) in queued
-    assert not by_clock(match)
+    # The task armed for the old deadline runs first, plays nothing, and arms the next one.
+    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 0
+    assert queued[-1] == (match.pk, match.version, resumed_deadline)
+    assert services.clock_expire(match_id=match.pk, version=match.version, at=resumed_deadline,
+                                 now=at(resumed_deadline)) == 1
+    assert [e.seat for e in by_clock(match)] == [seat]
 
 
 def test_the_away_state_starts_after_2_expiries_and_ends_on_the_players_next_action(host, travel, queued) -> None:
@@ -224,7 +244,7 @@ def test_the_away_state_starts_after_2_expiries_and_ends_on_the_players_next_act
     match = start_estimation(host)
     for expiry in (1, 2):
         deadline, version = deadline_of(match, 0)
-        assert services.clock_expire(match_id=match.pk, version=version, now=at(deadline)) == 1
+        assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 1
         match.refresh_from_db()
         assert match.clock_seats["expiries"]["0"] == expiry
         assert ("0" in match.clock_seats["away"]) == (expiry == 2)
@@ -312,7 +332,7 @@ def test_a_timed_game_is_never_abandoned_for_idleness(host, travel, queued) -> N
 def test_history_score_sheet_and_replay_show_what_the_clock_played(host, travel, queued, client) -> None:
     match = start_estimation(host)
     deadline, version = deadline_of(match, 0)
-    services.clock_expire(match_id=match.pk, version=version, now=at(deadline))
+    services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline))
     Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": clock.ms(T0)}})
     while services.bots_act(match_id=match.pk, version=Match.objects.get(pk=match.pk).version):
         pass  # the away host is played by the house to the end
