@@ -458,3 +458,19 @@ async def test_only_the_away_player_sees_im_back_and_everyone_sees_away(host, pl
     assert 'class="tag warn away"' not in html.rsplit('id="live"', 1)[-1]
     for socket in (host_socket, player_socket):
         await socket.disconnect()
+
+
+async def test_the_host_sets_the_clock_over_the_socket_and_a_bad_value_is_refused(host) -> None:
+    from channels.db import database_sync_to_async
+
+    table = await database_sync_to_async(open_table)(host, "sitaratas")
+    socket, _ = await connect(table.pk, host)
+    await drain(socket)
+    await socket.send_json_to({"command": "clock_set", "seconds": "45"})
+    assert "Choose a turn clock of off, 30, 60 or 120 seconds." in "".join(await drain(socket, quiet=1.0))
+    assert (await database_sync_to_async(Table.objects.get)(pk=table.pk)).clock == 0
+    await socket.send_json_to({"command": "clock_set", "seconds": "120"})
+    html = "".join(await drain(socket, quiet=1.0))
+    assert "120 s clock" in html and "120-second turn clock" in html
+    assert (await database_sync_to_async(Table.objects.get)(pk=table.pk)).clock == 120
+    await socket.disconnect()
