@@ -15,6 +15,7 @@ from games import charts
 from games.engines import get_engine
 from games.engines.sita import PENALTY, penalty
 from games.models import Match, MatchPlayer
+from games.replay import rebuild_state
 from games.scoresheets import score_sheet
 
 ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED, Match.Status.ABANDONED]
@@ -95,7 +96,7 @@ def clock_moves(match: Match) -> list[dict]:
     if not any(by_clock for *_, by_clock in events):
         return []
     engine = get_engine(match.game)
-    state = engine.new_game(match.players, match.options, match.seed)
+    state = rebuild_state(match, upto=0)  # the deal, made as the game made it
     moves = []
     for version, seat, action, by_clock in events:
         if by_clock:
