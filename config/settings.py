@@ -217,4 +217,6 @@ DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
 
 CELERY_BEAT_SCHEDULE = {
     "close-idle-lobbies": {"task": "tables.tasks.close_idle_lobbies", "schedule": 600.0},
+    # The turn clock's safety net: deadlines that passed while no worker ran (issue 19).
+    "sweep-turn-clocks": {"task": "tables.tasks.clocks_sweep", "schedule": 15.0},
 }

@@ -40,7 +40,7 @@ class MatchPlayerInline(ReadOnlyInline):
 
 class MatchEventInline(ReadOnlyInline):
     model = MatchEvent
-    fields = ["version", "seat", "user", "action", "created_at"]
+    fields = ["version", "seat", "user", "action", "created_at", "by_clock"]
     readonly_fields = fields
 
 
@@ -57,7 +57,7 @@ class MatchAdmin(ServiceWrittenAdmin):
     # The state holds every hidden card; it is left out on purpose (RULING P2), the record
     # is shown once the game has ended.
     fields = ["game", "table", "attempt", "status", "end_reason", "options", "players", "version",
-              "started_at", "ended_at", "record_pretty"]
+              "started_at", "ended_at", "turn_clock", "record_pretty"]
     readonly_fields = fields
     inlines = [MatchPlayerInline, MatchEventInline]
     actions = ["abort_games"]

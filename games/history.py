@@ -12,11 +12,13 @@ from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 from games import charts
+from games.engines import get_engine
 from games.engines.sita import PENALTY, penalty
 from games.models import Match, MatchPlayer
+from games.replay import rebuild_state
 from games.scoresheets import score_sheet
 
-ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED]
+ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED, Match.Status.ABANDONED]
 GAMES = {"sitaratas", "estimation", "sita"}
 
 
@@ -59,6 +61,13 @@ def match_page(*, match: Match) -> dict:
         player.rating_change = f"{player.rating_after - player.rating_before:+.1f}" if rated else ""
     record = public_record(match)
     sheet = score_sheet(record) if record else None
+    moves = clock_moves(match) if record else []
+    if sheet and moves:
+        # RULING P11: a round in which the house played for a seat is marked in that seat's cell.
+        clocked = {(move["round"], move["seat"]) for move in moves}
+        for row in sheet["rows"]:
+            for seat, cell in enumerate(row["cells"]):
+                cell["by_clock"] = (row["number"], seat) in clocked
     chart = None
     if sheet and sheet["running"]:
         chart = charts.running_totals_svg(names=names, running=sheet["running"], title="Running totals by round")
@@ -73,7 +82,34 @@ def match_page(*, match: Match) -> dict:
         "chart": chart,
         "legend": charts.legend(names),
         "sitaratas_seat": record.get("sitaratas") if record else None,
+        "clock_moves": moves,
     }
+
+
+def clock_moves(match: Match) -> list[dict]:
+    """Every action the house played for an absent player (RULING P11), with the round it was in.
+
+    The log says which events the clock played; the round comes from replaying the log up to
+    each, which only games with such an event pay for.
+    """
+    events = list(match.events.order_by("version").values_list("version", "seat", "action", "by_clock"))
+    if not any(by_clock for *_, by_clock in events):
+        return []
+    engine = get_engine(match.game)
+    state = rebuild_state(match, upto=0)  # the deal, made as the game made it
+    moves = []
+    for version, seat, action, by_clock in events:
+        if by_clock:
+            moves.append({"version": version, "seat": seat, "round": engine.view(state, None)["round_number"],
+                          "action": action, "label": action_label(action)})
+        state = engine.apply(state, seat, action)
+    return moves
+
+
+def action_label(action: dict) -> str:
+    """A short text for an action of any game: its type and its values."""
+    values = [f"{key} {value}" for key, value in action.items() if key != "type"]
+    return " ".join([str(action.get("type", "")).replace("_", " "), *values]).strip()
 
 
 # --- replay -------------------------------------------------------------------------------
@@ -174,5 +210,17 @@ def replay_frame(*, match: Match, step: int) -> dict | None:
     step = max(0, min(step, len(steps) - 1))
     names = [player.user.name for player in match.match_players.select_related("user").order_by("seat")]
     return {"match": match, "record": record, "names": names, "frame": steps[step], "step": step,
+            "clocked_seats": _clocked_seats(steps[step], clock_moves(match)),
             "count": len(steps), "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step + 1 < len(steps) else None, "penalties": PENALTY}
+
+
+def _clocked_seats(frame: dict, moves: list[dict]) -> list[int]:
+    """The seats whose card in this replay step the house played for them (RULING P11)."""
+    cards = {(move["round"], move["seat"], move["action"].get("card")) for move in moves}
+    number = frame["round"]["number"]
+    if frame.get("trick"):
+        return [play["seat"] for play in frame["trick"]["plays"] if (number, play["seat"], play["card"]) in cards]
+    if frame.get("turn"):
+        return [seat for seat, card in enumerate(frame["turn"]["chosen"]) if (number, seat, card) in cards]
+    return []

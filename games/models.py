@@ -18,6 +18,7 @@ class Match(models.Model):
         FINISHED = "finished", "Finished"
         DISMISSED = "dismissed", "Dismissed by vote"
         ABORTED = "aborted", "Aborted by an admin"
+        ABANDONED = "abandoned", "Abandoned"  # RULING P14: an untimed game with no move for a day
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches")
     attempt = models.PositiveIntegerField(help_text="1 for the table's first start, 2 after a dismissal, …")
@@ -37,6 +38,18 @@ class Match(models.Model):
     record = models.JSONField(null=True, blank=True, help_text="The full record, stored when the game ends.")
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The turn clock (issue 19; written only by tables.clock through the move services).
+    turn_clock = models.PositiveSmallIntegerField(default=0, help_text="Seconds per decision; 0 = no clock.")
+    deadlines = models.JSONField(
+        default=dict, blank=True,
+        help_text='Per awaited human seat: {"seat": [deadline in epoch ms, version that set it]}.',
+    )
+    clock_due = models.DateTimeField(null=True, blank=True, db_index=True,
+                                     help_text="The earliest deadline: what the sweep looks for.")
+    clock_seats = models.JSONField(
+        default=dict, blank=True,
+        help_text='{"expiries": {seat: n in a row}, "away": {seat: since, epoch ms}, "paused": {seat: ms left}}.',
+    )
 
     class Meta:
         ordering = ["-started_at"]
@@ -81,6 +94,7 @@ class MatchEvent(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     action = models.JSONField()
     created_at = models.DateTimeField()
+    by_clock = models.BooleanField(default=False, help_text="Chosen by the house for an absent player (RULING P11).")
 
     class Meta:
         ordering = ["match", "version"]

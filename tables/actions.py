@@ -13,6 +13,7 @@ COMMANDS = {
     "act", "resync", "seat_take", "seat_leave", "ready", "unready", "bot_add", "bot_remove", "start", "close",
     "vote_propose", "vote_yes", "vote_no",
 }
+COMMANDS |= {"back", "clock_set"}  # the turn clock (issue 19)
 INT_FIELDS = {"bid", "tricks", "value", "row"}
 ACTION_FIELDS = {"type", "bid", "card", "joker", "tricks", "trump", "value", "row"}
 MAX_MESSAGE_FIELDS = 20
@@ -46,6 +47,8 @@ def parse_message(content: object, *, game: str) -> Message:
     extra = {}
     if command in ("ready", "start"):  # RULING P31: the player's random value for the deal, checked by the command
         extra["entropy"] = content.get("entropy")
+    if command == "clock_set":
+        extra["seconds"] = _optional_int(content.get("seconds"), "turn clock")
     return Message(command=command, action=action, version=version, position=position, extra=extra)
 
 

@@ -65,7 +65,7 @@ class TableAdmin(ServiceWrittenAdmin):
     search_fields = ["=id", "host__username", "seats__user__username", "closed_reason"]
     list_select_related = ["host"]
     readonly_fields = ["game", "options", "seat_count", "stake", "host", "status", "created_at", "last_activity_at",
-                       "closed_reason"]
+                       "closed_reason", "clock"]
     inlines = [SeatInline]
     actions = ["close_lobbies"]
 

@@ -33,8 +33,10 @@ def group_name(table_id: int) -> str:
 
 
 def send_table_changed(table_id: int, *, match_id: int | None = None, version: int | None = None,
-                       state: str | None = None, lobby: bool = False) -> None:
-    event = {"type": "table.changed", "match_id": match_id, "version": version, "state": state, "lobby": lobby}
+                       state: str | None = None, lobby: bool = False, clock: dict | None = None) -> None:
+    # ``clock``: the turn clock's public part (deadlines, away seats), pushed with the state it goes with.
+    event = {"type": "table.changed", "match_id": match_id, "version": version, "state": state, "lobby": lobby,
+             "clock": clock}
     loop = socket_loop.get()
     if loop is not None and loop.is_running():
         # Simultaneous moves of one table (SITA) commit in order but may be handed over out of

@@ -38,5 +38,11 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
             votes.vote_propose(match_id=match_id, user=user)
         else:
             votes.vote_cast(match_id=match_id, user=user, yes=command == "vote_yes")
+    elif command == "clock_set":
+        services.table_clock_set(table_id=table_id, host=user, seconds=message.extra.get("seconds"))
+    elif command == "back":
+        if match_id is None:
+            raise TableError("The game has not started.")
+        services.seat_back(match_id=match_id, user=user, position=message.position)
     else:
         raise TableError("Unknown command.")

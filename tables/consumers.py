@@ -109,7 +109,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     async def table_changed(self, event: dict) -> None:
         same_match = event.get("match_id") is not None and event["match_id"] == self.snapshot.match_id
         if same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version:
-            self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"])
+            self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"],
+                                                     clock=event.get("clock"))
         else:
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
         await self._push()

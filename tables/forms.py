@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from games.engines import get_engine
+from tables import clock
 
 GAMES = [("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")]
 
@@ -18,6 +19,13 @@ class NewTableForm(forms.Form):
     length = forms.ChoiceField(choices=[("micro", "Micro · 5 rounds"), ("mini", "Mini · 10 rounds"), ("full", "Full · 18 rounds")], required=False)
     matches = forms.IntegerField(min_value=1, max_value=10, required=False, initial=1)
     stake = forms.IntegerField(min_value=0, required=False, initial=0, help_text="Coins each player stakes (Estimation; 0 = unstaked).")
+    # RULING P9: off, 30, 60 or 120 seconds per decision; blank is the game's default.
+    clock = forms.ChoiceField(
+        label="Turn clock", required=False,
+        choices=[("", "The game's default")] + [(str(s), f"{s} s per decision" if s else "Off") for s in clock.CHOICES],
+        help_text="When a player's time runs out the house plays for them. Default: Estimation and SITA 60 s, "
+                  "Sitaratas off. A staked table needs a clock.",
+    )
 
     def clean(self) -> dict:
         data = super().clean()
@@ -34,6 +42,11 @@ class NewTableForm(forms.Form):
             raise forms.ValidationError(str(error)) from None
         data["seat_count"] = players
         data["stake"] = (data.get("stake") or 0) if game == "estimation" else 0
+        try:
+            data["clock_seconds"] = clock.validate(
+                game=game, seconds=int(data["clock"]) if data.get("clock") else None, stake=data["stake"])
+        except ValueError as error:
+            self.add_error("clock", str(error))
         return data
 
     @staticmethod

@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from django.template import engines
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
+from tables import clock as turn_clock
 from tables import hooks, states
 from tables.connections import retry_on_dead_connection
 from tables.models import Table
@@ -50,9 +52,11 @@ class Snapshot:
     version: int = 0
     state: str | None = None
     extra: dict = field(default_factory=dict)
+    turn_clock: int = 0  # the table's clock setting (seconds; 0 = off)
+    clock: dict | None = None  # the match's clock: tables.clock.public
 
-    def with_state(self, *, version: int, state: str) -> "Snapshot":
-        return replace(self, version=version, state=state)
+    def with_state(self, *, version: int, state: str, clock: dict | None = None) -> "Snapshot":
+        return replace(self, version=version, state=state, clock=clock)
 
 
 @retry_on_dead_connection
@@ -83,6 +87,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         match_status=match.status if match else None, version=match.version if match else 0,
         state=match.state if match else None,
         extra=hooks.live_extra(table=table, match=match),
+        turn_clock=table.clock, clock=turn_clock.public(match),
     )
 
 
@@ -125,7 +130,11 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         vote = extra["vote"]
         extra["vote"] = {**vote, "can_propose": vote["can_propose"] and view["round_number"] <= vote["rounds"]}
     my_ready = any(seat.is_ready for seat in snapshot.seats if seat.position == viewer_seat)
+    clock = turn_clock.live(snapshot.clock, seconds=snapshot.turn_clock, game=snapshot.game, viewer_seat=viewer_seat,
+                            to_act=view["to_act"] if view else [], lobby=snapshot.status == Table.Status.LOBBY,
+                            now=timezone.now())
     return {
+        "clock": clock,
         "snap": snapshot,
         "my_ready": my_ready,
         "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),

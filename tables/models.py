@@ -24,6 +24,7 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(db_index=True, help_text="Lobbies idle for too long close (RULING P8).")
     closed_reason = models.CharField(max_length=200, blank=True)
+    clock = models.PositiveSmallIntegerField(default=0, help_text="Turn clock: seconds per decision, 0 = off (RULING P9).")
 
     class Meta:
         ordering = ["-created_at"]

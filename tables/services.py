@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 import psycopg
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from accounts.bots import ensure_bot_accounts
@@ -24,7 +25,7 @@ from accounts.models import User
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
-from tables import fairness, hooks, states
+from tables import clock, fairness, hooks, states
 from tables.broadcast import table_changed_on_commit
 from tables.errors import TableError
 from tables.models import Seat, Table
@@ -35,8 +36,9 @@ MAX_STAKE = 1_000_000
 # --- lobby ------------------------------------------------------------------------------
 
 
-def table_create(*, host: User, game: str, seat_count: int, options: dict | None = None, stake: int = 0) -> Table:
-    """Open a table; the host takes the first seat."""
+def table_create(*, host: User, game: str, seat_count: int, options: dict | None = None, stake: int = 0,
+                 clock_seconds: int | None = None) -> Table:
+    """Open a table; the host takes the first seat. ``clock_seconds`` None: the game's default clock."""
     engine = _engine(game)
     try:
         full_options = engine.validate_options(seat_count, options or {})
@@ -46,10 +48,11 @@ def table_create(*, host: User, game: str, seat_count: int, options: dict | None
         raise TableError("Only Estimation tables can be staked.")
     if not 0 <= stake <= MAX_STAKE:
         raise TableError(f"The stake must be between 0 and {MAX_STAKE:,} coins.")
+    turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
     with transaction.atomic():
         table = Table.objects.create(
             game=game, options=full_options, seat_count=seat_count, stake=stake, host=host,
-            last_activity_at=timezone.now(),
+            last_activity_at=timezone.now(), clock=turn_clock,
         )
         Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(seat_count))
         _seat_take(table=table, user=host, position=0)
@@ -201,6 +204,7 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         match = Match.objects.create(
             table=table, attempt=attempt, game=table.game, options=table.options, players=table.seat_count,
             seed=seed, state=engine.dumps(state), version=0, started_at=now,
+            turn_clock=table.clock,
         )
         MatchPlayer.objects.bulk_create(MatchPlayer(match=match, seat=seat.position, user=seat.user) for seat in seats)
         fairness.attach(commitment=commitment, match=match)
@@ -241,7 +245,9 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             return 0
         engine = _engine(match.game)
         state = states.loaded(match.game, match.pk, match.version, match.state)
-        bots = {seat: user_id for seat, user_id, is_bot in _players(match) if is_bot}
+        # RULING P12: the house plays for an away seat as for a bot, after the same pause.
+        away = clock.away_seats(match)
+        bots = {seat: user_id for seat, user_id, is_bot in _players(match) if is_bot or seat in away}
         events: list[tuple] = []
         # In SITA every bot chooses at once; in the trick games exactly one seat is awaited.
         for seat in [seat for seat in engine.to_act(state) if seat in bots]:
@@ -251,7 +257,7 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             rng = random.Random(f"{match.seed}:{match.version}:{seat}")
             action = bot(engine.view(state, seat), rng)
             state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
-                                 events=events)
+                                 events=events, by_clock=seat in away)
         if events:
             _after_move(match, state, engine, events)
         return len(events)
@@ -276,13 +282,14 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
 
 
 def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action: object, now: datetime,
-                 events: list[tuple]):
-    """Apply one action; its MatchEvent is written with the new state, in _after_move."""
+                 events: list[tuple], by_clock: bool = False):
+    """Apply one action; its MatchEvent is written with the new state, in _after_move.
+    ``by_clock``: the house chose it for an absent player (RULING P11)."""
     new_state = engine.apply(state, seat, action)
     match.version += 1
     if not set(engine.to_act(new_state)) <= set(engine.to_act(state)):
         match.turn_version = match.version  # someone new is awaited: a new turn begins
-    events.append((match.version, seat, user_id, action, now))
+    events.append((match.version, seat, user_id, action, now, by_clock))
     return new_state
 
 
@@ -290,6 +297,9 @@ def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
     """Save the state and the events, settle a finished game, and queue the broadcast and any bot turn."""
     match.state = engine.dumps(state)
     states.remember(match.game, match.pk, match.version, match.state, state)
+    humans = {seat for seat, _, is_bot in _players(match) if not is_bot}
+    clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events,
+                     now=events[-1][4] if events else timezone.now())
     if engine.is_over(state):
         _write_move(match, events, save_state=False)
         _settle(match, state, engine)
@@ -298,13 +308,15 @@ def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
         _write_move(match, events, save_state=True)
     # A finished game changes more than the state (places, payouts): consumers re-read it all.
     finished = match.status != Match.Status.PLAYING
-    table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished)
+    table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished,
+                            clock=clock.public(match))
     if match.status == Match.Status.PLAYING:
         _queue_bots(match, state, engine)
 
 
 def _queue_bots(match: Match, state, engine) -> None:
-    bot_seats = {seat for seat, _, is_bot in _players(match) if is_bot}
+    away = clock.away_seats(match)
+    bot_seats = {seat for seat, _, is_bot in _players(match) if is_bot or seat in away}
     if bot_seats & set(engine.to_act(state)):
         from tables.tasks import bots_move
 
@@ -340,13 +352,19 @@ def match_abort(*, match_id: int, by: User, reason: str, now: datetime | None = 
         match = _lock_match(match_id)
         if match.status != Match.Status.PLAYING:
             raise TableError("Only a game in play can be aborted.")
-        table = Table.objects.select_for_update().get(pk=match.table_id)  # Match, then Table: as votes do.
-        _end_attempt(match, status=Match.Status.ABORTED, reason=f"Aborted by {by.name}: {reason or 'no reason given'}", now=now)
-        hooks.match_aborted(table=table, match=match)
-        table.seats.update(user=None, is_ready=False)
-        table.status, table.closed_reason = Table.Status.CLOSED, match.end_reason
-        table.save(update_fields=["status", "closed_reason"])
+        _close_unfinished(match, status=Match.Status.ABORTED,
+                          reason=f"Aborted by {by.name}: {reason or 'no reason given'}", now=now)
     return match
+
+
+def _close_unfinished(match: Match, *, status: str, reason: str, now: datetime) -> None:
+    """End a game in play without a result: stakes refunded, passes released, no ratings (RULING P8)."""
+    table = Table.objects.select_for_update().get(pk=match.table_id)  # Match, then Table: as votes do.
+    _end_attempt(match, status=status, reason=reason, now=now)
+    hooks.match_aborted(table=table, match=match)
+    table.seats.update(user=None, is_ready=False)
+    table.status, table.closed_reason = Table.Status.CLOSED, match.end_reason
+    table.save(update_fields=["status", "closed_reason"])
 
 
 def match_dismiss(*, match: Match, now: datetime) -> None:
@@ -377,6 +395,144 @@ def places_from_groups(groups: list[list[int]]) -> dict[int, int]:
             places[seat] = place
         place += len(group)
     return places
+
+
+# --- turn clock (issue 19; the rules are in tables/clock.py) ------------------------------
+
+
+def table_clock_set(*, table_id: int, host: User, seconds: object) -> None:
+    """RULING P9: the host may change the turn clock until the start, never after."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise TableError("There is no such table.")
+        _require_host(table, host)
+        if table.status != Table.Status.LOBBY:
+            raise TableError("The turn clock cannot be changed once the game has started.")
+        if seconds is None:
+            raise TableError("Choose a turn clock of off, 30, 60 or 120 seconds.")
+        table.clock = _clock_choice(game=table.game, seconds=seconds, stake=table.stake)
+        table.save(update_fields=["clock"])
+        _touch(table)
+
+
+def clock_expire(*, match_id: int, version: int | None, at: int | None = None, now: datetime | None = None) -> int:
+    """RULING P11: the house plays one legal action for each awaited seat whose time is up.
+
+    ``version`` and ``at``: the countdown task's timer (tables/clock.py). Only the match's armed
+    timer, once its time has come, acts: a task run twice, superseded or early does nothing,
+    and one that runs after the player moved finds their deadline gone. The sweep passes
+    ``version=None``: any deadline that has passed. Returns how many actions were played.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        if match.status != Match.Status.PLAYING:
+            return 0
+        if version is not None and not clock.take_timer(match, version=version, at=at, now=now):
+            return 0
+        if hooks.is_paused(match):
+            # RULING P13: the vote's pause stops the clock; its end re-arms it.
+            match.save(update_fields=["clock_seats"])
+            return 0
+        due = clock.due_seats(match, now=now)
+        if not due:
+            # The player moved in time: arm the task for the next deadline, if any.
+            clock.arm(match, now=now)
+            match.save(update_fields=["clock_seats"])
+            return 0
+        engine = _engine(match.game)
+        state = states.loaded(match.game, match.pk, match.version, match.state)
+        users = {seat: user_id for seat, user_id, _ in _players(match)}
+        bot = get_bot(match.game)
+        events: list[tuple] = []
+        # SITA: every seat that has not chosen when time is up gets a bot choice at once.
+        for seat in due:
+            if seat not in engine.to_act(state):
+                continue
+            rng = random.Random(f"{match.seed}:{match.version}:{seat}:clock")
+            action = bot(engine.view(state, seat), rng)
+            state = _apply_state(match, engine, state, seat=seat, user_id=users[seat], action=action, now=now,
+                                 events=events, by_clock=True)
+            clock.expired(match, seat, now=now)
+        _after_move(match, state, engine, events)
+        return len(events)
+
+
+def seat_back(*, match_id: int, user: User, position: int | None = None, now: datetime | None = None) -> None:
+    """RULING P12: "I'm back" ends the away mark of the player's own seat, and only theirs."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        seat = _seat_of(match, user)
+        if position is not None and position != seat:
+            raise TableError("You can only say you are back for your own seat.")
+        if match.status != Match.Status.PLAYING:
+            raise TableError("This game is over.")
+        if not clock.is_away(match, seat):
+            raise TableError("You are not marked away.")
+        engine = _engine(match.game)
+        state = states.loaded(match.game, match.pk, match.version, match.state)
+        clock.back(match, seat, awaited=engine.to_act(state), paused=hooks.is_paused(match), now=now)
+        match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
+        table_changed_on_commit(match.table_id, lobby=True)
+
+
+def clocks_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """The beat task's service: what no countdown task did. Each step is its own transaction,
+    re-checked under the Match lock, so it is safe beside the workers and safe to run twice."""
+    now = now or timezone.now()
+    done = {"expired": 0, "played_on": 0, "abandoned": 0}
+    playing = Match.objects.filter(status=Match.Status.PLAYING)
+    # Deadlines that passed while no worker ran (or whose task was lost).
+    for match_id in playing.filter(clock_due__lte=now).values_list("pk", flat=True):
+        done["expired"] += clock_expire(match_id=match_id, version=None, now=now)
+    # RULING P13: every human seat away for 30 minutes: the bots play the game to its end.
+    for match in playing.filter(turn_clock__gt=0).only("pk", "clock_seats"):
+        humans = set(match.match_players.filter(user__is_bot=False).values_list("seat", flat=True))
+        since = clock.all_away_since(match, humans)
+        if since is not None and since <= clock.all_away_cutoff(now):
+            done["played_on"] += _play_on(match.pk, now=now)
+    # RULING P14: an untimed game with no move for 24 hours is abandoned.
+    cutoff = clock.idle_cutoff(now)
+    idle = (playing.filter(turn_clock=0, started_at__lt=cutoff).annotate(last=Max("events__created_at"))
+            .filter(Q(last__lt=cutoff) | Q(last__isnull=True)).values_list("pk", flat=True))
+    for match_id in idle:
+        done["abandoned"] += match_abandon_idle(match_id=match_id, now=now)
+    return done
+
+
+def _play_on(match_id: int, *, now: datetime) -> int:
+    """Play the house's moves one transaction at a time until nobody it plays for is awaited."""
+    played = 0
+    while True:
+        version = Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).values_list("version", flat=True).first()
+        moved = bots_act(match_id=match_id, version=version, now=now) if version is not None else 0
+        if not moved:
+            return played
+        played += moved
+
+
+def match_abandon_idle(*, match_id: int, now: datetime | None = None) -> bool:
+    """RULING P14: an untimed game with no move for 24 hours ends as abandoned, as an admin abort would."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        if match.status != Match.Status.PLAYING or match.turn_clock:
+            return False
+        last = match.events.order_by("-version").values_list("created_at", flat=True).first() or match.started_at
+        if last >= clock.idle_cutoff(now):
+            return False  # a move came in since the sweep's query
+        _close_unfinished(match, status=Match.Status.ABANDONED,
+                          reason=f"Abandoned: no move for {clock.UNTIMED_IDLE_HOURS} hours.", now=now)
+        return True
+
+
+def _clock_choice(*, game: str, seconds: object, stake: int) -> int:
+    try:
+        return clock.validate(game=game, seconds=seconds, stake=stake)
+    except ValueError as error:
+        raise TableError(str(error)) from None
 
 
 # --- helpers ----------------------------------------------------------------------------
@@ -415,15 +571,17 @@ _LOCK_MATCH_SQL = (
 _MATCH_CONVERTED = [(index, field) for index, field in enumerate(_MATCH_FIELDS) if hasattr(field, "from_db_value")]
 _INSERT_EVENTS_SQL = (
     f"INSERT INTO {connection.ops.quote_name(MatchEvent._meta.db_table)} "
-    "(match_id, version, seat, user_id, action, created_at) "
-    "SELECT %s::bigint, * FROM unnest(%s::integer[], %s::smallint[], %s::bigint[], %s::jsonb[], %s::timestamptz[])"
+    "(match_id, version, seat, user_id, action, created_at, by_clock) "
+    "SELECT %s::bigint, * FROM unnest(%s::integer[], %s::smallint[], %s::bigint[], %s::jsonb[], %s::timestamptz[], "
+    "%s::boolean[])"
 )
 _EVENT_ACTION = MatchEvent._meta.get_field("action")
 _SAVE_MOVE_SQL = (
     f"WITH events AS ({_INSERT_EVENTS_SQL}) "
-    f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET state = %s, version = %s, turn_version = %s "
-    "WHERE id = %s"
+    f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET state = %s, version = %s, turn_version = %s, "
+    "deadlines = %s, clock_due = %s, clock_seats = %s WHERE id = %s"
 )
+_DEADLINES, _CLOCK_SEATS = Match._meta.get_field("deadlines"), Match._meta.get_field("clock_seats")
 
 
 @contextmanager
@@ -455,11 +613,17 @@ def _lock_match(match_id: int) -> Match:
 
 def _write_move(match: Match, events: list[tuple], *, save_state: bool) -> None:
     """Append the move's MatchEvents and save the new state and versions, in one statement."""
-    versions, seats, users, actions, times = (list(column) for column in zip(*events)) if events else ([],) * 5
-    values = [match.pk, versions, seats, users, [_EVENT_ACTION.get_db_prep_value(a, connection) for a in actions], times]
+    versions, seats, users, actions, times, by_clock = (list(column) for column in zip(*events)) if events else ([],) * 6
+    values = [match.pk, versions, seats, users, [_EVENT_ACTION.get_db_prep_value(a, connection) for a in actions], times,
+              by_clock]
     with _prepared_cursor() as cursor:
         if save_state:
-            cursor.execute(_SAVE_MOVE_SQL, [*values, match.state, match.version, match.turn_version, match.pk])
+            # The clock's deadlines are written with the move that set them (RULING P10).
+            cursor.execute(_SAVE_MOVE_SQL, [
+                *values, match.state, match.version, match.turn_version,
+                _DEADLINES.get_db_prep_value(match.deadlines, connection), match.clock_due,
+                _CLOCK_SEATS.get_db_prep_value(match.clock_seats, connection), match.pk,
+            ])
         elif events:
             cursor.execute(_INSERT_EVENTS_SQL, values)
 

@@ -29,3 +29,17 @@ def vote_expire(vote_id: int) -> bool:
     from tables.votes import vote_close_expired
 
     return vote_close_expired(vote_id=vote_id)
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def clock_expire(match_id: int, version: int, at: int | None = None) -> int:
+    """RULING P11: the match's armed countdown (its version and time); harmless twice, late or early."""
+    return services.clock_expire(match_id=match_id, version=version, at=at)
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def clocks_sweep() -> dict:
+    """Deadlines that passed while no worker ran; all-away and idle untimed games (RULINGS P11, P13, P14)."""
+    return services.clocks_sweep(now=timezone.now())

@@ -26,7 +26,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         try:
             table = services.table_create(
                 host=request.user, game=data["game"], seat_count=data["seat_count"],
-                options=data["options"], stake=data["stake"],
+                options=data["options"], stake=data["stake"], clock_seconds=data["clock_seconds"],
             )
         except TableError as error:
             form.add_error(None, str(error))

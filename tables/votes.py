@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engines import get_engine
 from games.models import Match
-from tables import services
+from tables import clock, services
 from tables.broadcast import table_changed_on_commit
 from tables.errors import TableError
 from tables.models import DismissalVote
@@ -58,6 +58,9 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
                 )
         except IntegrityError:
             raise TableError("A dismissal has already been proposed in this attempt (one proposal per attempt).") from None
+        # RULING P13: the pause stops the turn clock; each seat keeps the time it had left.
+        clock.pause(match, now=now)
+        match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         if not _decide(match, vote, now=now):
             vote_id, countdown = vote.pk, settings.DISMISSAL_VOTE_SECONDS
             transaction.on_commit(lambda: _queue_expiry(vote_id, countdown))
@@ -154,7 +157,10 @@ def _close(match: Match, vote: DismissalVote, status: str, *, now: datetime) -> 
     if status == Status.APPROVED:
         services.match_dismiss(match=match, now=now)
     else:
-        # Play resumes exactly where it stopped: a bot task dropped during the pause is re-queued.
+        # Play resumes exactly where it stopped: a bot task dropped during the pause is re-queued,
+        # and the turn clock restarts with the time that was left (RULING P13).
+        clock.resume(match, now=now)
+        match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         engine = get_engine(match.game)
         services._queue_bots(match, engine.loads(match.state), engine)
     table_changed_on_commit(match.table_id, lobby=True)

@@ -1,0 +1,36 @@
+// The turn clock's countdown (issue 19). Each awaited seat's time comes from the deadline the
+// server stored and pushed (data-clock-deadline, epoch ms); the fragment also carries the server's
+// time when it was rendered (data-server-now), so a wrong clock on this computer does not matter.
+// The last 10 seconds turn red, and the tab's title says when it is this player's turn.
+(function () {
+  const WARNING_MS = 10000;
+  const baseTitle = document.title;
+  let offset = 0; // server time minus this computer's time
+
+  function live() {
+    return document.getElementById("live");
+  }
+
+  function sync() {
+    const el = live();
+    if (el && el.dataset.serverNow) {
+      offset = Number(el.dataset.serverNow) - Date.now();
+    }
+    const myTurn = el && el.dataset.myTurn === "true";
+    document.title = myTurn ? `Your turn · ${baseTitle}` : baseTitle;
+    tick();
+  }
+
+  function tick() {
+    const now = Date.now() + offset;
+    document.querySelectorAll("[data-clock-deadline]").forEach((el) => {
+      const left = Number(el.dataset.clockDeadline) - now;
+      el.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
+      el.classList.toggle("warning", left <= WARNING_MS);
+    });
+  }
+
+  document.body.addEventListener("htmx:wsAfterMessage", sync);
+  sync();
+  setInterval(tick, 250);
+})();
