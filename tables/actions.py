@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 COMMANDS = {
     "act", "resync", "seat_take", "seat_leave", "ready", "unready", "bot_add", "bot_remove", "start", "close",
-    "vote_propose", "vote_yes", "vote_no",
+    "vote_propose", "vote_yes", "vote_no", "sign",
 }
 INT_FIELDS = {"bid", "tricks", "value", "row"}
 ACTION_FIELDS = {"type", "bid", "card", "joker", "tricks", "trump", "value", "row"}
@@ -43,7 +43,11 @@ def parse_message(content: object, *, game: str) -> Message:
     if command == "act":
         raw = content.get("action")
         action = raw if isinstance(raw, dict) else _action_from_fields(content, game)
-    return Message(command=command, action=action, version=version, position=position)
+    extra = {}
+    if command == "sign":
+        # RULING S13: the Sitaratas' signature; games.services checks and cleans the text.
+        extra["signature"] = content.get("signature")
+    return Message(command=command, action=action, version=version, position=position, extra=extra)
 
 
 def _action_from_fields(fields: dict, game: str) -> dict:

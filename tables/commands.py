@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts.models import User
-from tables import services, votes
+from tables import services, signatures, votes
 from tables.actions import Message
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
@@ -37,5 +37,9 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
             votes.vote_propose(match_id=match_id, user=user)
         else:
             votes.vote_cast(match_id=match_id, user=user, yes=command == "vote_yes")
+    elif command == "sign":
+        if match_id is None:
+            raise TableError("The game has not started.")
+        signatures.match_sign(match_id=match_id, user=user, text=message.extra.get("signature"))
     else:
         raise TableError("Unknown command.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from accounts.models import User
-from games.models import Match, MatchPlayer
+from games.models import Match, MatchPlayer, Signature
 from games.ratings import ratings_update
 from payouts import selectors as payout_selectors
 from payouts import services as payouts
@@ -102,4 +102,7 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
     if table.game == PASS_GAME and match is not None:
         extra["vote"] = vote_panel(match)
+    if match is not None and match.status == Match.Status.FINISHED:
+        # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
+        extra["signature"] = Signature.objects.filter(match=match).values("text").first()
     return extra
