@@ -1,4 +1,4 @@
-"""History pages: thin views over ``games.history`` and ``games.ratings`` (STYLE.md §10)."""
+"""History pages: thin views over ``games.history`` and ``games.ratings`` (docs/style.md §10)."""
 
 from __future__ import annotations
 
