@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "games",
     "tables",
     "payouts",
+    "pages",
 ]
 
 MIDDLEWARE = [
