@@ -121,7 +121,9 @@ def vote_panel(match: Match) -> dict:
         "eligible_players": match.players,
         # RULING S12: bots never vote and count as not approving; the panel says so when any sit.
         "bots": match.match_players.filter(user__is_bot=True).count(),
+        "majority": match.players // 2 + 1,
     }
+    panel["can_pass"] = match.players - panel["bots"] >= panel["majority"]
     if vote is not None:
         seats = dict(match.match_players.values_list("user_id", "seat"))
         panel.update({
