@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from accounts.models import User
 from games.models import Match, MatchPlayer, Signature
 from games.ratings import ratings_update
+from games.services import SIGNATURE_GAME
 from payouts import selectors as payout_selectors
 from payouts import services as payouts
 from payouts.services import PayoutError
@@ -102,7 +103,7 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
     if table.game == PASS_GAME and match is not None:
         extra["vote"] = vote_panel(match)
-    if match is not None and match.status == Match.Status.FINISHED:
+    if match is not None and match.game == SIGNATURE_GAME and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
     return extra
