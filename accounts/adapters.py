@@ -1,4 +1,4 @@
-"""allauth customisation, through its adapter only (STYLE.md §11)."""
+"""allauth customisation, through its adapter only (docs/style.md §11)."""
 
 from __future__ import annotations
 

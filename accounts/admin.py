@@ -1,7 +1,10 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from accounts.models import User
+from accounts.services import AccountError, account_anonymise
 
 
 @admin.register(User)
@@ -10,3 +13,26 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ["is_bot", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
     fieldsets = [*BaseUserAdmin.fieldsets, ("Player", {"fields": ["display_name", "is_bot"]})]
+    actions = ["delete_accounts"]
+
+    def get_actions(self, request: HttpRequest) -> dict:
+        # Removing a User row is never right: the ledger and past games point at it (RULING P23).
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.action(description="Delete account (anonymise; games and ledger kept)")
+    def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        """RULING P23: each account through the service, one transaction each."""
+        done = 0
+        for user in queryset:
+            try:
+                account_anonymise(user_id=user.pk, by=request.user)
+                done += 1
+            except AccountError as error:
+                self.message_user(request, str(error), messages.ERROR)
+        if done:
+            self.message_user(request, f"{done} account(s) deleted (anonymised).", messages.SUCCESS)

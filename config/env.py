@@ -1,4 +1,4 @@
-"""Typed readers for environment variables that fail loudly (STYLE.md §12).
+"""Typed readers for environment variables that fail loudly (docs/style.md §12).
 
 A bad value stops start-up with ``ImproperlyConfigured`` naming the variable,
 instead of silently meaning something else (healthchecks ``hc/settings.py``).

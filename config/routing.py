@@ -1,4 +1,4 @@
-"""WebSocket routes: one socket per table page (DESIGN.md, "How a move flows")."""
+"""WebSocket routes: one socket per table page (docs/design.md, "How a move flows")."""
 
 from tables.routing import websocket_urlpatterns
 

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "tables",
     "payouts",
     "chat",
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -207,7 +208,7 @@ LOGGING = {
 # so a live site offers no open relay that answers each small message with fragment-sized ones.
 ECHO_SOCKETS = env_bool("ECHO_SOCKETS", False)
 
-# The site's own terms (RULINGS.md P1, P4, P6, P8, S12).
+# The site's own terms (RULINGS P1, P4, P6, P8, S12: docs/rules/).
 SITE_NAME = env_str("SITE_NAME", "Sitaratas")
 BOT_DELAY_SECONDS = env_float("BOT_DELAY_SECONDS", 1.0)
 STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)

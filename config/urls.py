@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("games.urls")),
     path("", include("payouts.urls")),
+    path("", include("pages.urls")),
 ]

@@ -16,8 +16,9 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
-from games.models import Match, MatchEvent, MatchPlayer, Rating
+from games.models import Match, MatchEvent, MatchPlayer, Rating, Signature
 from tables.admin import ServiceWrittenAdmin, ViewOnlyAdmin, each_through_service
+from games.services import signatures_clear
 from tables.services import match_abort
 
 
@@ -99,3 +100,31 @@ class RatingAdmin(ViewOnlyAdmin):
     list_display = ["user", "game", "ordinal", "mu", "sigma", "games", "updated_at"]
     list_filter = ["game", "user__is_bot"]
     search_fields = ["user__username", "user__display_name"]
+
+
+@admin.register(Signature)
+class SignatureAdmin(admin.ModelAdmin):
+    """RULING S15: signatures are written only by their Sitaratas; an admin may only read them or
+    clear one's text (moderation). The row stays, so a cleared signature is not offered again."""
+
+    list_display = ["match", "user", "text", "created_at"]
+    search_fields = ["=match__id", "user__username", "text"]
+    list_select_related = ["match", "user"]
+    fields = ["match", "user", "text", "created_at"]
+    readonly_fields = fields
+
+    actions = ["clear_text"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.action(description="Clear the text (moderation; not offered again)")
+    def clear_text(self, request: HttpRequest, queryset: QuerySet[Signature]) -> None:
+        cleared = signatures_clear(ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{cleared} signature(s) cleared.")

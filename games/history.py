@@ -14,8 +14,9 @@ from accounts.models import User
 from games import charts
 from games.engines import get_engine
 from games.engines.sita import PENALTY, penalty
-from games.models import Match, MatchPlayer
+from games.models import Match, MatchPlayer, Signature
 from games.replay import rebuild_state
+from games.services import sitaratas_player
 from games.scoresheets import score_sheet
 
 ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED, Match.Status.ABANDONED]
@@ -27,7 +28,7 @@ def matches_ended(*, game: str = "", player: User | None = None) -> QuerySet[Mat
     matches = (
         Match.objects.filter(status__in=ENDED)
         .defer("state", "record")
-        .select_related("table")
+        .select_related("table", "signature")
         .prefetch_related(Prefetch("match_players", queryset=MatchPlayer.objects.select_related("user").order_by("place", "seat")))
         .order_by("-ended_at", "-pk")
     )
@@ -36,6 +37,16 @@ def matches_ended(*, game: str = "", player: User | None = None) -> QuerySet[Mat
     if player is not None:
         matches = matches.filter(match_players__user=player).distinct()
     return matches
+
+
+def mark_sitaratas(matches) -> None:
+    """RULINGS S9, S13: give each listed game its Sitaratas (``sitaratas_id``, a user id or None)
+    and its signature text, from the prefetched players: no query per game."""
+    for match in matches:
+        chosen = sitaratas_player(match)
+        match.sitaratas_id = chosen.user_id if chosen else None
+        signature = getattr(match, "signature", None) if chosen else None
+        match.signature_text = signature.text if signature else ""
 
 
 def match_ended_get(*, match_id: int) -> Match | None:
@@ -83,6 +94,7 @@ def match_page(*, match: Match) -> dict:
         "legend": charts.legend(names),
         "sitaratas_seat": record.get("sitaratas") if record else None,
         "clock_moves": moves,
+        "signature": Signature.objects.filter(match=match).first(),
     }
 
 

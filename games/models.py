@@ -125,3 +125,20 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.get_game_display()}: {self.ordinal:.1f}"
+
+
+class Signature(models.Model):
+    """RULING S13: the signature the Sitaratas of a finished Sitaratas game added to its result.
+
+    One per game at most (``match`` is unique), written once by ``games.services.signature_add``
+    and shown with the result from then on; the unique key refuses a second one even when two
+    requests race past the service's checks.
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="signature")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures")
+    text = models.CharField(max_length=80, blank=True, help_text="Plain text, escaped wherever it is shown.")
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"signature on match {self.match_id}"

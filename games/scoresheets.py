@@ -1,4 +1,4 @@
-"""Round-by-round score sheets built from a game's record alone (DESIGN.md, "The record").
+"""Round-by-round score sheets built from a game's record alone (docs/design.md, "The record").
 
 Each game speaks in its own terms: Sitaratas shows cards, trump, bid, tricks and
 points per seat; Estimation shows the declarations, Over/Under, Risk, multiplier

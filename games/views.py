@@ -1,4 +1,4 @@
-"""History pages: thin views over ``games.history`` and ``games.ratings`` (STYLE.md §10)."""
+"""History pages: thin views over ``games.history`` and ``games.ratings`` (docs/style.md §10)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ def history_list(request: HttpRequest) -> HttpResponse:
     player = User.objects.filter(username=username).first() if username else None
     matches = history.matches_ended(game=game, player=player) if player or not username else history.matches_ended().none()
     page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    history.mark_sitaratas(page.object_list)
     context = {"page": page, "game": game, "username": username, "player": player, "games": GAME_NAMES,
                "nav": "history"}
     return render(request, "games/history.html", context)

@@ -1,4 +1,4 @@
-"""Coins and game passes as one append-only, double-entry ledger (RULINGS P4–P7, STYLE.md §8).
+"""Coins and game passes as one append-only, double-entry ledger (RULINGS P4–P7, docs/style.md §8).
 
 Design, after django-hordak:
 

@@ -1,4 +1,4 @@
-"""Reads of the coin and pass ledgers (STYLE.md §5): balances, pots and a player's history."""
+"""Reads of the coin and pass ledgers (docs/style.md §5): balances, pots and a player's history."""
 
 from __future__ import annotations
 

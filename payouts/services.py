@@ -1,4 +1,4 @@
-"""Every write to the coin and pass ledgers (STYLE.md §5, §8; RULINGS P4–P8).
+"""Every write to the coin and pass ledgers (docs/style.md §5, §8; RULINGS P4–P8).
 
 Each public function is one transaction (nested inside the caller's when a table
 service calls it, so a seat and its hold commit or roll back together). Every

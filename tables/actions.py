@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 COMMANDS = {
     "act", "resync", "seat_take", "seat_leave", "ready", "unready", "bot_add", "bot_remove", "start", "close",
-    "vote_propose", "vote_yes", "vote_no",
+    "vote_propose", "vote_yes", "vote_no", "sign",
 }
 COMMANDS |= {"back", "clock_set"}  # the turn clock (issue 19)
 INT_FIELDS = {"bid", "tricks", "value", "row"}
@@ -49,6 +49,9 @@ def parse_message(content: object, *, game: str) -> Message:
         extra["entropy"] = content.get("entropy")
     if command == "clock_set":
         extra["seconds"] = _optional_int(content.get("seconds"), "turn clock")
+    if command == "sign":
+        # RULING S13: the Sitaratas' signature; games.services checks and cleans the text.
+        extra["signature"] = content.get("signature")
     return Message(command=command, action=action, version=version, position=position, extra=extra)
 
 

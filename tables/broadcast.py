@@ -1,6 +1,6 @@
 """Tell every consumer of a table that it changed; each renders its own viewer's fragment.
 
-Sent only after the transaction commits (STYLE.md §7), so a consumer never reads
+Sent only after the transaction commits (docs/style.md §7), so a consumer never reads
 a state that might still roll back. The event carries the new state text, so
 consumers need no database read per move; they never send it to a client.
 

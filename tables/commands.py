@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts.models import User
-from tables import fairness, services, votes
+from tables import fairness, services, signatures, votes
 from tables.actions import Message
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
@@ -44,5 +44,9 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         if match_id is None:
             raise TableError("The game has not started.")
         services.seat_back(match_id=match_id, user=user, position=message.position)
+    elif command == "sign":
+        if match_id is None:
+            raise TableError("The game has not started.")
+        signatures.match_sign(match_id=match_id, user=user, text=message.extra.get("signature"))
     else:
         raise TableError("Unknown command.")

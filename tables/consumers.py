@@ -1,4 +1,4 @@
-"""The table's WebSocket: thin (STYLE.md §9). Authenticate, join ``table.<id>``, parse, call a
+"""The table's WebSocket: thin (docs/style.md §9). Authenticate, join ``table.<id>``, parse, call a
 service off the event loop, and render this viewer's own fragment on every change.
 
 Errors go back to this socket only. Every push is the whole current view with its

@@ -11,8 +11,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from accounts.models import User
-from games.models import Match, MatchPlayer
+from games.models import Match, MatchPlayer, Signature
 from games.ratings import ratings_update
+from games.services import SIGNATURE_GAME
 from payouts import selectors as payout_selectors
 from payouts import services as payouts
 from payouts.services import PayoutError
@@ -104,4 +105,7 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
     if table.game == PASS_GAME and match is not None:
         extra["vote"] = vote_panel(match)
     extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
+    if match is not None and match.game == SIGNATURE_GAME and match.status == Match.Status.FINISHED:
+        # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
+        extra["signature"] = Signature.objects.filter(match=match).values("text").first()
     return extra

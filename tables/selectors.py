@@ -1,4 +1,4 @@
-"""Reads for lobby and table pages (STYLE.md §5)."""
+"""Reads for lobby and table pages (docs/style.md §5)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Every write to tables, seats and matches (STYLE.md §5–7).
+"""Every write to tables, seats and matches (docs/style.md §5–7).
 
 Each public function is one transaction. Lobby writes lock the Table row; game
 writes lock the Match row, check seat, turn, pause and version, apply the
-engine, save ``version + 1`` and append the MatchEvent (DESIGN.md, "How a move
+engine, save ``version + 1`` and append the MatchEvent (docs/design.md, "How a move
 flows"). Broadcasts and bot tasks go out only after commit.
 """
 
@@ -327,7 +327,7 @@ def _queue_bots(match: Match, state, engine) -> None:
 
 
 def _settle(match: Match, state, engine) -> None:
-    """The last move: record the result, places and totals in the same transaction (DESIGN.md)."""
+    """The last move: record the result, places and totals in the same transaction (docs/design.md)."""
     record = engine.record(state)
     match.status = Match.Status.FINISHED
     match.record = fairness.with_fairness(match, record)  # RULING P33: the secret, now the game is over
@@ -599,7 +599,7 @@ def _prepared_cursor():
 
 
 def _lock_match(match_id: int) -> Match:
-    """The Match row, locked until commit: one writer per game at a time (STYLE.md §6)."""
+    """The Match row, locked until commit: one writer per game at a time (docs/style.md §6)."""
     with _prepared_cursor() as cursor:
         cursor.execute(_LOCK_MATCH_SQL, [match_id])  # with the transaction's BEGIN
         row = cursor.fetchone()

@@ -1,4 +1,4 @@
-"""Celery tasks. Each takes ids, re-reads, and is harmless when run twice or late (STYLE.md §7)."""
+"""Celery tasks. Each takes ids, re-reads, and is harmless when run twice or late (docs/style.md §7)."""
 
 from __future__ import annotations
 

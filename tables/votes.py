@@ -48,7 +48,9 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
         round_number, limit = _round(match)
         if round_number > limit:
             raise TableError(f"A dismissal can only be proposed during rounds 1 to {limit}.")
-        eligible = len(humans)
+        # RULING S12: the majority is of every player of the attempt, bots included; bots never
+        # vote, so they count as not approving (a lone human with bots cannot dismiss).
+        eligible = match.players
         try:
             with transaction.atomic():
                 vote = DismissalVote.objects.create(
@@ -61,7 +63,7 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
         # RULING P13: the pause stops the turn clock; each seat keeps the time it had left.
         clock.pause(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
-        if not _decide(match, vote, now=now):
+        if not _decide(match, vote, voters=len(humans), now=now):
             vote_id, countdown = vote.pk, settings.DISMISSAL_VOTE_SECONDS
             transaction.on_commit(lambda: _queue_expiry(vote_id, countdown))
         table_changed_on_commit(match.table_id, lobby=True)
@@ -75,7 +77,8 @@ def vote_cast(*, match_id: int, user: User, yes: bool, now: datetime | None = No
         vote = DismissalVote.objects.filter(match=match, status=Status.OPEN).first()
         if vote is None:
             raise TableError("There is no open vote.")
-        if user.pk not in _humans(match):
+        humans = _humans(match)
+        if user.pk not in humans:
             raise TableError("Only the players of this game can vote.")
         if user.pk in vote.yes_voters or user.pk in vote.no_voters:
             raise TableError("You have already voted.")
@@ -84,7 +87,7 @@ def vote_cast(*, match_id: int, user: User, yes: bool, now: datetime | None = No
             return vote
         (vote.yes_voters if yes else vote.no_voters).append(user.pk)
         vote.save(update_fields=["yes_voters", "no_voters"])
-        _decide(match, vote, now=now)
+        _decide(match, vote, voters=len(humans), now=now)
         table_changed_on_commit(match.table_id, lobby=True)
         return vote
 
@@ -118,7 +121,12 @@ def vote_panel(match: Match) -> dict:
         "rounds": limit,
         "round_number": round_number,
         "open": False,
+        "eligible_players": match.players,
+        # RULING S12: bots never vote and count as not approving; the panel says so when any sit.
+        "bots": match.match_players.filter(user__is_bot=True).count(),
+        "majority": match.players // 2 + 1,
     }
+    panel["can_pass"] = match.players - panel["bots"] >= panel["majority"]
     if vote is not None:
         seats = dict(match.match_players.values_list("user_id", "seat"))
         panel.update({
@@ -139,13 +147,17 @@ def vote_panel(match: Match) -> dict:
 # --- helpers ----------------------------------------------------------------------------
 
 
-def _decide(match: Match, vote: DismissalVote, *, now: datetime) -> bool:
-    """Close the vote at once when approved or when approval has become impossible."""
+def _decide(match: Match, vote: DismissalVote, *, voters: int, now: datetime) -> bool:
+    """Close the vote at once when approved or when approval has become impossible.
+
+    ``voters`` is the number of humans: only they can still say YES (RULING S12), so a table
+    whose humans are fewer than the majority closes as rejected the moment it is proposed.
+    """
     yes, no = len(vote.yes_voters), len(vote.no_voters)
     if yes >= vote.needed:
         _close(match, vote, Status.APPROVED, now=now)
         return True
-    if yes + (vote.eligible - yes - no) < vote.needed:
+    if yes + (voters - yes - no) < vote.needed:
         _close(match, vote, Status.REJECTED, now=now)
         return True
     return False

@@ -1,6 +1,6 @@
 """The rules engines: pure Python, no Django, one module per game.
 
-Every engine module offers the same interface (DESIGN.md, "The engine contract"):
+Every engine module offers the same interface (docs/design.md, "The engine contract"):
 ``name``, ``min_players``, ``max_players``, ``validate_options``, ``new_game``,
 ``to_act``, ``legal_actions``, ``apply``, ``view``, ``is_over``, ``record``,
 ``dumps`` and ``loads``. Tables, bots, history and tests reach an engine only

@@ -1,4 +1,4 @@
-"""Card notation shared by the trick-taking engines (DESIGN.md, "Cards").
+"""Card notation shared by the trick-taking engines (docs/design.md, "Cards").
 
 A standard card is rank then suit: ``"10H"``, ``"QS"``, ``"6C"``. Jokers are
 ``"RJ"`` (red) and ``"BJ"`` (black). SITA uses plain integers and needs none of this.

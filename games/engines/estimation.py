@@ -1,4 +1,4 @@
-"""Estimation: the rules engine (rule book seeds/002_1a277d4dae9e44cb.txt, rulings E1-E13).
+"""Estimation: the rules engine (rules and rulings E1-E13: docs/rules/estimation.md).
 
 Design
 ------
@@ -678,7 +678,7 @@ def _caller_and_risk_extras(round_record: dict, seat: int) -> list[str]:
 
 
 def _round_record(state: State) -> dict:
-    """The current round in DESIGN.md's record shape; unknown results are None."""
+    """The current round in docs/design.md's record shape; unknown results are None."""
     tricks = [dict(t) for t in state["tricks"]]
     if state["trick"]:
         tricks.append({"leader": state["leader"], "plays": list(state["trick"]), "winner": None})

@@ -441,7 +441,7 @@ def _round_record(state: State) -> dict:
 
 
 def record(state: State) -> dict:
-    """DESIGN.md's record: one round per match, hidden cards included (for history)."""
+    """docs/design.md's record: one round per match, hidden cards included (for history)."""
     given = state.players_given
     return {
         "game": name,

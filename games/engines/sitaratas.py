@@ -1,6 +1,6 @@
 """Sitaratas: the Estonian exact-bidding trick-taking game for 3–6 players (issue 3).
 
-Rule book: ``shared/seeds/000_7dc0bcf9cdaf63db.txt``; rulings S1–S9 in ``RULINGS.md``.
+Rules and rulings S1–S9: ``docs/rules/sitaratas.md``.
 
 Design
 ------

@@ -1,4 +1,4 @@
-"""The ledger's invariants, in the database (STYLE.md §8, after hordak's constraint triggers).
+"""The ledger's invariants, in the database (docs/style.md §8, after hordak's constraint triggers).
 
 * ``payouts_entry_balance``: every inserted entry adds its amount to its account's
   balance, so a balance is always the sum of its entries; the account's CHECK

@@ -819,19 +819,19 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
 
     held = max([s["sockets"] for s in idle if not s["failed"] and not s["lost"]
                 and percentile(s["pings"], 99) <= TARGETS["heartbeat_ms"] / 1000] or [0])
-    t = TARGETS
+    t, heading = run_targets(args)
     clean = lambda r: r["errors"] == 0 and r["dropped"] == 0 and r["timeouts"] == 0  # noqa: E731
     lines += [
-        "\ntargets (issue 9)",
+        f"\n{heading}",
         check(f"{args.rate:.0f} moves/s: round trip p50 {percentile(low['rtt'], 50) * 1000:.1f} <= {t['rtt_p50_ms']} ms",
               percentile(low["rtt"], 50) * 1000 <= t["rtt_p50_ms"]),
         check(f"{args.rate:.0f} moves/s: round trip p99 {percentile(low['rtt'], 99) * 1000:.1f} <= {t['rtt_p99_ms']} ms",
               percentile(low["rtt"], 99) * 1000 <= t["rtt_p99_ms"]),
         check(f"{args.rate:.0f} moves/s: every seat updated p99 {percentile(low['fanout'], 99) * 1000:.1f} "
               f"<= {t['fanout_p99_ms']} ms", percentile(low["fanout"], 99) * 1000 <= t["fanout_p99_ms"]),
-        check(f"sustained {high['achieved']:.1f} >= {t['high_rate'] * SUSTAINED:.1f} moves/s with p99 "
+        check(f"sustained {high['achieved']:.1f} >= {t['high_rate'] * t['sustained']:.1f} moves/s with p99 "
               f"{percentile(high['rtt'], 99) * 1000:.1f} <= {t['high_p99_ms']} ms",
-              high["achieved"] >= t["high_rate"] * SUSTAINED and percentile(high["rtt"], 99) * 1000 <= t["high_p99_ms"]),
+              high["achieved"] >= t["high_rate"] * t["sustained"] and percentile(high["rtt"], 99) * 1000 <= t["high_p99_ms"]),
         check(f"no errors, drops or timeouts ({low['errors'] + high['errors']} errors, "
               f"{low['dropped'] + high['dropped']} dropped, {low['timeouts'] + high['timeouts']} timeouts)",
               clean(low) and clean(high)),
@@ -840,6 +840,24 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
         lines.append(check(f"idle sockets held by one Daphne with ping p99 <= {t['heartbeat_ms']} ms: {held} "
                            f">= {t['idle_sockets']}", held >= t["idle_sockets"]))
     return lines
+
+
+def run_targets(args: argparse.Namespace) -> tuple[dict, str]:
+    """The targets this run can be held to, and the heading that says which they are.
+
+    A full run is held to issue 9's targets. A quick run offers far less than 300 moves/s and
+    opens far fewer than 2,000 idle sockets, so those two targets could only ever fail there:
+    it is held to its own rates instead, with the same latency limits.
+    """
+    if not args.quick:
+        return {**TARGETS, "sustained": SUSTAINED}, "targets (issue 9)"
+    # A short window cuts one move more or fewer per table at its edges (see SUSTAINED).
+    edges = 1 - args.tables / (args.seconds * args.high_rate)
+    scaled = {**TARGETS, "high_rate": args.high_rate, "idle_sockets": max(args.idle_steps, default=0),
+              "sustained": min(SUSTAINED, edges)}
+    return scaled, (f"targets scaled to this quick run ({args.high_rate:.0f} moves/s, "
+                    f"{scaled['idle_sockets']} idle sockets; the full run holds {TARGETS['high_rate']} and "
+                    f"{TARGETS['idle_sockets']})")
 
 
 def machine() -> str:

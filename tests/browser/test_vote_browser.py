@@ -27,7 +27,8 @@ def test_two_players_dismiss_a_sitaratas_game_and_return_to_the_lobby(new_page) 
     for page in (host, guest):
         page.wait_for_selector("#vote.vote-panel")
         text = page.inner_text("#vote")
-        assert "1 yes" in text and "2 of 2" in text  # the proposer's YES counts at once; 2 of 2 humans needed
+        # RULING S12: the proposer's YES counts at once; 2 of all 3 players needed, the bot never votes.
+        assert "1 yes" in text and "2 of 3 needed" in text and "Bots do not vote" in text
         assert page.inner_text(".vote-countdown").endswith(" s")
     assert guest.locator("#vote button:has-text('Yes, dismiss')").count() == 1
     screenshot(host, "vote-open-desktop")

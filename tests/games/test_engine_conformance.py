@@ -1,4 +1,4 @@
-"""One contract, three engines: seeded random games through every engine (STYLE.md §14).
+"""One contract, three engines: seeded random games through every engine (docs/style.md §14).
 
 Each engine must pass the same checks, so that tables, bots and history can
 treat the three games alike. Game-specific rules are tested beside each engine.

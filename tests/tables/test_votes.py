@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.models import Match
 from payouts import selectors
-from tables import hooks, services, votes
+from tables import hooks, live, services, votes
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
@@ -49,7 +49,7 @@ def test_the_pass_ledger_across_a_dismissal_its_restart_and_a_dismissed_restart(
     match = start_sitaratas(host, [player])
     assert selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
     votes.vote_propose(match_id=match.pk, user=player)
-    votes.vote_cast(match_id=match.pk, user=host, yes=True)  # 2 of 2 needed
+    votes.vote_cast(match_id=match.pk, user=host, yes=True)  # 2 of 3 needed (RULING S12)
     match.refresh_from_db()
     table = Table.objects.get(pk=match.table_id)
     assert match.status == Match.Status.DISMISSED and match.record is not None  # kept in history
@@ -87,7 +87,7 @@ def test_a_proposal_is_once_per_attempt_only_in_rounds_1_to_n_and_only_by_a_play
     with pytest.raises(TableError, match="Only the players"):
         votes.vote_propose(match_id=match.pk, user=outsider)
     votes.vote_propose(match_id=match.pk, user=player)
-    votes.vote_cast(match_id=match.pk, user=host, yes=False)  # 1 yes of 2 needed, nobody left: rejected
+    votes.vote_cast(match_id=match.pk, user=host, yes=False)  # 1 yes of 2 needed, only the bot left: rejected
     assert DismissalVote.objects.get().status == DismissalVote.Status.REJECTED
     with pytest.raises(TableError, match="already been proposed"):
         votes.vote_propose(match_id=match.pk, user=host)
@@ -181,3 +181,53 @@ def test_an_approval_and_an_expiry_at_once_close_the_vote_once(host, player, out
     restored = selectors.pass_counts(user=host)["reserved"]
     assert (match.status == Match.Status.DISMISSED) == (vote.status == DismissalVote.Status.APPROVED) == (restored == 1)
     assert_passes_conserved()
+
+
+def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
+    # RULING S12: the majority is 2 of 3 players and bots never vote, so the proposer's own YES
+    # is all there can be: the proposal closes as rejected at once, the pass stays used, and
+    # play goes on (no free partial games by proposing, dismissing and closing the lobby).
+    match = start_sitaratas(host, [])
+    panel = votes.vote_panel(match)
+    assert (panel["majority"], panel["bots"], panel["can_pass"]) == (2, 2, False)
+    html = live.render_live(live.load_snapshot(match.table_id), user_id=host.pk, connected=set())
+    assert "2 of all 3 players end it" in html and "with 1 person here it cannot pass" in html
+    vote = votes.vote_propose(match_id=match.pk, user=host)
+    assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (DismissalVote.Status.REJECTED, 3, 2, [host.pk])
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and not hooks.is_paused(match)
+    assert selectors.pass_counts(user=host) == {"free": 4, "reserved": 0, "used": 1}
+    assert queued == []  # closed at once: no expiry task
+    assert votes.vote_panel(match)["status"] == DismissalVote.Status.REJECTED
+    with pytest.raises(TableError, match="already been proposed"):
+        votes.vote_propose(match_id=match.pk, user=host)
+
+
+def test_two_humans_and_two_bots_fall_short_of_three(host, player, queued) -> None:
+    # RULING S12: 3 of 4 are needed; both humans saying YES would make only 2 and the bots never
+    # vote, so approval is impossible from the proposal on: it closes as rejected at once, and
+    # the other human's YES finds no open vote.
+    match = start_sitaratas(host, [player], seat_count=4)
+    vote = votes.vote_propose(match_id=match.pk, user=player)
+    assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (DismissalVote.Status.REJECTED, 4, 3, [player.pk])
+    with pytest.raises(TableError, match="no open vote"):
+        votes.vote_cast(match_id=match.pk, user=host, yes=True)
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and not hooks.is_paused(match)
+    for user in (host, player):
+        assert selectors.pass_counts(user=user) == {"free": 4, "reserved": 0, "used": 1}
+
+
+@pytest.mark.parametrize("seats, needed", [(3, 2), (4, 3), (5, 3), (6, 4)])
+def test_all_human_tables_need_the_books_majority(seats, needed, queued) -> None:
+    # RULING S12: 2 of 3, 3 of 4, 3 of 5, 4 of 6; one YES short stays open, the next approves.
+    users = [make_user(f"voter{n}") for n in range(seats)]
+    match = start_sitaratas(users[0], users[1:], seat_count=seats)
+    vote = votes.vote_propose(match_id=match.pk, user=users[0])
+    assert (vote.eligible, vote.needed) == (seats, needed)
+    for user in users[1:needed - 1]:
+        vote = votes.vote_cast(match_id=match.pk, user=user, yes=True)
+    assert vote.status == DismissalVote.Status.OPEN
+    vote = votes.vote_cast(match_id=match.pk, user=users[needed - 1], yes=True)
+    assert vote.status == DismissalVote.Status.APPROVED
+    assert Match.objects.get(pk=match.pk).status == Match.Status.DISMISSED

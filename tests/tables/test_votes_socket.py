@@ -68,16 +68,24 @@ def _get(model, **lookup):
     return model.objects.get(**lookup)
 
 
-@pytest.mark.parametrize("humans", [1, 2, 3, 4, 5, 6])
-async def test_a_majority_of_the_humans_dismisses_the_attempt(humans) -> None:
-    users, match = await _setup(humans)
+@database_sync_to_async
+def _setup_at(humans: int, seats: int):
+    users = [make_user(f"human{n}") for n in range(humans)]
+    match = start_sitaratas(users[0], users[1:], seat_count=seats)
+    return users, play_bots_until_human(match)
+
+
+@pytest.mark.parametrize("humans, seats", [(2, 3), (3, 3), (4, 4), (5, 5), (6, 6)])
+async def test_a_majority_of_all_the_players_dismisses_the_attempt(humans, seats) -> None:
+    # RULING S12: the book's strict majority of every player: 2 of 3, 3 of 4, 3 of 5, 4 of 6.
+    users, match = await _setup_at(humans, seats)
     sockets = [await _open(match.table_id, user) for user in users]
-    needed = humans // 2 + 1
+    needed = {3: 2, 4: 3, 5: 3, 6: 4}[seats]
     await sockets[0].send_json_to({"command": "vote_propose"})
-    if needed > 1:
-        html = await _until(sockets[-1], "Dismiss this game?")
-        assert "<strong>1</strong> yes" in html and f"<strong>{needed}</strong> of {humans}" in html
-        assert "data-deadline" in html
+    html = await _until(sockets[-1], "Dismiss this game?")
+    assert "<strong>1</strong> yes" in html and f"<strong>{needed}</strong> of {seats} needed" in html
+    assert ("Bots do not vote" in html) == (humans < seats)
+    assert "data-deadline" in html
     for socket in sockets[1:needed]:
         await socket.send_json_to({"command": "vote_yes"})
     for socket in sockets:

@@ -1,0 +1,65 @@
+"""Writes to accounts: deleting one by anonymising it (RULING P23).
+
+A deleted account cannot simply lose its row: ledger rows, seats in past games and ratings
+point at it, and other players' histories and balances are built from them (the ledger must
+keep summing to zero, RULING P7). So the person goes and the row stays: everything that
+identifies them is removed or replaced, the account can never sign in again, and what the
+games and the ledger recorded is left exactly as it was.
+"""
+
+from __future__ import annotations
+
+from allauth.account.models import EmailAddress
+from django.contrib.sessions.models import Session
+from django.db import transaction
+
+from accounts.models import User
+
+DELETED_PREFIX = "deleted-"
+OPEN_TABLE_STATUSES = ("lobby", "playing")
+
+
+class AccountError(ValueError):
+    """A refused account change; the message is for the admin."""
+
+
+def account_anonymise(*, user_id: int, by: User) -> User:
+    if not by.is_staff:
+        raise AccountError("Only an admin can delete an account.")
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=user_id).first()
+        if user is None:
+            raise AccountError("No such account.")
+        if user.is_bot:
+            raise AccountError(f"{user.username} is a bot: bots belong to the site and are not deleted.")
+        if user.username == f"{DELETED_PREFIX}{user.pk}":
+            raise AccountError(f"{user.username} is already deleted.")
+        if user.pk == by.pk:
+            raise AccountError("An admin cannot delete their own account; ask another admin.")
+        # Holds and reservations at a table still waiting, or a game in play, belong to that
+        # table's own life cycle (leaving releases them, an abort refunds them); anonymising
+        # under them would leave a seat nobody can ever leave.
+        if user.seats.filter(table__status__in=OPEN_TABLE_STATUSES).exists():
+            raise AccountError(f"{user.username} is seated at a table that is waiting or playing: "
+                               "they must leave it, or the game must end or be aborted, first.")
+        user.username = f"{DELETED_PREFIX}{user.pk}"
+        user.display_name = user.first_name = user.last_name = user.email = ""
+        user.set_unusable_password()
+        user.is_active = user.is_staff = user.is_superuser = False
+        user.save()
+        user.groups.clear()
+        user.user_permissions.clear()
+        EmailAddress.objects.filter(user=user).delete()
+        user.signatures.exclude(text="").update(text="")  # RULING S15: the signature row stays.
+        _sessions_end(user.pk)
+    return user
+
+
+def _sessions_end(user_id: int) -> None:
+    """Remove the account's sessions. Database sessions can only be read by decoding them; an
+    admin action runs this rarely, so a scan of the live ones is acceptable."""
+    from django.utils import timezone
+
+    doomed = [session.pk for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+              if session.get_decoded().get("_auth_user_id") == str(user_id)]
+    Session.objects.filter(pk__in=doomed).delete()

@@ -1,0 +1,86 @@
+"""Writes to finished games: the Sitaratas' signature (RULINGS S13–S15).
+
+One transaction each, under the Match row lock, so two tabs of the same player (or a
+late retry) cannot both sign: the second finds the first signature and is refused.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engines.sitaratas import sitaratas_seat
+from games.models import Match, MatchPlayer, Signature
+
+SIGNATURE_GAME = "sitaratas"  # RULING S13: only Sitaratas names a Sitaratas.
+SIGNATURE_MAX = 80
+
+
+class GameError(ValueError):
+    """A refused write; the message is for the player."""
+
+
+def signature_clean(text: object) -> str:
+    """RULING S14: one line of plain text, 1 to 80 characters after trimming.
+
+    Control characters (new lines, tabs, invisible formatting marks) become spaces and runs of
+    spaces one, so a signature cannot break the result's layout or hide text; HTML is not
+    stripped but escaped wherever the text is shown.
+    """
+    if not isinstance(text, str):
+        raise GameError("A signature is a short text.")
+    cleaned = "".join(" " if unicodedata.category(ch).startswith("C") else ch for ch in text)
+    cleaned = " ".join(cleaned.split())
+    if not cleaned:
+        raise GameError("Write something to sign the result with.")
+    if len(cleaned) > SIGNATURE_MAX:
+        raise GameError(f"A signature is at most {SIGNATURE_MAX} characters ({len(cleaned)} given).")
+    return cleaned
+
+
+def sitaratas_player(match: Match) -> MatchPlayer | None:
+    """The player named the Sitaratas of a finished Sitaratas game (RULING S9), else None.
+
+    From the players' final totals, so it needs no record: the lowest total, and on a tie the
+    earliest seat of the original table order.
+    """
+    if match.game != SIGNATURE_GAME or match.status != Match.Status.FINISHED:
+        return None
+    players = sorted(match.match_players.all(), key=lambda player: player.seat)
+    if not players or any(player.total is None for player in players):
+        return None
+    return players[sitaratas_seat([player.total for player in players])]
+
+
+def signatures_clear(*, ids: list[int]) -> int:
+    """RULING S15: moderation clears a signature's text; the row stays so it is not offered again."""
+    with transaction.atomic():
+        return Signature.objects.filter(pk__in=ids).exclude(text="").update(text="")
+
+
+def signature_add(*, match_id: int, user: User, text: object, now: datetime | None = None) -> Signature:
+    """RULING S13: the Sitaratas signs the result of a finished game, once; nobody else ever."""
+    now = now or timezone.now()
+    cleaned = signature_clean(text)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise GameError("No such game.")
+        if match.game != SIGNATURE_GAME:
+            raise GameError("Only a Sitaratas game has a Sitaratas to sign it.")
+        if match.status != Match.Status.FINISHED:
+            raise GameError("The Sitaratas may sign only once the game is over.")
+        chosen = sitaratas_player(match)
+        if chosen is None or chosen.user_id != user.pk or user.is_bot:
+            raise GameError("Only the Sitaratas of this game may sign its result.")
+        if Signature.objects.filter(match=match).exists():
+            raise GameError("This result is already signed: a signature is offered once.")
+        try:
+            with transaction.atomic():
+                return Signature.objects.create(match=match, user=user, text=cleaned, created_at=now)
+        except IntegrityError:
+            raise GameError("This result is already signed: a signature is offered once.") from None

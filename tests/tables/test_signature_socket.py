@@ -1,0 +1,44 @@
+"""The signature through the table's socket (RULING S13): the Sitaratas signs, everyone sees it."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.models import Signature
+from games.services import sitaratas_player
+from tests.games.history_helpers import finished_match
+from tests.tables.socket_helpers import connect, drain
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def _until(socket, text: str, timeout: float = 5) -> str:
+    while True:
+        message = await socket.receive_from(timeout=timeout)
+        if text in message:
+            return message
+
+
+async def test_the_sitaratas_signs_over_the_socket_and_every_seat_sees_it(host, player, outsider) -> None:
+    match = await database_sync_to_async(finished_match)(host, "sitaratas", humans=(player, outsider))
+    chosen = await database_sync_to_async(lambda: sitaratas_player(match).user)()
+    other = next(user for user in (host, player, outsider) if user.pk != chosen.pk)
+    signer, _ = await connect(match.table_id, chosen)
+    watcher, _ = await connect(match.table_id, other)
+    await drain(signer)
+    await drain(watcher)
+
+    await watcher.send_json_to({"command": "sign", "signature": "not mine to give"})
+    assert "Only the Sitaratas" in await _until(watcher, "Only the Sitaratas")
+    await signer.send_json_to({"command": "sign", "signature": "<i>Lowest, proudly</i>"})
+    for socket in (signer, watcher):
+        html = await _until(socket, "and signed")
+        assert "&lt;i&gt;Lowest, proudly&lt;/i&gt;" in html and "<i>Lowest" not in html
+        assert 'value="sign"' not in html
+    await signer.send_json_to({"command": "sign", "signature": "twice"})
+    assert "already signed" in await _until(signer, "already signed")
+    texts = await database_sync_to_async(lambda: list(Signature.objects.values_list("text", flat=True)))()
+    assert texts == ["<i>Lowest, proudly</i>"]
+    for socket in (signer, watcher):
+        await socket.disconnect()
