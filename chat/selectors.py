@@ -1,4 +1,4 @@
-"""Chat reads (STYLE.md §5): what one viewer's chat panel shows, and a finished game's chat."""
+"""Chat reads (docs/style.md §5): what one viewer's chat panel shows, and a finished game's chat."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every chat write (STYLE.md §5–7): post, report, hide, mute, and the host's switch.
+"""Every chat write (docs/style.md §5–7): post, report, hide, mute, and the host's switch.
 
 Each public function is one transaction and raises ``ChatError`` with a message a
 person can read; a refused write changes nothing. Moderation (hide, dismiss reports,
