@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from ops import metrics, observe
 from tables import broadcast, live, presence
 from tables.actions import ParseError, parse_message
 from tables.commands import run_command
@@ -45,12 +47,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.group = group
         await self.accept()
+        metrics.socket_opened()
         await presence.join(self.table_id, self.channel_name, user.pk)
         await self._announce_presence()
         await self._push()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
+            metrics.socket_closed()
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._announce_presence()
@@ -83,6 +87,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
             await self._push()
             return
+        started = time.perf_counter()
         try:
             # Issue 9: not on the one thread that every database_sync_to_async call of this process
             # shares by default, or all the tables' moves would wait for each other. A pool thread
@@ -94,10 +99,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
             )
         except TableError as error:
+            observe.command_done(self, message, started, refused=str(error))
             # Stale or refused: tell this socket only, and show it the current truth.
             await self.send(text_data=live.render_flash(str(error)))
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
             await self._push()
+        else:
+            observe.command_done(self, message, started)
 
     # --- group events ---------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -25,6 +26,7 @@ from accounts.models import User
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
+from ops import metrics
 from tables import hooks, states
 from tables.broadcast import table_changed_on_commit
 from tables.errors import TableError
@@ -237,7 +239,9 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
                 continue
             bot = get_bot(match.game)
             rng = random.Random(f"{match.seed}:{match.version}:{seat}")
+            started = time.perf_counter()
             action = bot(engine.view(state, seat), rng)
+            metrics.bot_timed(match.game, time.perf_counter() - started)
             state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
                                  events=events)
         if events:
@@ -278,6 +282,8 @@ def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
     """Save the state and the events, settle a finished game, and queue the broadcast and any bot turn."""
     match.state = engine.dumps(state)
     states.remember(match.game, match.pk, match.version, match.state, state)
+    if events:
+        metrics.move_done(match.game, len(events))
     if engine.is_over(state):
         _write_move(match, events, save_state=False)
         _settle(match, state, engine)
