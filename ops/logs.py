@@ -73,6 +73,6 @@ def socket_command(*, command: str, table_id: int, match_id: int | None, user_id
 
 def task_done(*, task: str, task_id: str, args: tuple, state: str, seconds: float) -> None:
     task_logger.info("task", extra={
-        "task": task, "task_id": task_id, "args": [arg for arg in args if isinstance(arg, int)], "state": state,
+        "task": task, "task_id": task_id, "task_args": [arg for arg in args if isinstance(arg, int)], "state": state,
         "ms": round(seconds * 1000, 2),
     })
