@@ -225,9 +225,13 @@ STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)
 STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
+# RULING P35: a bot awaited this long after the last move, or a vote this long past its deadline,
+# was lost with its task; beat's sweep (tables/recovery.py) queues it again.
+RESUME_STALLED_SECONDS = env_int("RESUME_STALLED_SECONDS", 10, minimum=1)
 
 CELERY_BEAT_SCHEDULE = {
     "close-idle-lobbies": {"task": "tables.tasks.close_idle_lobbies", "schedule": 600.0},
+    "resume-stalled-work": {"task": "tables.tasks.resume_stalled_work", "schedule": float(RESUME_STALLED_SECONDS)},
     # Issue 28: replay the last day's games and check the ledgers; the result goes to the log.
     "verify-matches-nightly": {"task": "ops.tasks.verify_matches_nightly",
                                "schedule": crontab(hour=3, minute=30)},

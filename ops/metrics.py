@@ -49,6 +49,7 @@ FAILURE_REASONS = (
     ("This game is over", "over"),
     ("You are not playing", "not_seated"),
     ("The game has not started", "not_started"),
+    ("The server could not take that just now", "database"),
 )
 
 

@@ -14,15 +14,17 @@ import time
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DatabaseError
 
 from ops import metrics, observe
-from tables import broadcast, live, presence
+from tables import broadcast, layer_watch, live, presence
 from tables.actions import ParseError, parse_message
 from tables.commands import run_command
 from tables.errors import TableError
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+UNSAVED = "The server could not take that just now (it is restarting). Please try again."
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -48,6 +50,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.group = group
         await self.accept()
         metrics.socket_opened()
+        layer_watch.watch(self)
         await presence.join(self.table_id, self.channel_name, user.pk)
         await self._announce_presence()
         await self._push()
@@ -55,6 +58,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
             metrics.socket_closed()
+            layer_watch.unwatch(self)
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._announce_presence()
@@ -104,6 +108,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send(text_data=live.render_flash(str(error)))
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
             await self._push()
+        except DatabaseError:
+            # RULING P36: the database could not be reached (a restart, a failover). The command was
+            # one transaction, so nothing of it is written; this socket is told and its player tries again.
+            observe.command_done(self, message, started, refused=UNSAVED)
+            await self.send(text_data=live.render_flash(UNSAVED))
         else:
             observe.command_done(self, message, started)
 

@@ -303,8 +303,10 @@ def _queue_bots(match: Match, state, engine) -> None:
         from tables.tasks import bots_move
 
         match_id, version = match.pk, match.version
+        # robust: the move has committed; if the broker is down the task is lost, not the move, and
+        # beat's sweep queues it again (RULING P35, tables/recovery.py).
         transaction.on_commit(
-            lambda: bots_move.apply_async((match_id, version), countdown=settings.BOT_DELAY_SECONDS)
+            lambda: bots_move.apply_async((match_id, version), countdown=settings.BOT_DELAY_SECONDS), robust=True
         )
 
 

@@ -29,3 +29,12 @@ def vote_expire(vote_id: int) -> bool:
     from tables.votes import vote_close_expired
 
     return vote_close_expired(vote_id=vote_id)
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def resume_stalled_work() -> dict:
+    """RULING P35: beat's sweep for work a lost task should have done (tables/recovery.py)."""
+    from tables.recovery import stalled_work_resume
+
+    return stalled_work_resume(now=timezone.now())
