@@ -11,8 +11,10 @@ from tests.faults import stack
 def _tell_what_was_done(request):
     stack.SAID.clear()
     yield
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line("")
-        for line in stack.SAID:
-            reporter.write_line(line)
+    plugins = request.config.pluginmanager
+    reporter, capture = plugins.get_plugin("terminalreporter"), plugins.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():  # else the lines would be captured with the test's output
+            reporter.write_line("")
+            for line in stack.SAID:
+                reporter.write_line(line)

@@ -10,6 +10,7 @@ the database (to read what was written) and ``manage.py``.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -70,8 +71,14 @@ def migrated_template(directory: Path) -> Path:
         subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True,
                        env={**base_env(), "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:1/0"})
     finally:
-        server.cleanup()
+        stopped(server)
     return data
+
+
+def stopped(server) -> None:
+    """Stop an embedded PostgreSQL now, and drop its exit hook, which would log to a closed stream."""
+    server.cleanup()
+    atexit.unregister(server._cleanup)
 
 
 def _wait_for_port(port: int, seconds: float = 30) -> None:
@@ -87,7 +94,7 @@ def _wait_for_port(port: int, seconds: float = 30) -> None:
 
 
 class Stack:
-    def __init__(self, directory: Path, template: Path, name: str) -> None:
+    def __init__(self, directory: Path, template: Path, name: str, **env: str) -> None:
         self.directory, self.name = directory, name
         LOGS.mkdir(parents=True, exist_ok=True)
         # cp -a keeps the owner: the embedded server runs as its own system user under root.
@@ -95,7 +102,7 @@ class Stack:
         self.postgres, self.database_url = launch.postgres_server(directory / "pg", DATABASE)
         self.redis, self.redis_url = launch.redis_server(directory / "redis")
         self.redis_port = int(self.redis_url.rsplit(":", 1)[1].split("/")[0])
-        self.env = {**base_env(), "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url}
+        self.env = {**base_env(), "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url, **env}
         self.daphnes: list[subprocess.Popen | None] = []
         self.ports: list[int] = []
         self.worker: subprocess.Popen | None = None
@@ -165,7 +172,7 @@ class Stack:
                     process.kill()
         if self.redis.poll() is None:
             self.redis.kill()
-        self.postgres.cleanup()
+        stopped(self.postgres)
         for handle in self._logs:
             handle.close()
         shutil.rmtree(self.directory, ignore_errors=True)

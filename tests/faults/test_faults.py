@@ -36,7 +36,8 @@ def template():
 
 @pytest.fixture
 def stack(template, request):
-    site = Stack(scratch("site"), template, request.node.name.removeprefix("test_")[:40])
+    env = getattr(request, "param", {})  # parametrize("stack", [{VARIABLE: value}], indirect=True)
+    site = Stack(scratch("site"), template, request.node.originalname.removeprefix("test_")[:60], **env)
     yield site
     site.close()
 
@@ -51,6 +52,12 @@ class ReconnectingPlayer(Player):
         self.sent = None
         self.views: list[tuple[float, int]] = []  # (when, version) of every view pushed to it
         self.retried = 0
+
+    async def press(self, message: str) -> None:
+        before = getattr(self.game, "before_press", None)
+        if before is not None:
+            await before(self)
+        await super().press(message)
 
     def reconnect_delay(self) -> float:
         self.failures += 1
@@ -75,14 +82,19 @@ def scene(stack: Stack, game: str = "estimation") -> dict:
     return found
 
 
-def play(stack: Stack, found: dict, *, fault_at: int, fault, moves_after: int, timeout: float = 75) -> Game:
-    """Play until ``fault_at``, run ``fault`` on a thread (the players play on meanwhile), then play on."""
+def play(stack: Stack, found: dict, *, fault_at: int, fault, moves_after: int, timeout: float = 75,
+         before_press=None) -> Game:
+    """Play until ``fault_at``, run ``fault`` on a thread (the players play on meanwhile), then play on.
+
+    With ``before_press`` the fault is left to it instead: a coroutine each player awaits before
+    pressing a button, which sets ``game.fault_version`` and ``game.fault_done`` itself."""
     game = Game(found["table"], found["sessions"], stack.ports, target=10**9, player_class=ReconnectingPlayer)
     game.fault_done = threading.Event()
     game.fault_version = None
+    game.before_press = before_press and (lambda player: before_press(game, player))
 
     def on_version(version: int) -> None:
-        if version >= fault_at and game.fault_version is None:
+        if version >= fault_at and game.fault_version is None and before_press is None:
             game.fault_version = version
             threading.Thread(target=lambda: (fault(), game.fault_done.set()), daemon=True).start()
         if game.fault_done.is_set() and game.target == 10**9:
@@ -139,4 +151,123 @@ def test_redis_restarted_mid_game(stack) -> None:
         say(f"checked: seat {player.seat + 1}'s view was whole again {healed - back['at']:.1f} s after Redis was back")
     assert bot_moves_after(stack, found, back["version"]) > 0
     say(f"checked: the bots moved {bot_moves_after(stack, found, back['version'])} time(s) after the restart")
+    check_log_and_ledgers(stack, found)
+
+
+def awaited(stack: Stack, found: dict) -> tuple[int, list[int]]:
+    """The match's version and the seats it waits for, from its stored state (engines are plain Python)."""
+    from games.engines import get_engine
+
+    game, version, text = stack.sql("SELECT game, version, state FROM games_match WHERE id = %s", found["match"])[0]
+    engine = get_engine(game)
+    return version, list(engine.to_act(engine.loads(text)))
+
+
+def test_postgres_restarted_mid_game(stack) -> None:
+    stack.start_daphne()
+    stack.start_worker()
+    found = scene(stack, "sitaratas")  # RULING P6: each player's pass is used at the start
+    state = {}
+
+    async def break_before_a_move(game, player) -> None:
+        # The fault comes between a player's click and its arrival: the move is in flight while
+        # PostgreSQL is down.
+        if game.fault_version is None and max(player.seen) >= 8:
+            game.fault_version = max(player.seen)
+            await asyncio.get_running_loop().run_in_executor(None, stack.stop_postgres)
+            say(f"stopped PostgreSQL (immediate shutdown: every connection cut) as seat {player.seat + 1} "
+                f"pressed a button at version {game.fault_version}")
+
+            def start_again() -> None:
+                time.sleep(3)
+                stack.start_postgres()
+                state["back"] = time.monotonic()
+                say("started PostgreSQL again after 3 s")
+                game.fault_done.set()
+
+            threading.Thread(target=start_again, daemon=True).start()
+
+    game = play(stack, found, fault_at=8, fault=None, moves_after=16, before_press=break_before_a_move)
+
+    retried = sum(player.retried for player in game.players)
+    assert retried >= 1
+    say(f"checked: the move in flight was refused with a message ({retried} time(s) while the database was down) "
+        "and pressed again by its player")
+    version = game.fault_version
+    assert bot_moves_after(stack, found, version) > 0
+    say(f"checked: the bots moved {bot_moves_after(stack, found, version)} time(s) after the restart")
+    passes = dict(stack.sql("SELECT reason, count(*) FROM payouts_transfer WHERE match_id = %s GROUP BY reason",
+                            found["match"]))
+    assert passes == {"pass_use": 2}
+    say(f"checked: the game's ledger holds each player's pass used once: {passes}")
+    check_log_and_ledgers(stack, found)
+
+
+@pytest.mark.parametrize("stack", [{"BOT_DELAY_SECONDS": "2", "DISMISSAL_VOTE_SECONDS": "2"}], indirect=True)
+def test_celery_worker_killed_while_it_holds_a_bot_task(stack) -> None:
+    stack.start_daphne()
+    stack.start_worker()
+    found = stack.scenario("start", "sitaratas", "2", "1")
+    say(f"started table {found['table']}: Sitaratas, two players on WebSockets and a bot whose task waits 2 s")
+    bot_seat = 2
+    checked = {}
+
+    def kill_while_the_bot_waits() -> None:
+        deadline = time.monotonic() + 30
+        while bot_seat not in awaited(stack, found)[1]:
+            assert time.monotonic() < deadline, "the bot was never awaited"
+            time.sleep(0.05)
+        version = awaited(stack, found)[0]
+        time.sleep(0.8)  # the worker has taken the task; it runs at its countdown, late-acknowledged
+        stack.kill_worker()
+        checked["version"] = version
+        say(f"SIGKILLed the Celery worker holding the bot's task for version {version} (the bot was awaited)")
+        vote = stack.scenario("vote", str(found["match"]))
+        say(f"a player proposed a dismissal vote with no worker running; its deadline is {vote['deadline']}")
+        time.sleep(4)
+        status = stack.sql("SELECT status, deadline < now() FROM tables_dismissalvote WHERE id = %s", vote["vote"])[0]
+        assert awaited(stack, found)[0] == version and status == ("open", True)
+        say("checked: 4 s later, with no worker, the bot had not moved and the vote was open past its deadline")
+        stack.start_worker()
+        say("started a new worker (with beat)")
+        started = time.monotonic()
+        while stack.sql("SELECT status FROM tables_dismissalvote WHERE id = %s", vote["vote"])[0][0] == "open":
+            assert time.monotonic() - started < 30, "the vote's deadline was not enforced"
+            time.sleep(0.2)
+        say(f"checked: the new worker closed the overdue vote {time.monotonic() - started:.1f} s after it started")
+        while awaited(stack, found)[0] == version:
+            assert time.monotonic() - started < 30, "the bot never moved"
+            time.sleep(0.2)
+        bot_events = stack.sql("SELECT seat FROM games_matchevent WHERE match_id = %s AND version = %s",
+                               found["match"], version + 1)
+        assert bot_events == [(bot_seat,)]
+        say(f"checked: the bot made the move of version {version + 1}, once")
+
+    game = play(stack, found, fault_at=2, fault=kill_while_the_bot_waits, moves_after=8, timeout=110)
+    assert game.fault_done.is_set() and "version" in checked
+    check_log_and_ledgers(stack, found)
+
+
+def test_a_daphne_killed_and_another_restarted_while_the_others_run(stack) -> None:
+    stack.start_daphne()
+    stack.start_daphne()
+    stack.start_worker()
+    found = scene(stack)
+
+    def kill_one_restart_it_and_kill_the_other() -> None:
+        stack.kill_daphne(0)
+        say("SIGKILLed Daphne 1 of 2 mid-game: its players reconnect to Daphne 2")
+        time.sleep(3)
+        stack.start_daphne(0)
+        say("started Daphne 1 again on its port")
+        time.sleep(2)
+        stack.kill_daphne(1)
+        say("SIGKILLed Daphne 2: every player reconnects to the restarted Daphne 1")
+
+    game = play(stack, found, fault_at=8, fault=kill_one_restart_it_and_kill_the_other, moves_after=16)
+
+    for player in game.players:
+        assert player.ports_used[-1] == stack.ports[0] and len(player.ports_used) >= 2
+    say(f"checked: both players reconnected (after random waits) and finished on the restarted Daphne: "
+        f"{[len(player.ports_used) - 1 for player in game.players]} reconnection(s)")
     check_log_and_ledgers(stack, found)

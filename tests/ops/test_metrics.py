@@ -106,3 +106,17 @@ async def test_a_move_over_the_socket_moves_the_scraped_values(host, player, set
         await socket.disconnect()
     closed = await scrape()
     assert value(closed, "sitaratas_open_sockets") == value(before, "sitaratas_open_sockets")
+
+
+def test_every_metric_the_grafana_dashboard_plots_is_served(settings) -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    from ops.metrics import exposition
+
+    dashboard = json.loads((Path(__file__).resolve().parents[2] / "docs" / "ops" / "grafana-dashboard.json").read_text())
+    plotted = {re.sub(r"_(bucket|total)$", "", name) for panel in dashboard["panels"] for target in panel["targets"]
+               for name in re.findall(r"sitaratas_\w+", target["expr"])}
+    served = {family.name for family in text_string_to_metric_families(exposition().decode())}
+    assert plotted and plotted <= served, plotted - served

@@ -157,7 +157,10 @@ class Player:
         if actions:
             self.acted.add(version)
             self.sent = json.dumps({**self.rng.choice(actions), "version": version})
-            await self.ws.send(self.sent)
+            await self.press(self.sent)
+
+    async def press(self, message: str) -> None:
+        await self.ws.send(message)
 
 
 def assert_events_complete(match: Match) -> None:
