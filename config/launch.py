@@ -180,6 +180,7 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
     """``run --daphne N --workers M``: N Daphne processes on PORT, PORT+1, … and M Celery workers
     (the first also runs beat), all on the same PostgreSQL and Redis."""
     os.environ.setdefault("DJANGO_DEBUG", "true")
+    os.environ.setdefault("LOG_FORMAT", "text")  # a terminal; production's default is JSON lines (docs/ops.md)
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
