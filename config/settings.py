@@ -217,6 +217,8 @@ ECHO_SOCKETS = env_bool("ECHO_SOCKETS", False)
 # The Prometheus endpoint /metrics answers only ``Authorization: Bearer <METRICS_TOKEN>``;
 # with no token it does not exist (issue 28).
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# Prometheus scrapes each host's Daphne over the internal network, not through the HTTPS proxy.
+SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
 
 # The site's own terms (RULINGS.md P1, P4, P6, P8, S12).
 SITE_NAME = env_str("SITE_NAME", "Sitaratas")

@@ -24,7 +24,7 @@ from tables.errors import TableError
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
-UNSAVED = "The server could not take that just now (it is restarting). Please try again."
+UNSAVED = "The server could not take that just now. Please try again."
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):

@@ -51,6 +51,13 @@ def test_without_a_token_set_there_is_no_endpoint_and_a_wrong_token_is_refused(s
     assert Client().get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
 
 
+@pytest.mark.django_db
+def test_prometheus_scrapes_plain_http_where_every_other_page_goes_to_https(settings) -> None:
+    settings.METRICS_TOKEN, settings.SECURE_SSL_REDIRECT = TOKEN, True
+    assert Client().get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+    assert Client().get("/health/").status_code == 301
+
+
 @database_sync_to_async
 def start_sitaratas(host, player):
     table = open_table(host, "sitaratas", seat_count=3)
