@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -106,6 +107,8 @@ class Stack:
         self.daphnes: list[subprocess.Popen | None] = []
         self.ports: list[int] = []
         self.worker: subprocess.Popen | None = None
+        self.supervised, self.closing = False, False
+        self._supervisor: threading.Thread | None = None
         self._logs: list = []
         say(f"{name}: PostgreSQL {self.database_url.split('@', 1)[1]} and Redis {self.redis_url}, both its own")
 
@@ -133,7 +136,24 @@ class Stack:
         self.daphnes[index].wait(10)
 
     def start_worker(self) -> None:
-        """One worker process (solo pool: a SIGKILL kills the task it runs) with beat inside."""
+        """One worker process (solo pool: a SIGKILL kills the task it runs) with beat inside, kept
+        running as systemd's ``Restart=always`` would (docs/ops.md): kombu 5.7 ends the whole worker
+        ("Unrecoverable error: AttributeError … 'hostname'") when Redis goes away while the worker
+        holds a task it has not acknowledged, which a bot's countdown makes likely."""
+        self._spawn_worker()
+        self.supervised = True
+        if self._supervisor is None:
+            self._supervisor = threading.Thread(target=self._supervise, daemon=True)
+            self._supervisor.start()
+
+    def _supervise(self) -> None:
+        while not self.closing:
+            time.sleep(0.5)
+            if self.supervised and self.worker is not None and self.worker.poll() is not None:
+                say(f"the worker exited by itself (status {self.worker.returncode}); its supervisor starts it again")
+                self._spawn_worker()
+
+    def _spawn_worker(self) -> None:
         self.worker = subprocess.Popen(
             [str(Path(PYTHON).parent / "celery"), "-A", "config", "worker", "--pool", "solo", "--beat",
              "--schedule", str(self.directory / "celerybeat-schedule"), "--without-mingle", "--without-gossip",
@@ -141,6 +161,7 @@ class Stack:
             cwd=ROOT, env=self.env, stdout=self._log("worker"), stderr=subprocess.STDOUT)
 
     def kill_worker(self) -> None:
+        self.supervised = False  # the test itself decides when a worker runs again
         self.worker.send_signal(signal.SIGKILL)
         self.worker.wait(10)
 
@@ -161,6 +182,7 @@ class Stack:
         self.postgres.ensure_postgres_running()
 
     def close(self) -> None:
+        self.closing, self.supervised = True, False
         for process in [*self.daphnes, self.worker]:
             if process is not None and process.poll() is None:
                 process.terminate()
