@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 from celery import signals as celery_signals
 from django.db.models.signals import post_save
@@ -32,9 +33,7 @@ def _task_started(task_id: str, task, **kwargs) -> None:
     request = task.request
     due = getattr(request, "sent_at", None)
     eta = getattr(request, "eta", None)
-    if eta:
-        from datetime import datetime
-
+    if eta:  # a countdown: the task was due at its end, not when it was sent
         due = max(due or 0.0, datetime.fromisoformat(eta).timestamp() if isinstance(eta, str) else eta.timestamp())
     metrics.task_started(task.name, due)
 
