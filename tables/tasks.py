@@ -43,3 +43,12 @@ def clock_expire(match_id: int, version: int, at: int | None = None) -> int:
 def clocks_sweep() -> dict:
     """Deadlines that passed while no worker ran; all-away and idle untimed games (RULINGS P11, P13, P14)."""
     return services.clocks_sweep(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def resume_stalled_work() -> dict:
+    """RULING P35: beat's sweep for work a lost task should have done (tables/recovery.py)."""
+    from tables.recovery import stalled_work_resume
+
+    return stalled_work_resume(now=timezone.now())

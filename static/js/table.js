@@ -7,6 +7,11 @@
   let lastVersion = null;
   let ws = null;
 
+  // Issue 28: after a drop (a server or Redis restart closes every socket at once) wait a random
+  // time up to a ceiling that doubles per failed try, 0.5 s to 4 s ("full jitter"), so the
+  // sockets come back spread out; htmx's own ceiling grows to 64 s, too long for a player.
+  htmx.config.wsReconnectDelay = (retries) => Math.random() * Math.min(4000, 500 * 2 ** retries);
+
   function currentVersion() {
     const live = document.getElementById("live");
     return live ? parseInt(live.dataset.version || "0", 10) : null;

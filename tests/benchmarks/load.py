@@ -659,12 +659,17 @@ def measure_commits(database_url: str, *, seconds: float) -> list[float]:
 # --- idle sockets -----------------------------------------------------------------------------
 
 
-async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, steps: list[int]) -> list[dict]:
-    """Open idle table sockets (spectators, spread over lobby tables) in steps; ping them all."""
+async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, steps: list[int],
+                       pid: int) -> list[dict]:
+    """Open idle table sockets (spectators, spread over lobby tables) in steps; ping them all.
+    The Daphne process's resident memory before and at each step gives the memory per socket."""
+    import psutil
     import websockets
 
     sockets = []
     results = []
+    daphne = psutil.Process(pid)
+    memory_before = daphne.memory_info().rss
     url = f"ws://127.0.0.1:{port}/ws/tables/"
 
     async def open_one(index: int):
@@ -702,7 +707,8 @@ async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, 
                 lost += 1
 
         await asyncio.gather(*(ping(ws) for ws in sockets))
-        results.append({"sockets": len(sockets), "failed": failed, "opened_in": opened_in, "pings": pings, "lost": lost})
+        results.append({"sockets": len(sockets), "failed": failed, "opened_in": opened_in, "pings": pings, "lost": lost,
+                        "rss": daphne.memory_info().rss, "rss_before": memory_before})
         if failed > 50 or percentile(pings, 99) > TARGETS["heartbeat_ms"] / 1000:
             break
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
@@ -810,12 +816,14 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, idle_tab
     if args.idle_steps:
         log("idle sockets")
         idle = await measure_idle(site.ports[0], [session for _, session in players], idle_tables,
-                                  steps=args.idle_steps)
+                                  steps=args.idle_steps, pid=site.daphnes[0].pid)
         lines.append("\n[3] idle table sockets on one Daphne process, WebSocket ping answered")
         for step in idle:
             lines.append(f"  {step['sockets']:5d} sockets (opened in {step['opened_in']:.1f} s, {step['failed']} failed)"
                          f"   ping p50 {ms(percentile(step['pings'], 50))}  p99 {ms(percentile(step['pings'], 99))}  "
-                         f"max {ms(max(step['pings']) if step['pings'] else float('nan'))} ms   lost {step['lost']}")
+                         f"max {ms(max(step['pings']) if step['pings'] else float('nan'))} ms   lost {step['lost']}"
+                         f"   Daphne RSS {step['rss'] / 2**20:.0f} MiB "
+                         f"({(step['rss'] - step['rss_before']) / max(step['sockets'], 1) / 1024:.0f} KiB per socket)")
 
     held = max([s["sockets"] for s in idle if not s["failed"] and not s["lost"]
                 and percentile(s["pings"], 99) <= TARGETS["heartbeat_ms"] / 1000] or [0])
@@ -925,6 +933,12 @@ def main() -> int:
         # The clients share the machine with the site: on uvloop's event loop, as the site's
         # Daphne is, they take less of the CPU the site needs.
         lines = uvloop.run(run(args, site, players, table_ids, idle_tables))
+        site.stop()
+        # Issue 28: every game the run played replays to its stored state, and the ledgers balance.
+        log("verify_matches on the benchmark's database")
+        check = subprocess.run([str(BIN / "python"), "manage.py", "verify_matches"], cwd=ROOT, env=env,
+                               capture_output=True, text=True)
+        lines.append(f"\nintegrity: {(check.stdout or check.stderr).strip().splitlines()[-1]}")
     finally:
         site.stop()
         if services is not None:

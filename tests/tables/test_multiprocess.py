@@ -84,11 +84,12 @@ def started_table():
 class Game:
     """The players of one table, in one event loop; the test ends when a version is reached."""
 
-    def __init__(self, table_id: int, sessions: list[str], ports: list[int], target: int) -> None:
+    def __init__(self, table_id: int, sessions: list[str], ports: list[int], target: int, player_class=None) -> None:
         self.table_id, self.ports, self.target = table_id, ports, target
         self.done = asyncio.Event()
         self.on_version = None
-        self.players = [Player(self, seat, session, start=seat % 2) for seat, session in enumerate(sessions)]
+        self.players = [(player_class or Player)(self, seat, session, start=seat % 2)
+                        for seat, session in enumerate(sessions)]
 
     def saw(self, version: int) -> None:
         if self.on_version is not None:
@@ -136,7 +137,10 @@ class Player:
                 pass
             # The process went away (or refused us): reconnect, to the other one.
             self.port_index = (self.port_index + 1) % len(self.game.ports)
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(self.reconnect_delay())
+
+    def reconnect_delay(self) -> float:
+        return 0.1
 
     async def received(self, message: str) -> None:
         found = VERSION_RE.search(message)
@@ -152,7 +156,11 @@ class Player:
         actions = [fields for fields in actions if fields.get("command") == "act"]
         if actions:
             self.acted.add(version)
-            await self.ws.send(json.dumps({**self.rng.choice(actions), "version": version}))
+            self.sent = json.dumps({**self.rng.choice(actions), "version": version})
+            await self.press(self.sent)
+
+    async def press(self, message: str) -> None:
+        await self.ws.send(message)
 
 
 def assert_events_complete(match: Match) -> None:

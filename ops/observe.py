@@ -1,0 +1,20 @@
+"""The few calls the socket makes per command (issue 28): its metrics and its log line, in one place."""
+
+from __future__ import annotations
+
+import time
+
+from ops import logs, metrics
+
+
+def command_done(consumer, message, started: float, *, refused: str | None = None) -> None:
+    """A table socket's command finished (``refused`` is the message a refused one got)."""
+    seconds = time.perf_counter() - started
+    if message.command == "act":
+        if refused is None:
+            metrics.move_timed(consumer.snapshot.game, seconds)
+        else:
+            metrics.move_failed(refused)
+    logs.socket_command(command=message.command, table_id=consumer.table_id, match_id=consumer.snapshot.match_id,
+                        user_id=consumer.user.pk, version=getattr(message, "version", None),
+                        outcome="refused" if refused is not None else "ok", seconds=seconds)

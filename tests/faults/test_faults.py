@@ -1,0 +1,273 @@
+"""The site survives its parts failing mid-game (issue 28).
+
+Each test runs a whole site of its own (tests/faults/stack.py: PostgreSQL, Redis, Daphne, a
+Celery worker with beat), seats two players who play over WebSockets by pressing the buttons
+the server pushes (the clients of tests/tables/test_multiprocess.py, reconnecting as the page
+does: a random wait up to a doubling ceiling) and two bots, breaks one part mid-game, and
+plays on. Afterwards ``manage.py verify_matches`` replays the game's event log against its
+stored state and checks the pass ledger: no move lost, none applied twice, nothing
+half-written. Each prints what it did and what it checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import threading
+import time
+
+import pytest
+
+from tests.faults.stack import Stack, migrated_template, say, scratch
+from tests.tables.test_multiprocess import Game, Player
+
+pytestmark = pytest.mark.slow
+
+RETRY_FLASH = "could not take that just now"
+
+
+@pytest.fixture(scope="session")
+def template():
+    directory = scratch("template")
+    yield migrated_template(directory)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def stack(template, request):
+    env = getattr(request, "param", {})  # parametrize("stack", [{VARIABLE: value}], indirect=True)
+    site = Stack(scratch("site"), template, request.node.originalname.removeprefix("test_")[:60], **env)
+    yield site
+    site.close()
+
+
+class ReconnectingPlayer(Player):
+    """A player whose page reconnects as static/js/table.js makes it, and presses again when told to."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.port_index %= len(self.game.ports)
+        self.failures = 0
+        self.sent = None
+        self.views: list[tuple[float, int]] = []  # (when, version) of every view pushed to it
+        self.retried = 0
+
+    async def press(self, message: str) -> None:
+        before = getattr(self.game, "before_press", None)
+        if before is not None:
+            await before(self)
+        await super().press(message)
+
+    def reconnect_delay(self) -> float:
+        self.failures += 1
+        return random.uniform(0, min(4.0, 0.5 * 2 ** (self.failures - 1)))  # full jitter
+
+    async def received(self, message: str) -> None:
+        self.failures = 0
+        if RETRY_FLASH in message and self.sent is not None:
+            # RULING P36: the move was refused with a message; press the same button again shortly.
+            self.retried += 1
+            await asyncio.sleep(random.uniform(0.2, 0.6))
+            await self.ws.send(self.sent)
+            return
+        await super().received(message)
+        if self.seen:
+            self.views.append((time.monotonic(), max(self.seen)))
+
+
+def scene(stack: Stack, game: str = "estimation") -> dict:
+    found = stack.scenario("start", game, "2", "2")
+    say(f"started table {found['table']}: {game}, two players on WebSockets and two bots on the Celery worker")
+    return found
+
+
+def play(stack: Stack, found: dict, *, fault_at: int, fault, moves_after: int, timeout: float = 75,
+         before_press=None) -> Game:
+    """Play until ``fault_at``, run ``fault`` on a thread (the players play on meanwhile), then play on.
+
+    With ``before_press`` the fault is left to it instead: a coroutine each player awaits before
+    pressing a button, which sets ``game.fault_version`` and ``game.fault_done`` itself."""
+    game = Game(found["table"], found["sessions"], stack.ports, target=10**9, player_class=ReconnectingPlayer)
+    game.fault_done = threading.Event()
+    game.fault_version = None
+    game.before_press = before_press and (lambda player: before_press(game, player))
+
+    def on_version(version: int) -> None:
+        if version >= fault_at and game.fault_version is None and before_press is None:
+            game.fault_version = version
+            threading.Thread(target=lambda: (fault(), game.fault_done.set()), daemon=True).start()
+        if game.fault_done.is_set() and game.target == 10**9:
+            game.target = current_version(stack, found) + moves_after
+
+    game.on_version = on_version
+    asyncio.run(game.play(timeout=timeout))
+    assert game.fault_done.is_set()
+    return game
+
+
+def current_version(stack: Stack, found: dict) -> int:
+    return stack.sql("SELECT version FROM games_match WHERE id = %s", found["match"])[0][0]
+
+
+def check_log_and_ledgers(stack: Stack, found: dict) -> None:
+    """Versions 1..N once each, by the seat's own user, and verify_matches finds no difference."""
+    events = stack.sql(
+        "SELECT e.version, e.seat = p.seat FROM games_matchevent e JOIN games_matchplayer p "
+        "ON p.match_id = e.match_id AND p.user_id = e.user_id WHERE e.match_id = %s ORDER BY e.version",
+        found["match"])
+    version = current_version(stack, found)
+    assert [row[0] for row in events] == list(range(1, version + 1)) and all(row[1] for row in events)
+    done = stack.manage("verify_matches", check=False)
+    assert done.returncode == 0, done.stderr
+    say(f"checked: events 1..{version} each once, by the right seat; {done.stdout.strip()}")
+
+
+def bot_moves_after(stack: Stack, found: dict, version: int) -> int:
+    return stack.sql("SELECT count(*) FROM games_matchevent e JOIN accounts_user u ON u.id = e.user_id "
+                     "WHERE e.match_id = %s AND e.version > %s AND u.is_bot", found["match"], version)[0][0]
+
+
+def test_redis_restarted_mid_game(stack) -> None:
+    stack.start_daphne()
+    stack.start_worker()
+    found = scene(stack)
+    back = {}
+
+    def restart_redis() -> None:
+        stack.stop_redis()
+        say("killed Redis (channel layer and broker) mid-game")
+        time.sleep(2)
+        stack.start_redis()
+        back["at"], back["version"] = time.monotonic(), current_version(stack, found)
+        say(f"started Redis again on the same port, empty; the game stood at version {back['version']}")
+
+    game = play(stack, found, fault_at=8, fault=restart_redis, moves_after=16)
+
+    for player in game.players:
+        healed = next((when for when, version in player.views if when >= back["at"] and version >= back["version"]),
+                      None)
+        assert healed is not None and healed - back["at"] <= 10, f"seat {player.seat} was not whole again in 10 s"
+        say(f"checked: seat {player.seat + 1}'s view was whole again {healed - back['at']:.1f} s after Redis was back")
+    assert bot_moves_after(stack, found, back["version"]) > 0
+    say(f"checked: the bots moved {bot_moves_after(stack, found, back['version'])} time(s) after the restart")
+    check_log_and_ledgers(stack, found)
+
+
+def awaited(stack: Stack, found: dict) -> tuple[int, list[int]]:
+    """The match's version and the seats it waits for, from its stored state (engines are plain Python)."""
+    from games.engines import get_engine
+
+    game, version, text = stack.sql("SELECT game, version, state FROM games_match WHERE id = %s", found["match"])[0]
+    engine = get_engine(game)
+    return version, list(engine.to_act(engine.loads(text)))
+
+
+def test_postgres_restarted_mid_game(stack) -> None:
+    stack.start_daphne()
+    stack.start_worker()
+    found = scene(stack, "sitaratas")  # RULING P6: each player's pass is used at the start
+    state = {}
+
+    async def break_before_a_move(game, player) -> None:
+        # The fault comes between a player's click and its arrival: the move is in flight while
+        # PostgreSQL is down.
+        if game.fault_version is None and max(player.seen) >= 8:
+            game.fault_version = max(player.seen)
+            await asyncio.get_running_loop().run_in_executor(None, stack.stop_postgres)
+            say(f"stopped PostgreSQL (immediate shutdown: every connection cut) as seat {player.seat + 1} "
+                f"pressed a button at version {game.fault_version}")
+
+            def start_again() -> None:
+                time.sleep(3)
+                stack.start_postgres()
+                state["back"] = time.monotonic()
+                say("started PostgreSQL again after 3 s")
+                game.fault_done.set()
+
+            threading.Thread(target=start_again, daemon=True).start()
+
+    game = play(stack, found, fault_at=8, fault=None, moves_after=16, before_press=break_before_a_move)
+
+    retried = sum(player.retried for player in game.players)
+    assert retried >= 1
+    say(f"checked: the move in flight was refused with a message ({retried} time(s) while the database was down) "
+        "and pressed again by its player")
+    version = game.fault_version
+    assert bot_moves_after(stack, found, version) > 0
+    say(f"checked: the bots moved {bot_moves_after(stack, found, version)} time(s) after the restart")
+    passes = dict(stack.sql("SELECT reason, count(*) FROM payouts_transfer WHERE match_id = %s GROUP BY reason",
+                            found["match"]))
+    assert passes == {"pass_use": 2}
+    say(f"checked: the game's ledger holds each player's pass used once: {passes}")
+    check_log_and_ledgers(stack, found)
+
+
+@pytest.mark.parametrize("stack", [{"BOT_DELAY_SECONDS": "2", "DISMISSAL_VOTE_SECONDS": "2"}], indirect=True)
+def test_celery_worker_killed_while_it_holds_a_bot_task(stack) -> None:
+    stack.start_daphne()
+    stack.start_worker()
+    found = stack.scenario("start", "sitaratas", "2", "1")
+    say(f"started table {found['table']}: Sitaratas, two players on WebSockets and a bot whose task waits 2 s")
+    bot_seat = 2
+    checked = {}
+
+    def kill_while_the_bot_waits() -> None:
+        deadline = time.monotonic() + 30
+        while bot_seat not in awaited(stack, found)[1]:
+            assert time.monotonic() < deadline, "the bot was never awaited"
+            time.sleep(0.05)
+        version = awaited(stack, found)[0]
+        time.sleep(0.8)  # the worker has taken the task; it runs at its countdown, late-acknowledged
+        stack.kill_worker()
+        checked["version"] = version
+        say(f"SIGKILLed the Celery worker holding the bot's task for version {version} (the bot was awaited)")
+        vote = stack.scenario("vote", str(found["match"]))
+        say(f"a player proposed a dismissal vote with no worker running; its deadline is {vote['deadline']}")
+        time.sleep(4)
+        status = stack.sql("SELECT status, deadline < now() FROM tables_dismissalvote WHERE id = %s", vote["vote"])[0]
+        assert awaited(stack, found)[0] == version and status == ("open", True)
+        say("checked: 4 s later, with no worker, the bot had not moved and the vote was open past its deadline")
+        stack.start_worker()
+        say("started a new worker (with beat)")
+        started = time.monotonic()
+        while stack.sql("SELECT status FROM tables_dismissalvote WHERE id = %s", vote["vote"])[0][0] == "open":
+            assert time.monotonic() - started < 30, "the vote's deadline was not enforced"
+            time.sleep(0.2)
+        say(f"checked: the new worker closed the overdue vote {time.monotonic() - started:.1f} s after it started")
+        while awaited(stack, found)[0] == version:
+            assert time.monotonic() - started < 30, "the bot never moved"
+            time.sleep(0.2)
+        bot_events = stack.sql("SELECT seat FROM games_matchevent WHERE match_id = %s AND version = %s",
+                               found["match"], version + 1)
+        assert bot_events == [(bot_seat,)]
+        say(f"checked: the bot made the move of version {version + 1}, once")
+
+    game = play(stack, found, fault_at=2, fault=kill_while_the_bot_waits, moves_after=8, timeout=110)
+    assert game.fault_done.is_set() and "version" in checked
+    check_log_and_ledgers(stack, found)
+
+
+def test_a_daphne_killed_and_another_restarted_while_the_others_run(stack) -> None:
+    stack.start_daphne()
+    stack.start_daphne()
+    stack.start_worker()
+    found = scene(stack)
+
+    def kill_one_restart_it_and_kill_the_other() -> None:
+        stack.kill_daphne(0)
+        say("SIGKILLed Daphne 1 of 2 mid-game: its players reconnect to Daphne 2")
+        time.sleep(3)
+        stack.start_daphne(0)
+        say("started Daphne 1 again on its port")
+        time.sleep(2)
+        stack.kill_daphne(1)
+        say("SIGKILLed Daphne 2: every player reconnects to the restarted Daphne 1")
+
+    game = play(stack, found, fault_at=8, fault=kill_one_restart_it_and_kill_the_other, moves_after=16)
+
+    for player in game.players:
+        assert player.ports_used[-1] == stack.ports[0] and len(player.ports_used) >= 2
+    say(f"checked: both players reconnected (after random waits) and finished on the restarted Daphne: "
+        f"{[len(player.ports_used) - 1 for player in game.players]} reconnection(s)")
+    check_log_and_ledgers(stack, found)
