@@ -102,4 +102,8 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
     if table.game == PASS_GAME and match is not None:
         extra["vote"] = vote_panel(match)
+    if table.status == Table.Status.LOBBY:
+        from tables.play_screen import last_attempt_note
+
+        extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
     return extra

@@ -54,7 +54,7 @@ def turn_number(page) -> int:
 def test_a_new_player_plays_a_sita_game_against_bots_by_clicking(new_page) -> None:
     page = new_page()
     sign_up(page, "sami")
-    table_url = open_table(page, "sita", bots=2, start=True, players=3, matches=1)
+    table_url = open_table(page, "sita", bots=2, start=True, players=3, match_count=1)
     assert page.locator("#rows .sita-row").count() == 4
     assert page.locator("#hand button.card-btn").count() == 10
     assert "Match 1 of 1" in page.text_content("#sita-status")

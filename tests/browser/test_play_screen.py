@@ -1,0 +1,84 @@
+"""The play screen (issue 20): when it is your turn, your hand and every button you may press are
+inside the viewport without scrolling, at 1366×768 and on an iPhone 13 (390×844); the game over
+panel shows in view. Tables are set up through tables.services and played on by the bots to the
+player's first turn, then the page is checked with Playwright's bounding boxes at both sizes.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+from tests.browser.conftest import ARTIFACTS, log_in
+from tests.conftest import make_user
+from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
+from tables import services
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
+SIZES = {"laptop": LAPTOP, "phone": PHONE}
+
+# Every button the player may press, per game, and the hand.
+ACTIONS = "#game button:not([disabled])"
+HAND = {"sitaratas": "#game .st-hand .card", "estimation": "#game .est-hand .card", "sita": "#game .sita-hand .card"}
+OPTIONS = {"sitaratas": ({"deck": "jokers"}, 4), "estimation": ({"length": "mini"}, 4), "sita": ({"matches": 1}, 6)}
+
+
+def in_thread(work):
+    """Playwright's sync API runs an event loop in this thread; the broadcasts after commit need their own."""
+    def run():
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
+
+
+def started_at_my_turn(game: str, username: str):
+    """A table of ``game`` with the player (the host) and bots, played on to the player's turn."""
+    host = make_user(username)
+    options, seats = OPTIONS[game]
+    table = open_table(host, game, seat_count=seats, options=options)
+    fill_with_bots(table, host)
+    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+    return table, match
+
+
+def shot(page, name: str) -> None:
+    """The viewport as the player sees it (not the full page): that is what this issue is about."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"play-{name}.png"))
+
+
+def assert_in_viewport(page, selector: str, what: str) -> int:
+    size = page.viewport_size
+    boxes = [box for box in (el.bounding_box() for el in page.locator(selector).all()) if box]
+    assert boxes, f"no {what} on the page ({selector})"
+    for box in boxes:
+        assert box["x"] >= -0.5 and box["y"] >= -0.5, f"{what} above or left of the viewport: {box}"
+        assert box["x"] + box["width"] <= size["width"] + 0.5, f"{what} right of the viewport: {box}"
+        assert box["y"] + box["height"] <= size["height"] + 0.5, f"{what} below the viewport: {box}"
+    return len(boxes)
+
+
+@pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
+def test_the_hand_and_every_action_are_in_view_on_a_laptop_and_a_phone(browser, site_url, transactional_db, game) -> None:
+    table, match = in_thread(lambda: started_at_my_turn(game, f"p{game[:4]}"))
+    for size, options in SIZES.items():
+        context = browser.new_context(base_url=site_url, **options)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        log_in(page, f"p{game[:4]}", "a-long-pass-phrase")
+        page.goto(f"/tables/{table.pk}/")
+        page.wait_for_selector("#socket-status:has-text('Connected')")
+        page.wait_for_selector(ACTIONS)
+        shot(page, f"{game}-{size}-my-turn")
+        assert_in_viewport(page, HAND[game], "a card of the hand")
+        assert_in_viewport(page, ACTIONS, "an action button")
+        context.close()
