@@ -38,13 +38,14 @@ def seat_taken(*, table: Table, user: User) -> None:
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
-def seat_left(*, table: Table, user: User) -> None:
-    """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back."""
+def seat_left(*, table: Table, user: User, memo: str = "Left the table before the start.") -> None:
+    """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back.
+    ``memo`` says which (RULING P7): a closed table is not the player leaving."""
     with _as_table_error():
         if table.stake:
-            payouts.stake_release(user=user, table=table)
+            payouts.stake_release(user=user, table=table, memo=memo)
         if table.game == PASS_GAME:
-            payouts.pass_release(user=user, table=table)
+            payouts.pass_release(user=user, table=table, memo=memo)
 
 
 def match_started(*, table: Table, match: Match, users: list[User]) -> None:
@@ -72,10 +73,11 @@ def match_dismissed(*, table: Table, match: Match) -> None:
 
 
 def match_aborted(*, table: Table, match: Match) -> None:
+    # RULING P7: the wallet says who aborted and why (match.end_reason names the admin).
     if table.stake:
-        payouts.pot_refund(table=table, match=match)
+        payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.")
     if table.game == PASS_GAME:
-        payouts.pass_refund(table=table, match=match)
+        payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.")
 
 
 def is_paused(match: Match) -> bool:
@@ -96,7 +98,7 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
             extra["payouts"] = {seat: payout for seat, payout in match.match_players.values_list("seat", "payout")
                                 if payout is not None}
         if table.status == Table.Status.LOBBY:
-            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coins from your wallet; "
+            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coin{'' if table.stake == 1 else 's'} from your wallet; "
                                    "leaving gives them back. The winners share the pot.")
     elif table.game == PASS_GAME and table.status == Table.Status.LOBBY:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."

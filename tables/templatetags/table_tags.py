@@ -101,7 +101,7 @@ def options_label(game: str, options: dict, stake: int = 0) -> str:
         return f"{deck} · {order}"
     if game == "estimation":
         label = str(options.get("length", "")).capitalize()
-        return f"{label} · stake {stake} coins" if stake else label
+        return f"{label} · stake {stake:,} coin{'' if stake == 1 else 's'}" if stake else label
     if game == "sita":
         matches = options.get("matches")
         return f"{matches} match{'' if matches == 1 else 'es'}"
