@@ -148,6 +148,8 @@ def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
     verb = "bid" if view["phase"] == "bidding" else "play a card"
     if acting == viewer_seat:
         if view["phase"] == "bidding":
+            if view["cards"] == 1:
+                return "Your bid: will you take the one trick (1) or not (0)?"
             return f"Your bid: how many of the {view['cards']} tricks will you take?"
         return "Your turn: play a card."
     return f"Waiting for {names[acting]} to {verb}."

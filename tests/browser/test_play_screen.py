@@ -13,6 +13,7 @@ from django.db import connection
 
 from tests.browser.conftest import ARTIFACTS, log_in
 from tests.conftest import make_user
+from tests.games.history_helpers import finished_match
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
 from tables import services
 
@@ -25,6 +26,10 @@ SIZES = {"laptop": LAPTOP, "phone": PHONE}
 # Every button the player may press, per game, and the hand.
 ACTIONS = "#game button:not([disabled])"
 HAND = {"sitaratas": "#game .st-hand .card", "estimation": "#game .est-hand .card", "sita": "#game .sita-hand .card"}
+# Seen at the same time as the hand: whose turn it is, and the trick (the rows in SITA) with the trump.
+CONTEXT = {"sitaratas": ["#game .st-status", "#game .st-trick", "#game .st-trump"],
+           "estimation": ["#game .est-headline", "#game .est-trick"],
+           "sita": ["#game .sita-status", "#game .sita-row[data-row='1']", "#game .sita-row[data-row='4'] .sita-row-cards"]}
 OPTIONS = {"sitaratas": ({"deck": "jokers"}, 4), "estimation": ({"length": "mini"}, 4), "sita": ({"matches": 1}, 6)}
 
 
@@ -67,6 +72,16 @@ def assert_in_viewport(page, selector: str, what: str) -> int:
     return len(boxes)
 
 
+def assert_not_covered(page, selector: str) -> None:
+    """The element is what the player sees at its centre (the docked hand does not lie over it)."""
+    covered = page.evaluate("""sel => {
+        const el = document.querySelector(sel); const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20));
+        return top && !el.contains(top) && !top.contains(el) ? top.className || top.tagName : "";
+    }""", selector)
+    assert not covered, f"{selector} is covered by {covered}"
+
+
 @pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
 def test_the_hand_and_every_action_are_in_view_on_a_laptop_and_a_phone(browser, site_url, transactional_db, game) -> None:
     table, match = in_thread(lambda: started_at_my_turn(game, f"p{game[:4]}"))
@@ -81,4 +96,25 @@ def test_the_hand_and_every_action_are_in_view_on_a_laptop_and_a_phone(browser, 
         shot(page, f"{game}-{size}-my-turn")
         assert_in_viewport(page, HAND[game], "a card of the hand")
         assert_in_viewport(page, ACTIONS, "an action button")
+        for selector in CONTEXT[game]:
+            assert_in_viewport(page, selector, "the turn, trick or trump")
+            assert_not_covered(page, selector)
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        context.close()
+
+
+@pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
+def test_game_over_shows_in_view(browser, site_url, transactional_db, game) -> None:
+    match = in_thread(lambda: finished_match(make_user(f"o{game[:4]}"), game))
+    for size, options in SIZES.items():
+        context = browser.new_context(base_url=site_url, **options)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        log_in(page, f"o{game[:4]}", "a-long-pass-phrase")
+        page.goto(f"/tables/{match.table_id}/")
+        page.wait_for_selector("#result")
+        shot(page, f"{game}-{size}-game-over")
+        assert_in_viewport(page, "#result h2", "the game over heading")
+        assert_in_viewport(page, "#result .placements li:first-child", "the winner's line")
+        assert f"game #{match.pk}" in page.inner_text(".table-head h1")
         context.close()
