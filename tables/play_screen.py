@@ -28,5 +28,6 @@ def last_attempt_note(table) -> str:
         return ""
     vote = DismissalVote.objects.filter(match_id=match.pk).first()
     counted = f" ({len(vote.yes_voters)} yes, {len(vote.no_voters)} no)" if vote else ""
-    passes = " Every player's game pass came back to their wallet." if table.game == PASS_GAME else ""
+    passes = (" Each player's game pass came back: it is reserved for the restart at this table, and leaving "
+              "the table frees it." if table.game == PASS_GAME else "")
     return f"Game #{match.pk} was dismissed by a vote of the players{counted}.{passes} Get ready to start again."
