@@ -88,7 +88,9 @@
     const now = readLive();
     if (now.tricks && last.tricks && now.tricks !== last.tricks) beep(520, 0.12);
     if (now.myTurn && !last.myTurn) beep(880, 0.18);
-    if (now.announce && now.announce !== last.announce && announcer) announcer.textContent = now.announce;
+    if (announcer && now.announce && (now.announce !== last.announce || !announcer.textContent)) {
+      announcer.textContent = now.announce;
+    }
     if (now.over && !last.over) {
       const result = document.getElementById("result");
       if (result) result.scrollIntoView({ block: "nearest" });

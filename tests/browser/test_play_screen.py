@@ -118,3 +118,79 @@ def test_game_over_shows_in_view(browser, site_url, transactional_db, game) -> N
         assert_in_viewport(page, "#result .placements li:first-child", "the winner's line")
         assert f"game #{match.pk}" in page.inner_text(".table-head h1")
         context.close()
+
+
+def _my_turn_page(browser, site_url, game: str, username: str, options: dict = LAPTOP):
+    table, match = in_thread(lambda: started_at_my_turn(game, username))
+    context = browser.new_context(base_url=site_url, **options)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    log_in(page, username, "a-long-pass-phrase")
+    page.goto(f"/tables/{table.pk}/")
+    page.wait_for_selector("#socket-status:has-text('Connected')")
+    page.wait_for_selector(ACTIONS)
+    return page, table
+
+
+def test_a_flash_clears_after_five_seconds_even_while_moves_keep_arriving(browser, site_url, transactional_db) -> None:
+    page, _ = _my_turn_page(browser, site_url, "sita", "flashy")
+    # A click on a stale view: the server answers "The game has moved on; your view is refreshed."
+    page.evaluate("document.querySelector('#game .sita-hand form[ws-send] input[name=version]').value = '999999'")
+    page.locator("#game .sita-hand button:not([disabled])").first.click()
+    page.wait_for_selector("#flash .message")
+    # Other players' moves keep arriving, one a second (old code restarted the clock on each).
+    for _ in range(7):
+        page.evaluate("document.getElementById('table-socket').dispatchEvent(new CustomEvent('htmx:wsAfterMessage'))")
+        page.wait_for_timeout(1000)
+    assert page.locator("#flash").inner_text().strip() == ""
+
+
+def test_clicking_a_game_on_new_table_raises_no_script_error(browser, site_url, transactional_db) -> None:
+    in_thread(lambda: make_user("newbie"))
+    context = browser.new_context(base_url=site_url, **LAPTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    log_in(page, "newbie", "a-long-pass-phrase")
+    page.goto("/tables/new/")
+    for game in ("sita", "estimation", "sitaratas", "sita"):
+        page.locator(f"input[name=game][value={game}]").click()
+    assert page.locator("[name=match_count]").is_visible()
+    assert not errors, errors
+    context.close()
+
+
+def test_the_phone_navigation_folds_behind_a_menu_button(browser, site_url, transactional_db) -> None:
+    context = browser.new_context(base_url=site_url, **PHONE)
+    page = context.new_page()
+    page.goto("/")
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] < 70  # one line, not two
+    assert not page.locator("#site-nav a:has-text('Ratings')").is_visible()
+    page.click(".nav-toggle")
+    assert page.get_attribute(".nav-toggle", "aria-expanded") == "true"
+    assert page.locator("#site-nav a:has-text('Ratings')").is_visible()
+    shot(page, "phone-menu-open")
+    context.close()
+
+
+def test_cards_are_played_by_keyboard_and_the_turn_is_announced(browser, site_url, transactional_db) -> None:
+    page, _ = _my_turn_page(browser, site_url, "sita", "keyboard")
+    version = page.get_attribute("#live", "data-version")
+    page.focus("#game .sita-hand button:not([disabled])")
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => document.getElementById('live').dataset.version !== v", arg=version)
+    page.wait_for_function("() => document.getElementById('announcer').textContent.trim() !== ''")
+    assert page.get_attribute("#announcer", "aria-live") == "polite"
+
+
+def test_sounds_are_off_by_default_and_the_choice_is_remembered(browser, site_url, transactional_db) -> None:
+    page, table = _my_turn_page(browser, site_url, "sita", "listener")
+    toggle = page.locator("#sound-toggle")
+    assert toggle.get_attribute("aria-pressed") == "false" and "off" in toggle.inner_text()
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    page.reload()
+    page.wait_for_selector("#socket-status:has-text('Connected')")
+    assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "true"
