@@ -194,3 +194,48 @@ def test_sounds_are_off_by_default_and_the_choice_is_remembered(browser, site_ur
     page.reload()
     page.wait_for_selector("#socket-status:has-text('Connected')")
     assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "true"
+
+
+# Each kind of Estimation decision, as the page shows it: its own buttons, and the hand.
+EST_PHASES = {"dash": "#game .est-prompt button:has-text('Dash Call')", "call": "#game .call-grid",
+              "estimate": "#game .est-values", "play": "#game .est-hand.playable"}
+
+
+def test_every_estimation_decision_is_in_view_on_a_laptop_and_a_phone(browser, site_url, transactional_db) -> None:
+    """Dash Call, the auction, the estimate and the play: each with the hand in view, at both sizes."""
+    table, _ = in_thread(lambda: started_at_my_turn("estimation", "decider"))
+    pages = {}
+    for size, options in SIZES.items():
+        context = browser.new_context(base_url=site_url, **options)
+        context.set_default_timeout(20_000)
+        pages[size] = page = context.new_page()
+        log_in(page, "decider", "a-long-pass-phrase")
+        page.goto(f"/tables/{table.pk}/")
+        page.wait_for_selector("#socket-status:has-text('Connected')")
+    laptop = pages["laptop"]
+    seen = set()
+    for _ in range(60):
+        if seen == set(EST_PHASES):
+            break
+        laptop.wait_for_selector(ACTIONS)
+        version = laptop.get_attribute("#live", "data-version")
+        phase = next((name for name, sel in EST_PHASES.items() if laptop.locator(sel).count()), None)
+        if phase and phase not in seen:
+            seen.add(phase)
+            for size, page in pages.items():
+                page.wait_for_function("v => document.getElementById('live').dataset.version === v", arg=version)
+                page.wait_for_selector(ACTIONS)
+                shot(page, f"estimation-{size}-{phase}")
+                assert_in_viewport(page, HAND["estimation"], f"a card of the hand ({phase}, {size})")
+                assert_in_viewport(page, ACTIONS, f"an action button ({phase}, {size})")
+                assert_not_covered(page, "#game .est-headline")
+        # Move on: decline, pass, the first estimate allowed, the first playable card.
+        button = laptop.locator(
+            "#game button:has-text('Decline'), #game button.pass-btn, #game .est-values button.value-btn:not([disabled]),"
+            " #game .est-hand button:not([disabled])").first
+        try:
+            button.click(timeout=3_000)
+            laptop.wait_for_function("v => document.getElementById('live').dataset.version !== v", arg=version)
+        except Exception:  # the page was swapped under the click: look again
+            continue
+    assert seen == set(EST_PHASES), seen
