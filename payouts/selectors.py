@@ -20,7 +20,7 @@ class Movement:
     transfer: Transfer
     amount: int
     balance_after: int | None
-    # Issue 20, RULING P7: a stake's whole story, not only what touched the wallet. ``story``
+    # RULING P43 (P7): a stake's whole story, not only what touched the wallet. ``story``
     # rows move no coins of the wallet (the stake going into the pot, a stake lost); the pass
     # rows say how each of free, reserved and used changed.
     story: str = ""

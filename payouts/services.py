@@ -114,7 +114,7 @@ def pot_settle(*, table: Table, match: Match, places: dict[int, int]) -> dict[in
 
 
 def payout_memo(place: int, staker_places: list[int]) -> str:
-    """RULING P7: a payout says why, in the stakers' own terms. The split ranks the stakers among
+    """RULING P42 (P7): a payout says why, in the stakers' own terms. The split ranks the stakers among
     themselves, so a staker who came second behind a bot takes the top share: "place 2" alone
     read as the second prize (issue 20); a lone staker's payout is their stake coming back."""
     count = len(staker_places)

@@ -28,7 +28,7 @@
     };
   }
 
-  // Sounds: off by default; the choice is remembered in this browser (issue 20).
+  // Sounds: off by default; the choice is remembered in this browser (RULING P44).
   const SOUND_KEY = "sitaratas.sounds";
   let audio = null;
   function soundsOn() { return localStorage.getItem(SOUND_KEY) === "on"; }

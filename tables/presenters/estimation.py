@@ -133,7 +133,7 @@ def _seats(view: dict, names: list[str]) -> list[dict]:
     leader = (view["trick"] or {}).get("leader")
     winner = None
     if view["trick"] is not None and not plays and view["last_trick"]:
-        # Issue 20: the finished trick stays in the middle, its winner marked, until the next
+        # RULING P40: the finished trick stays in the middle, its winner marked, until the next
         # card is led, so everyone sees who took it before it is collected.
         plays = {p["seat"]: p["card"] for p in view["last_trick"]["plays"]}
         leader, winner = view["last_trick"]["plays"][0]["seat"], view["last_trick"]["winner"]
@@ -197,7 +197,7 @@ def _last_trick(view: dict, names: list[str]) -> dict | None:
 
 
 def round_summary(view: dict, names: list[str]) -> dict | None:
-    """Issue 20: the round just finished (estimates, tricks, points), shown from the next deal
+    """RULING P41: the round just finished (estimates, tricks, points), shown from the next deal
     until its first card is played."""
     if not view["score_sheet"] or view["over"] or view["last_trick"]:
         return None

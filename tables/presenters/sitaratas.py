@@ -70,7 +70,7 @@ def _trick_slots(view: dict, names: list[str]) -> list[dict]:
     n = view["players"]
     last = view["last_trick"]
     if not trick["plays"] and last:
-        # Issue 20: the finished trick stays on the table, its winner marked, until the next card
+        # RULING P40: the finished trick stays on the table, its winner marked, until the next card
         # is led, so everyone sees who took it before it is collected.
         return [{"seat": p["seat"], "name": names[p["seat"]], "card": p["card"], "joker": p.get("joker"),
                  "leader": step == 0, "to_act": False, "won": p["seat"] == last["winner"]}
@@ -123,7 +123,7 @@ def _score_rows(view: dict, names: list[str]) -> list[dict]:
 
 
 def _round_summary(view: dict, names: list[str]) -> dict | None:
-    """Issue 20: the round just finished (who bid what, took what, scored what), shown until the
+    """RULING P41: the round just finished (who bid what, took what, scored what), shown until the
     first card of the next round is played."""
     if not view["score_sheet"] or view["over"] or view["last_trick"] or view["phase"] not in ("bidding", "playing"):
         return None

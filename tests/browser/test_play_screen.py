@@ -29,7 +29,7 @@ HAND = {"sitaratas": "#game .st-hand .card", "estimation": "#game .est-hand .car
 # Seen at the same time as the hand: whose turn it is, and the trick (the rows in SITA) with the trump.
 CONTEXT = {"sitaratas": ["#game .st-status", "#game .st-trick", "#game .st-trump"],
            "estimation": ["#game .est-headline", "#game .est-trick"],
-           "sita": ["#game .sita-status", "#game .sita-row[data-row='1']", "#game .sita-row[data-row='4'] .sita-row-cards"]}
+           "sita": ["#game .sita-status", "#game .sita-row[data-row='1']", "#game .sita-row[data-row='4'] .sita-slot.takes"]}
 OPTIONS = {"sitaratas": ({"deck": "jokers"}, 4), "estimation": ({"length": "mini"}, 4), "sita": ({"matches": 1}, 6)}
 
 
@@ -76,8 +76,11 @@ def assert_not_covered(page, selector: str) -> None:
     """The element is what the player sees at its centre (the docked hand does not lie over it)."""
     covered = page.evaluate("""sel => {
         const el = document.querySelector(sel); const r = el.getBoundingClientRect();
-        const top = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20));
-        return top && !el.contains(top) && !top.contains(el) ? top.className || top.tagName : "";
+        for (const y of [r.top + Math.min(r.height / 2, 20), r.bottom - 3]) {  // its top and its bottom edge
+            const top = document.elementFromPoint(r.left + r.width / 2, y);
+            if (top && !el.contains(top) && !top.contains(el)) return top.className || top.tagName;
+        }
+        return "";
     }""", selector)
     assert not covered, f"{selector} is covered by {covered}"
 

@@ -96,6 +96,9 @@ def test_a_new_player_plays_a_sita_game_against_bots_by_clicking(new_page) -> No
     assert placements.count() == 3
     assert "sami" in page.inner_text("#result")
     assert "Turn 10 of 10" in page.text_content("#sita-status")
-    assert page.locator("#turn-sheet tbody tr").count() == 10
-    assert page.locator("#score-sheet tbody tr").count() == 1
+    # The sheets have the players as rows (issue 20): three players, ten turns, one match.
+    assert page.locator("#turn-sheet tbody tr").count() == 3
+    assert page.locator("#turn-sheet thead th").count() == 1 + 10
+    assert page.locator("#score-sheet tbody tr").count() == 3
+    assert page.locator("#score-sheet thead th").count() == 1 + 1 + 1
     screenshot(page, "sita-result")

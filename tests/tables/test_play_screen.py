@@ -267,3 +267,13 @@ def test_one_coin_is_not_1_coins(client, host) -> None:
     assert options_label("estimation", {"length": "micro"}, 1) == "Micro · stake 1 coin"
     client.force_login(host)
     assert "1 coins" not in client.get(reverse("wallet")).content.decode()
+
+
+def test_a_four_colour_deck_is_a_profile_setting(client, host) -> None:
+    # RULING P44: clubs and diamonds get their own colours, so no suit is told by colour alone.
+    client.force_login(host)
+    client.post(reverse("profile", args=[host.username]), {"display_name": "", "four_colour_suits": "on"})
+    host.refresh_from_db()
+    assert host.four_colour_suits
+    assert 'class="four-colour"' in client.get(reverse("lobby")).content.decode()
+    assert "suit-C" in str(card("7C")) and "suit-D" in str(card("7D"))
