@@ -242,3 +242,46 @@ def test_every_estimation_decision_is_in_view_on_a_laptop_and_a_phone(browser, s
         except Exception:  # the page was swapped under the click: look again
             continue
     assert seen == set(EST_PHASES), seen
+
+
+def _sitaratas_at_a_joker(username: str):
+    """A jokers table played on (the player taking their first legal choice) until the player may lead or follow with a joker."""
+    from games.models import Match
+    from tests.tables.helpers import state_of
+
+    host = make_user(username)
+    table = open_table(host, "sitaratas", seat_count=3, options={"deck": "jokers"})
+    fill_with_bots(table, host)
+    match = services.table_start(table_id=table.pk, host=host)
+    for _ in range(2000):
+        match = play_bots_until_human(match)
+        assert match.status == Match.Status.PLAYING, "the game ended before the player could play a joker"
+        engine, state = state_of(match)
+        legal = engine.legal_actions(state, 0)
+        if any(action.get("joker") for action in legal):
+            return table
+        plain = [action for action in legal if not action.get("joker")]
+        services.match_act(match_id=match.pk, user=host, action=plain[0], version=match.version)
+    raise AssertionError("no joker came")
+
+
+def test_a_joker_shows_as_a_joker_with_high_and_low_as_large_buttons_beside_it(browser, site_url, transactional_db) -> None:
+    table = in_thread(lambda: _sitaratas_at_a_joker("jester"))
+    for size, options in SIZES.items():
+        context = browser.new_context(base_url=site_url, **options)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        log_in(page, "jester", "a-long-pass-phrase")
+        page.goto(f"/tables/{table.pk}/")
+        page.wait_for_selector("#game .st-joker button.joker-btn")
+        shot(page, f"sitaratas-{size}-joker")
+        joker = page.locator("#game .st-joker .card.joker").first
+        assert "JOKER" in joker.inner_text() and "J★" not in joker.inner_text()
+        card_box = joker.bounding_box()
+        for label in ("HIGH", "LOW"):
+            button = page.locator(f"#game .st-joker button.joker-btn:has-text('{label}')").first
+            box = button.bounding_box()
+            assert box["height"] >= 36 and box["width"] >= 60, f"{label} is small: {box}"
+            assert box["x"] >= card_box["x"] + card_box["width"] - 1, f"{label} is not beside the joker"
+            assert_in_viewport(page, f"#game .st-joker button.joker-btn:has-text('{label}')", f"the {label} button")
+        context.close()
