@@ -285,3 +285,60 @@ def test_a_joker_shows_as_a_joker_with_high_and_low_as_large_buttons_beside_it(b
             assert box["x"] >= card_box["x"] + card_box["width"] - 1, f"{label} is not beside the joker"
             assert_in_viewport(page, f"#game .st-joker button.joker-btn:has-text('{label}')", f"the {label} button")
         context.close()
+
+
+def _six_player_sitaratas_over(username: str):
+    """A six-seat Sitaratas played to its end (in memory, as the history tests do), a long name at seat 0."""
+    import random
+
+    from django.db import transaction
+
+    from accounts.models import User
+    from games.bots import get_bot
+    from tests.tables.helpers import state_of
+
+    host = User.objects.create_user(username=username, email=f"{username}@example.com", password="a-long-pass-phrase")
+    table = open_table(host, "sitaratas", seat_count=6, options={"deck": "classic"})
+    fill_with_bots(table, host)
+    match = services.table_start(table_id=table.pk, host=host)
+    engine, state = state_of(match)
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        state = engine.apply(state, seat, get_bot("sitaratas")(engine.view(state, seat), random.Random(seat)))
+    with transaction.atomic():
+        match = type(match).objects.select_for_update().get(pk=match.pk)
+        match.state = engine.dumps(state)
+        services._settle(match, state, engine)
+        match.save()
+    return table
+
+
+def test_a_six_player_score_sheet_fits_a_laptop_and_is_one_line_per_player_on_a_phone(
+        browser, site_url, transactional_db) -> None:
+    name = "anastasia_plays_cards"
+    table = in_thread(lambda: _six_player_sitaratas_over(name))
+    for size, options in SIZES.items():
+        context = browser.new_context(base_url=site_url, **options)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        log_in(page, name, "a-long-pass-phrase")
+        page.goto(f"/tables/{table.pk}/")
+        page.wait_for_selector("#socket-status:has-text('Connected')")
+        page.wait_for_selector("#result")
+        page.evaluate("document.querySelector('.st-sheet').scrollIntoView()")
+        shot(page, f"sitaratas-{size}-six-player-sheet")
+        if size == "laptop":
+            scroll = page.evaluate("() => { const s = document.querySelector('.st-sheet .table-scroll');"
+                                   " return [s.scrollWidth, s.clientWidth]; }")
+            assert scroll[0] <= scroll[1] + 1, f"the sheet scrolls sideways: {scroll}"
+            assert page.locator(".st-sheet th.st-player").count() == 6
+        else:
+            lines = page.locator(".st-sheet .sheet-standings li")
+            assert lines.count() == 6
+            for index in range(6):
+                assert lines.nth(index).bounding_box()["height"] < 40, "a player takes more than one line"
+            assert not page.locator(".st-sheet .table-scroll").is_visible()  # all rounds open on request
+            page.click(".st-sheet .sheet-all summary")
+            assert page.locator(".st-sheet .table-scroll").is_visible()
+        assert page.locator(f".st-sheet [title='{name}']").count() >= 1  # the full name on hover / tap
+        context.close()
