@@ -12,6 +12,8 @@ class User(AbstractUser):
 
     display_name = models.CharField(max_length=40, blank=True, help_text="Shown at tables instead of the username.")
     is_bot = models.BooleanField(default=False, db_index=True)
+    four_colour_suits = models.BooleanField(
+        default=False, help_text="Draw clubs green and diamonds blue, so every suit has its own colour.")
 
     class Meta:
         ordering = ["username"]

@@ -20,6 +20,16 @@ class Movement:
     transfer: Transfer
     amount: int
     balance_after: int | None
+    # RULING P43 (P7): a stake's whole story, not only what touched the wallet. ``story``
+    # rows move no coins of the wallet (the stake going into the pot, a stake lost); the pass
+    # rows say how each of free, reserved and used changed.
+    story: str = ""
+    reserved: int = 0
+    used: int = 0
+
+    @property
+    def pass_deltas(self) -> tuple[int, int, int]:
+        return self.amount, self.reserved, self.used
 
 
 def coin_balance(*, user: User) -> int:
@@ -41,6 +51,13 @@ def stakes_held(*, user: User) -> int:
     return _sum(Account.objects.filter(kind=Kind.STAKE_HELD, user=user))
 
 
+def stakes_in_play(*, user: User) -> int:
+    """Coins of the player's stakes now in the pots of games in play (they left the hold at the start)."""
+    entries = Entry.objects.filter(transfer__reason=Transfer.Reason.POT_COLLECT, transfer__user=user, amount__gt=0,
+                                   transfer__match__status=Match.Status.PLAYING)
+    return entries.aggregate(total=Sum("amount"))["total"] or 0
+
+
 def table_pot(*, table: Table, match: Match | None) -> int:
     """The pot a table page shows: stakes held in the lobby, the game's collected stakes once started."""
     if match is None:
@@ -50,16 +67,56 @@ def table_pot(*, table: Table, match: Match | None) -> int:
 
 
 def coin_movements(*, user: User, limit: int = 200) -> list[Movement]:
-    """Every movement in and out of the player's wallet, newest first, with the balance after it."""
-    return _movements(Entry.objects.filter(account__kind=Kind.WALLET, account__user=user), limit=limit, running=True)
+    """Every movement in and out of the player's wallet, newest first, with the balance after it,
+    and the steps of each stake that do not touch the wallet: into the pot, and lost."""
+    moves = _movements(Entry.objects.filter(account__kind=Kind.WALLET, account__user=user), limit=limit, running=True)
+    stories = _stake_stories(user, limit)
+    if not stories:
+        return moves
+    merged = sorted(moves + stories, key=lambda m: (m.transfer.created_at, m.transfer.pk, bool(m.story)), reverse=True)
+    # A story row moves nothing: it shows the balance of the wallet movement before it in time.
+    balance = None
+    for index in range(len(merged) - 1, -1, -1):
+        move = merged[index]
+        if move.story:
+            merged[index] = Movement(move.transfer, 0, balance, move.story)
+        else:
+            balance = move.balance_after
+    return merged[:limit]
+
+
+def _stake_stories(user: User, limit: int) -> list[Movement]:
+    from games.models import MatchPlayer
+
+    rows = []
+    collects = (Transfer.objects.filter(user=user, reason=Transfer.Reason.POT_COLLECT)
+                .annotate(coins=Sum("entries__amount", filter=Q(entries__amount__gt=0)))
+                .select_related("table", "match").order_by("-created_at")[:limit])
+    for collect in collects:
+        rows.append(Movement(collect, 0, None, f"{collect.coins:,} held coin{'' if collect.coins == 1 else 's'} went into the pot."))
+        match = collect.match
+        if match is None or match.status != Match.Status.FINISHED:
+            continue
+        player = MatchPlayer.objects.filter(match=match, user=user).only("place", "payout").first()
+        if player is not None and not player.payout:
+            # Lost: nothing came back from the pot. Dated at the game's end, so it sits after the result.
+            lost = Transfer(pk=collect.pk, asset=collect.asset, reason=Transfer.Reason.POT_COLLECT, memo="",
+                            user=user, table=collect.table, match=match, created_at=match.ended_at or collect.created_at)
+            rows.append(Movement(lost, 0, None, f"Stake lost: {collect.coins:,} coin{'' if collect.coins == 1 else 's'} "
+                                                f"stayed in the pot (place {player.place} in the game)."))
+    return rows
 
 
 def pass_movements(*, user: User, limit: int = 200) -> list[Movement]:
     """Each pass transfer of the player once, with how it changed their free passes."""
+    held = (Kind.PASSES_HELD, Kind.PASSES_RESTORED)
     transfers = (Transfer.objects.filter(user=user, asset=Asset.PASSES)
-                 .annotate(free_delta=Sum("entries__amount", filter=Q(entries__account__kind=Kind.PASSES_FREE)))
+                 .annotate(free_delta=Sum("entries__amount", filter=Q(entries__account__kind=Kind.PASSES_FREE)),
+                           reserved_delta=Sum("entries__amount", filter=Q(entries__account__kind__in=held)),
+                           used_delta=Sum("entries__amount", filter=Q(entries__account__kind=Kind.PASSES_USED)))
                  .select_related("table", "match", "by").order_by("-created_at", "-pk")[:limit])
-    return [Movement(transfer=transfer, amount=transfer.free_delta or 0, balance_after=None) for transfer in transfers]
+    return [Movement(transfer=transfer, amount=transfer.free_delta or 0, balance_after=None,
+                     reserved=transfer.reserved_delta or 0, used=transfer.used_delta or 0) for transfer in transfers]
 
 
 def _movements(entries, *, limit: int, running: bool) -> list[Movement]:

@@ -55,7 +55,7 @@ def stake_hold(*, user: User, table: Table) -> Transfer | None:
         _lock(wallet)
         if wallet.balance < table.stake:
             raise PayoutError(
-                f"This table's stake is {table.stake:,} coins and your wallet holds {wallet.balance:,}. "
+                f"This table's stake is {table.stake:,} coin{'' if table.stake == 1 else 's'} and your wallet holds {wallet.balance:,}. "
                 "Choose a smaller stake or ask an admin for coins."
             )
         return _move(Asset.COINS, Reason.STAKE_HOLD, source=wallet, target=_held_stake(user, table),
@@ -108,8 +108,24 @@ def pot_settle(*, table: Table, match: Match, places: dict[int, int]) -> dict[in
         for user_id, amount in sorted(payouts.items()):
             if amount:
                 _move(Asset.COINS, Reason.POT_PAYOUT, source=pot, target=_wallet(users[user_id]), amount=amount,
-                      user=users[user_id], table=table, match=match, memo=f"Payout for place {places[user_id]}.")
+                      user=users[user_id], table=table, match=match,
+                      memo=payout_memo(places[user_id], sorted(places[u] for u in stakers)))
         return payouts
+
+
+def payout_memo(place: int, staker_places: list[int]) -> str:
+    """RULING P42 (P7): a payout says why, in the stakers' own terms. The split ranks the stakers among
+    themselves, so a staker who came second behind a bot takes the top share: "place 2" alone
+    read as the second prize (issue 20); a lone staker's payout is their stake coming back."""
+    count = len(staker_places)
+    if count == 1:
+        return f"Your stake back: you were the only player who staked (place {place} in the game)."
+    rank = staker_places.index(place) + 1
+    tied = staker_places.count(place) > 1
+    ordinals = {1: "best", 2: "second", 3: "third", 4: "fourth"}
+    among = f"{'tied ' if tied else ''}{ordinals[rank]} of the {count} stakers"
+    return f"Pot share: {among}, place {place} in the game."
+
 
 
 def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake refunded.") -> dict[int, int]:

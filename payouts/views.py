@@ -15,6 +15,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
         "nav": "wallet",
         "balance": selectors.coin_balance(user=user),
         "held": selectors.stakes_held(user=user),
+        "in_play": selectors.stakes_in_play(user=user),
         "passes": selectors.pass_counts(user=user),
         "coin_moves": selectors.coin_movements(user=user),
         "pass_moves": selectors.pass_movements(user=user),

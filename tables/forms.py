@@ -17,7 +17,9 @@ class NewTableForm(forms.Form):
     deck = forms.ChoiceField(choices=[("classic", "Classic · 36 cards"), ("jokers", "With jokers · 38 cards")], required=False)
     order = forms.ChoiceField(choices=[("up_down", "1 → max → 1"), ("down_up", "max → 1 → max")], required=False)
     length = forms.ChoiceField(choices=[("micro", "Micro · 5 rounds"), ("mini", "Mini · 10 rounds"), ("full", "Full · 18 rounds")], required=False)
-    matches = forms.IntegerField(min_value=1, max_value=10, required=False, initial=1)
+    # Not named "matches": a form control of that name shadows the form element's own
+    # ``matches`` method in the browser, and htmx calls it (TypeError: e.matches is not a function).
+    match_count = forms.IntegerField(label="Matches", min_value=1, max_value=10, required=False, initial=1)
     stake = forms.IntegerField(min_value=0, required=False, initial=0, help_text="Coins each player stakes (Estimation; 0 = unstaked).")
     # RULING P9: off, 30, 60 or 120 seconds per decision; blank is the game's default.
     clock = forms.ChoiceField(
@@ -52,4 +54,5 @@ class NewTableForm(forms.Form):
     @staticmethod
     def game_options(game: str, data: dict) -> dict:
         keys = {"sitaratas": ["deck", "order"], "estimation": ["length"], "sita": ["matches"]}[game]
-        return {key: data[key] for key in keys if data.get(key) not in (None, "")}
+        fields = {"matches": "match_count"}  # option name -> form field, where they differ
+        return {key: data[fields.get(key, key)] for key in keys if data.get(fields.get(key, key)) not in (None, "")}

@@ -40,13 +40,14 @@ def seat_taken(*, table: Table, user: User) -> None:
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
-def seat_left(*, table: Table, user: User) -> None:
-    """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back."""
+def seat_left(*, table: Table, user: User, memo: str = "Left the table before the start.") -> None:
+    """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back.
+    ``memo`` says which (RULING P7): a closed table is not the player leaving."""
     with _as_table_error():
         if table.stake:
-            payouts.stake_release(user=user, table=table)
+            payouts.stake_release(user=user, table=table, memo=memo)
         if table.game == PASS_GAME:
-            payouts.pass_release(user=user, table=table)
+            payouts.pass_release(user=user, table=table, memo=memo)
 
 
 def match_started(*, table: Table, match: Match, users: list[User]) -> None:
@@ -74,10 +75,11 @@ def match_dismissed(*, table: Table, match: Match) -> None:
 
 
 def match_aborted(*, table: Table, match: Match) -> None:
+    # RULING P7: the wallet says who aborted and why (match.end_reason names the admin).
     if table.stake:
-        payouts.pot_refund(table=table, match=match)
+        payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.")
     if table.game == PASS_GAME:
-        payouts.pass_refund(table=table, match=match)
+        payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.")
 
 
 def is_paused(match: Match) -> bool:
@@ -98,7 +100,7 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
             extra["payouts"] = {seat: payout for seat, payout in match.match_players.values_list("seat", "payout")
                                 if payout is not None}
         if table.status == Table.Status.LOBBY:
-            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coins from your wallet; "
+            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coin{'' if table.stake == 1 else 's'} from your wallet; "
                                    "leaving gives them back. The winners share the pot.")
     elif table.game == PASS_GAME and table.status == Table.Status.LOBBY:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
@@ -108,4 +110,8 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
     if match is not None and match.game == SIGNATURE_GAME and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
+    if table.status == Table.Status.LOBBY:
+        from tables.play_screen import last_attempt_note
+
+        extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
     return extra

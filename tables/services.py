@@ -155,13 +155,17 @@ def table_close(*, table_id: int, by: User | None, reason: str = "Closed by the 
         table = _lock_lobby(table_id)
         if by is not None and by != table.host and not by.is_staff:
             raise TableError("Only the host can close the table.")
+        if by is not None and by != table.host and reason == "Closed by the host.":
+            reason = f"Closed by {by.name} (admin)."  # RULING P7: say who closed it
+        elif by is not None and reason == "Closed by the host.":
+            reason = f"Closed by the host, {by.name}."
         _close(table, reason)
 
 
 def _close(table: Table, reason: str) -> None:
     for seat in table.seats.exclude(user=None).select_related("user"):
         if not seat.user.is_bot:
-            hooks.seat_left(table=table, user=seat.user)
+            hooks.seat_left(table=table, user=seat.user, memo=f"Table closed before the start: {reason}")
     table.seats.update(user=None, is_ready=False)
     table.status = Table.Status.CLOSED
     table.closed_reason = reason

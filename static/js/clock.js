@@ -16,7 +16,7 @@
     if (el && el.dataset.serverNow) {
       offset = Number(el.dataset.serverNow) - Date.now();
     }
-    const myTurn = el && el.dataset.myTurn === "true";
+    const myTurn = el && el.dataset.myTurn === "yes";
     document.title = myTurn ? `Your turn · ${baseTitle}` : baseTitle;
     tick();
   }

@@ -4,8 +4,12 @@
 (function () {
   const socket = document.getElementById("table-socket");
   const status = document.getElementById("socket-status");
+  const announcer = document.getElementById("announcer");
+  const soundToggle = document.getElementById("sound-toggle");
   let lastVersion = null;
   let ws = null;
+  let last = readLive();
+  let focusInGame = false;
 
   // Issue 28: after a drop (a server or Redis restart closes every socket at once) wait a random
   // time up to a ceiling that doubles per failed try, 0.5 s to 4 s ("full jitter"), so the
@@ -17,6 +21,50 @@
     return live ? parseInt(live.dataset.version || "0", 10) : null;
   }
 
+  // What the page says and sounds depend on, read from #live's data attributes.
+  function readLive() {
+    const live = document.getElementById("live");
+    if (!live) return { myTurn: false, tricks: "", announce: "", over: false };
+    return {
+      myTurn: live.dataset.myTurn === "yes",
+      tricks: live.dataset.tricks || "",
+      announce: live.dataset.announce || "",
+      over: !!document.getElementById("result"),
+    };
+  }
+
+  // Sounds: off by default; the choice is remembered in this browser (RULING P44).
+  const SOUND_KEY = "sitaratas.sounds";
+  let audio = null;
+  function soundsOn() { return localStorage.getItem(SOUND_KEY) === "on"; }
+  function showSoundState() {
+    if (!soundToggle) return;
+    soundToggle.setAttribute("aria-pressed", String(soundsOn()));
+    soundToggle.textContent = soundsOn() ? "Sounds: on" : "Sounds: off";
+  }
+  function beep(frequency, seconds) {
+    if (!soundsOn()) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const oscillator = audio.createOscillator();
+      const gain = audio.createGain();
+      oscillator.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + seconds);
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start();
+      oscillator.stop(audio.currentTime + seconds);
+      document.body.dataset.lastSound = String(frequency);  // lets a test see that a sound played
+    } catch (error) { /* no audio device: stay silent */ }
+  }
+  if (soundToggle) {
+    showSoundState();
+    soundToggle.addEventListener("click", () => {
+      localStorage.setItem(SOUND_KEY, soundsOn() ? "off" : "on");
+      showSoundState();
+    });
+  }
+
   socket.addEventListener("htmx:wsOpen", (event) => {
     ws = event.detail.socketWrapper;
     status.textContent = "Connected.";
@@ -26,17 +74,39 @@
     status.textContent = "Connection lost — reconnecting…";
     status.classList.add("offline");
   });
+  socket.addEventListener("htmx:wsBeforeMessage", () => {
+    const live = document.getElementById("live");
+    focusInGame = !!(live && live.contains(document.activeElement) && document.activeElement !== document.body);
+  });
   socket.addEventListener("htmx:wsAfterMessage", () => {
     const version = currentVersion();
     if (lastVersion !== null && version !== null && version > lastVersion + 1 && ws) {
       ws.send(JSON.stringify({ command: "resync" }));
     }
     lastVersion = version;
+    // The flash clears five seconds after it appeared: a later push (a bot's move) must not
+    // restart the clock, or the message never goes away. A new message is a new element.
     const flash = document.getElementById("flash");
-    if (flash && flash.textContent.trim()) {
-      clearTimeout(flash._timer);
+    if (flash && flash.textContent.trim() && !flash._timer) {
       flash._timer = setTimeout(() => { flash.innerHTML = ""; }, 5000);
     }
+    const now = readLive();
+    if (now.tricks && last.tricks && now.tricks !== last.tricks) beep(520, 0.12);
+    if (now.myTurn && !last.myTurn) beep(880, 0.18);
+    if (announcer && now.announce && (now.announce !== last.announce || !announcer.textContent)) {
+      announcer.textContent = now.announce;
+    }
+    if (now.over && !last.over) {
+      const result = document.getElementById("result");
+      if (result) result.scrollIntoView({ block: "nearest" });
+    }
+    // A keyboard player keeps their place: the swap replaced the focused button, so focus the
+    // first thing they may press now.
+    if (focusInGame && (!document.activeElement || document.activeElement === document.body)) {
+      const next = document.querySelector("#live .play-dock button:not([disabled]), #live #game button:not([disabled])");
+      if (next) next.focus({ preventScroll: true });
+    }
+    last = now;
   });
   // The dismissal vote's countdown runs from the deadline the server stored (RULING S12).
   setInterval(() => {

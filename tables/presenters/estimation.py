@@ -54,7 +54,7 @@ def trump_info(code: str | None) -> dict:
     else:
         info = {"code": "", "symbol": "?", "red": False, "name": "not chosen yet"}
     colour = " red" if info["red"] else ""
-    info["html"] = Markup('<span class="suit{}" title="{}">{}</span>').format(colour, info["name"], info["symbol"])
+    info["html"] = Markup('<span class="suit{} suit-{}" title="{}">{}</span>').format(colour, info["code"], info["name"], info["symbol"])
     return info
 
 
@@ -74,7 +74,7 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "call_grid": _call_grid(legal) if "call" in kinds or "pass" in kinds else [],
         "call_trumps": [trump_info(t) for t in CALL_TRUMPS],
         "can_pass": "pass" in kinds,
-        "estimates": _estimates(legal),
+        "estimates": _estimates(legal, view, viewer_seat),
         "hand": _hand(view),
         "hand_playable": "play" in kinds,
         "my_turn": bool(legal),
@@ -82,6 +82,7 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "status": partial(_status, view, names),
         "seats": partial(_seats, view, names),
         "side": partial(_side, view, names),
+        "round_summary": partial(round_summary, view, names),
         "sheet": partial(_sheet, view, names),
         "sheet_names": [_name(names, s) for s in range(SEATS)],
     }
@@ -130,6 +131,12 @@ def _call_text(call: dict | None) -> dict | None:
 def _seats(view: dict, names: list[str]) -> list[dict]:
     plays = {p["seat"]: p["card"] for p in (view["trick"] or {}).get("plays", [])}
     leader = (view["trick"] or {}).get("leader")
+    winner = None
+    if view["trick"] is not None and not plays and view["last_trick"]:
+        # RULING P40: the finished trick stays in the middle, its winner marked, until the next
+        # card is led, so everyone sees who took it before it is collected.
+        plays = {p["seat"]: p["card"] for p in view["last_trick"]["plays"]}
+        leader, winner = view["last_trick"]["plays"][0]["seat"], view["last_trick"]["winner"]
     risk_seat = view["risk"]["seat"] if view["risk"] and view["risk"]["level"] else None
     seats = []
     for seat in range(SEATS):
@@ -151,6 +158,7 @@ def _seats(view: dict, names: list[str]) -> list[dict]:
             "avoid": [trump_info(suit) for suit in view["avoid"][seat]],
             "card": plays.get(seat),
             "leads": seat == leader and bool(plays),
+            "won": seat == winner,
             "made": estimate is not None and view["tricks_won"][seat] == estimate,
         })
     return seats
@@ -188,6 +196,19 @@ def _last_trick(view: dict, names: list[str]) -> dict | None:
     }
 
 
+def round_summary(view: dict, names: list[str]) -> dict | None:
+    """RULING P41: the round just finished (estimates, tricks, points), shown from the next deal
+    until its first card is played."""
+    if not view["score_sheet"] or view["over"] or view["last_trick"]:
+        return None
+    if view["trick"] and view["trick"]["plays"]:
+        return None
+    entry = view["score_sheet"][-1]
+    return {"number": entry["number"], "rows": [
+        {"name": _name(names, seat), "estimate": entry["estimate"][seat], "won": entry["tricks_won"][seat],
+         "made": entry["made"][seat], "points": entry["points"][seat]} for seat in range(SEATS)]}
+
+
 def _call_grid(legal: list[dict]) -> list[dict]:
     allowed = {(a["tricks"], a["trump"]) for a in legal if a["type"] == "call"}
     return [
@@ -196,8 +217,12 @@ def _call_grid(legal: list[dict]) -> list[dict]:
     ]
 
 
-def _estimates(legal: list[dict]) -> dict:
-    """Plain estimates and, per value of 8 or more in a fixed round, its Super Calls (RULING E7)."""
+def _estimates(legal: list[dict], view: dict | None = None, seat: int | None = None) -> dict:
+    """Plain estimates and, per value of 8 or more in a fixed round, its Super Calls (RULING E7).
+
+    Every value up to the round's limit is shown; one the viewer may not choose stays, disabled,
+    with the reason (issue 20: a forbidden estimate used to just disappear).
+    """
     plain, supers = [], {}
     for action in legal:
         if action["type"] != "estimate":
@@ -208,7 +233,25 @@ def _estimates(legal: list[dict]) -> dict:
             supers.setdefault(action["value"], []).append({"value": action["value"], "trump": trump, "label": label})
         else:
             plain.append(action["value"])
-    return {"plain": plain, "supers": [{"value": v, "options": opts} for v, opts in sorted(supers.items())]}
+    shown = [{"value": v, "disabled": False, "reason": ""} for v in plain]
+    if plain and view is not None:
+        allowed = set(plain)
+        limit = view["call"]["tricks"] if view["kind"] == "call" and view["call"] else TRICKS
+        others = sum(e for s, e in enumerate(view["estimates"]) if s != seat and e is not None)
+        last = bool(view["estimate_order"]) and view["estimate_order"][-1] == seat
+        shown = []
+        for value in range(limit + 1):
+            reason = ""
+            if value not in allowed:
+                if value == 0:
+                    reason = "Two players are already on zero: you may not estimate 0."
+                elif last and others + value == TRICKS:
+                    reason = f"You estimate last: {value} would make the estimates total exactly {TRICKS}."
+                else:
+                    reason = "Not allowed now."
+            shown.append({"value": value, "disabled": bool(reason), "reason": reason})
+    return {"plain": plain, "shown": shown, "reasons": [o["reason"] for o in shown if o["reason"]],
+            "supers": [{"value": v, "options": opts} for v, opts in sorted(supers.items())]}
 
 
 def _hand(view: dict) -> list[dict]:

@@ -68,6 +68,13 @@ def _trick_slots(view: dict, names: list[str]) -> list[dict]:
     if trick is None:
         return []
     n = view["players"]
+    last = view["last_trick"]
+    if not trick["plays"] and last:
+        # RULING P40: the finished trick stays on the table, its winner marked, until the next card
+        # is led, so everyone sees who took it before it is collected.
+        return [{"seat": p["seat"], "name": names[p["seat"]], "card": p["card"], "joker": p.get("joker"),
+                 "leader": step == 0, "to_act": False, "won": p["seat"] == last["winner"]}
+                for step, p in enumerate(last["plays"])]
     played = {play["seat"]: play for play in trick["plays"]}
     slots = []
     for step in range(n):
@@ -115,6 +122,23 @@ def _score_rows(view: dict, names: list[str]) -> list[dict]:
     return rows
 
 
+def _round_summary(view: dict, names: list[str]) -> dict | None:
+    """RULING P41: the round just finished (who bid what, took what, scored what), shown until the
+    first card of the next round is played."""
+    if not view["score_sheet"] or view["over"] or view["last_trick"] or view["phase"] not in ("bidding", "playing"):
+        return None
+    if view["phase"] == "playing" and view["trick"] and view["trick"]["plays"]:
+        return None
+    entry = view["score_sheet"][-1]
+    rows = []
+    for seat in range(view["players"]):
+        points = entry["points"][seat] if entry["points"] else 0
+        bid, won = entry["bids"][seat], entry["tricks_won"][seat]
+        rows.append({"name": names[seat], "bid": bid, "won": won, "exact": bid == won,
+                     "points": f"+{points}" if points > 0 else str(points)})
+    return {"number": entry["number"], "rows": rows}
+
+
 def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
     if view["over"]:
         return "Game over."
@@ -124,6 +148,8 @@ def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
     verb = "bid" if view["phase"] == "bidding" else "play a card"
     if acting == viewer_seat:
         if view["phase"] == "bidding":
+            if view["cards"] == 1:
+                return "Your bid: will you take the one trick (1) or not (0)?"
             return f"Your bid: how many of the {view['cards']} tricks will you take?"
         return "Your turn: play a card."
     return f"Waiting for {names[acting]} to {verb}."
@@ -148,6 +174,8 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "forbidden_note": (f"{names[view['dealer']]} (dealer) may not bid {view['forbidden_bid']}."
                            if view["forbidden_bid"] is not None else ""),
         "trick": _trick_slots(view, names),
+        "collected": bool(view["trick"] and not view["trick"]["plays"] and last),
+        "round_summary": _round_summary(view, names),
         "leader_name": names[view["trick"]["leader"]] if view["trick"] else "",
         "last_trick": _plays(last["plays"], names, last["winner"]) if last else [],
         "last_winner": names[last["winner"]] if last else "",

@@ -16,23 +16,33 @@ TRUMP_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs", "NT"
 
 # Cards and buttons are built with markupsafe's escape, which is in C, and f-strings: the live
 # fragment draws dozens of them per seat on every move (issue 9). Markup is safe HTML to Django.
+RANK_WORDS = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
 @register.simple_tag
 @lru_cache(maxsize=1024)
 def card(code: str, size: str = "") -> Markup:
-    """A standard card or joker drawn with CSS: rank and suit in the corner, a big pip."""
+    """A standard card or joker drawn with CSS: rank and suit in the corner, a big pip.
+
+    A card is one image to a screen reader (its name in words). A joker carries no letter in
+    its corner: "J★" read as a jack (issue 20); it says JOKER down its side and shows a star.
+    The suit class lets the four-colour deck of the profile colour clubs and diamonds.
+    """
     size = escape(size)
     if is_joker(code):
         colour, title = ("red", "Red joker") if code == "RJ" else ("", "Black joker")
         return Markup(
-            f'<span class="card joker {colour} {size}" title="{title}"><span class="corner">J<span class="suit">★</span>'
-            f'</span><span class="pip">🃏</span></span>'
+            f'<span class="card joker {colour} {size}" title="{title}" role="img" aria-label="{title}">'
+            f'<span class="corner">★</span><span class="joker-word">JOKER</span><span class="pip">★</span></span>'
         )
     suit, rank = suit_of(code), escape(rank_of(code))
     symbol = SUIT_SYMBOL[suit]
     colour = "red" if suit in RED_SUITS else ""
+    words = f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}"
     return Markup(
-        f'<span class="card {colour} {size}" title="{rank}{symbol}"><span class="corner">{rank}<span class="suit">{symbol}'
-        f'</span></span><span class="pip">{symbol}</span></span>'
+        f'<span class="card {colour} suit-{suit} {size}" title="{rank}{symbol}" role="img" aria-label="{words}">'
+        f'<span class="corner">{rank}<span class="suit">{symbol}</span></span><span class="pip">{symbol}</span></span>'
     )
 
 
@@ -91,7 +101,7 @@ def options_label(game: str, options: dict, stake: int = 0) -> str:
         return f"{deck} · {order}"
     if game == "estimation":
         label = str(options.get("length", "")).capitalize()
-        return f"{label} · stake {stake} coins" if stake else label
+        return f"{label} · stake {stake:,} coin{'' if stake == 1 else 's'}" if stake else label
     if game == "sita":
         matches = options.get("matches")
         return f"{matches} match{'' if matches == 1 else 'es'}"

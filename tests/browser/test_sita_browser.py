@@ -54,7 +54,7 @@ def turn_number(page) -> int:
 def test_a_new_player_plays_a_sita_game_against_bots_by_clicking(new_page) -> None:
     page = new_page()
     sign_up(page, "sami")
-    table_url = open_table(page, "sita", bots=2, start=True, players=3, matches=1)
+    table_url = open_table(page, "sita", bots=2, start=True, players=3, match_count=1)
     assert page.locator("#rows .sita-row").count() == 4
     assert page.locator("#hand button.card-btn").count() == 10
     assert "Match 1 of 1" in page.text_content("#sita-status")
@@ -96,6 +96,9 @@ def test_a_new_player_plays_a_sita_game_against_bots_by_clicking(new_page) -> No
     assert placements.count() == 3
     assert "sami" in page.inner_text("#result")
     assert "Turn 10 of 10" in page.text_content("#sita-status")
-    assert page.locator("#turn-sheet tbody tr").count() == 10
-    assert page.locator("#score-sheet tbody tr").count() == 1
+    # The sheets have the players as rows (issue 20): three players, ten turns, one match.
+    assert page.locator("#turn-sheet tbody tr").count() == 3
+    assert page.locator("#turn-sheet thead th").count() == 1 + 10
+    assert page.locator("#score-sheet tbody tr").count() == 3
+    assert page.locator("#score-sheet thead th").count() == 1 + 1 + 1
     screenshot(page, "sita-result")

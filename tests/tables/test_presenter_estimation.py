@@ -100,7 +100,7 @@ def test_fixed_round_estimates_offer_super_calls_from_8() -> None:
     assert estimates["plain"] == list(range(14))
     assert [row["value"] for row in estimates["supers"]] == [8, 9, 10, 11, 12, 13]
     assert [o["trump"]["code"] for o in estimates["supers"][1]["options"]] == ["NT", "S", "H", "D", "C"]
-    assert str(estimates["supers"][1]["options"][2]["label"]).startswith("9 + <span class=\"suit red\"")
+    assert str(estimates["supers"][1]["options"][2]["label"]).startswith("9 + <span class=\"suit red suit-H\"")
 
 
 def test_the_hand_disables_cards_that_do_not_follow_suit() -> None:

@@ -23,7 +23,7 @@ def test_the_new_table_form_offers_each_game_as_a_choice(client, host) -> None:
     [
         ({"game": "sitaratas", "players": 5, "deck": "jokers", "order": "down_up"}, {"deck": "jokers", "order": "down_up"}),
         ({"game": "estimation", "length": "mini", "stake": 0}, {"length": "mini"}),
-        ({"game": "sita", "players": 7, "matches": 3}, {"matches": 3}),
+        ({"game": "sita", "players": 7, "match_count": 3}, {"matches": 3}),
     ],
 )
 def test_a_player_opens_a_table_of_each_game(client, host, form, expected) -> None:
