@@ -15,6 +15,28 @@ def tricks_done(view: dict | None) -> str:
     return str(view["round_number"] * 100 + sum(view["tricks_won"]))
 
 
+def card_words(code: str) -> str:
+    """A card as a screen reader says it: "Queen of hearts", "Red joker"."""
+    from tables.templatetags.table_tags import RANK_WORDS, SUIT_WORDS
+
+    if code in ("RJ", "BJ"):
+        return "Red joker" if code == "RJ" else "Black joker"
+    rank, suit = code[:-1], code[-1]
+    return f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}"
+
+
+def last_play(view: dict | None, names: list[str]) -> str:
+    """The last card played to the trick on the table, for the polite announcer (issue 20):
+    "Ann played Queen of hearts." (a joker with its HIGH or LOW). Empty outside a trick. Only
+    what every viewer sees on the table."""
+    trick = (view or {}).get("trick")
+    if not trick or not trick.get("plays"):
+        return ""
+    play = trick["plays"][-1]
+    joker = f" {play['joker'].upper()}" if play.get("joker") else ""
+    return f"{names[play['seat']]} played {card_words(play['card'])}{joker}. "
+
+
 def last_attempt_note(table) -> str:
     """What the table's lobby says after its last game was dismissed by vote (RULING S12): the
     players are back in this lobby, and each needs to read what happened and that their game

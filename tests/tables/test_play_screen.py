@@ -124,6 +124,22 @@ def test_a_finished_trick_waits_with_its_winner_marked_and_the_round_result_show
     assert seen_trick and seen_summary
 
 
+@pytest.mark.parametrize("game, seats, options", [("sitaratas", 3, {"deck": "jokers"}), ("estimation", 4, {"length": "micro"})])
+def test_the_announcer_says_each_card_played_to_the_trick(game, seats, options) -> None:
+    engine = get_engine(game)
+    options = engine.validate_options(seats, options)
+    state = engine.new_game(seats, options, 5)
+    while engine.view(state, None)["phase"] != "playing":
+        seat = engine.to_act(state)[0]
+        state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    seat = engine.to_act(state)[0]
+    state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    play = engine.view(state, None)["trick"]["plays"][-1]
+    watcher = render_live(_snapshot(game, state, engine, seats=seats, options=options), user_id=99, connected=set())
+    announce = re.search(r'data-announce="([^"]*)"', watcher).group(1)
+    assert announce.startswith(f"P{play['seat']} played ") and " of " in announce or "joker" in announce
+
+
 def test_game_over_comes_before_the_table_in_the_fragment() -> None:
     engine = get_engine("sita")
     options = engine.validate_options(2, {"matches": 1})
