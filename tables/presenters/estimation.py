@@ -78,6 +78,9 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "hand": _hand(view),
         "hand_playable": "play" in kinds,
         "my_turn": bool(legal),
+        # For the announcer (issue 20): the trick just completed and who took it.
+        "collected": bool(view["trick"] is not None and not view["trick"]["plays"] and view["last_trick"]),
+        "last_winner": _name(names, view["last_trick"]["winner"]) if view["last_trick"] else "",
         # The same for every viewer: called only inside the template's shared blocks.
         "status": partial(_status, view, names),
         "seats": partial(_seats, view, names),

@@ -114,6 +114,7 @@ def test_a_finished_trick_waits_with_its_winner_marked_and_the_round_result_show
             winner = view["last_trick"]["winner"]
             assert re.search(r'class="(st-slot filled won|slot( leads)? won)"', html), "the winner is not marked"
             assert html.count(' won"') >= 1 and f"P{winner}" in html
+            assert f'data-announce="Trick to P{winner}. ' in html  # the announcer says who took it
             seen_trick = True
         if view["score_sheet"] and not view["last_trick"] and not seen_summary and not (view["trick"] or {}).get("plays"):
             html = render_live(_snapshot(game, state, engine, seats=seats, options=options), user_id=seat + 1,
