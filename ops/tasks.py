@@ -1,4 +1,4 @@
-"""Celery tasks of the ops app. Read-only and harmless when run twice (STYLE.md §7)."""
+"""Celery tasks of the ops app. Read-only and harmless when run twice (docs/style.md §7)."""
 
 from __future__ import annotations
 

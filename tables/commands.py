@@ -47,6 +47,14 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
     elif command == "sign":
         if match_id is None:
             raise TableError("The game has not started.")
+        # RULING S15: a signature is moderated as chat is; a player muted site-wide may not sign
+        # while the mute lasts (it is offered again afterwards). Chat sits above tables, so the
+        # socket's edge asks it here rather than the signature service.
+        from chat.selectors import mute_active, mute_message
+
+        mute = mute_active(user_id=user.pk)
+        if mute is not None:
+            raise TableError(mute_message(mute))
         signatures.match_sign(match_id=match_id, user=user, text=message.extra.get("signature"))
     else:
         raise TableError("Unknown command.")

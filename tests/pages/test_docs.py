@@ -86,7 +86,7 @@ def test_nothing_in_the_repository_points_outside_it() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("game, example, card_html", [
     ("sitaratas", "Worked example: a trick with a HIGH joker", 'title="Red joker"'),
-    ("estimation", "Worked example: a call round scored line by line", '<span class="card red small" title="2♥">'),
+    ("estimation", "Worked example: a call round scored line by line", '<span class="card red suit-H small" title="2♥"'),
     ("sita", "Worked example: a turn with a card too low", '<span class="card sita p1 small" title="9 (1 point)">'),
 ])
 def test_each_games_rules_page_renders_its_doc_with_cards_drawn_as_on_the_table(game, example, card_html) -> None:

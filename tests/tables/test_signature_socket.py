@@ -42,3 +42,25 @@ async def test_the_sitaratas_signs_over_the_socket_and_every_seat_sees_it(host, 
     assert texts == ["<i>Lowest, proudly</i>"]
     for socket in (signer, watcher):
         await socket.disconnect()
+
+
+async def test_a_muted_sitaratas_is_refused_with_the_reason_and_nothing_is_written(host, player, outsider) -> None:
+    # RULING S15: a signature is moderated as chat is.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat.models import ChatMute
+
+    match = await database_sync_to_async(finished_match)(host, "sitaratas", humans=(player, outsider))
+    chosen = await database_sync_to_async(lambda: sitaratas_player(match).user)()
+    until = timezone.now() + timedelta(hours=2)
+    await database_sync_to_async(ChatMute.objects.create)(user=chosen, created_by=outsider if chosen != outsider else host,
+                                                          reason="insults", until=until, created_at=timezone.now())
+    signer, _ = await connect(match.table_id, chosen)
+    await drain(signer)
+    await signer.send_json_to({"command": "sign", "signature": "hello"})
+    refusal = await _until(signer, "You are muted")
+    assert "Reason: insults" in refusal
+    assert await database_sync_to_async(Signature.objects.count)() == 0
+    await signer.disconnect()
