@@ -9,22 +9,29 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import uuid
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from tables import broadcast, live, presence
+from tables import broadcast, fanout, guard, live, presence
 from tables.actions import ParseError, parse_message
 from tables.commands import run_command
 from tables.errors import TableError
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+NOT_UNDERSTOOD = "That message could not be understood."
+
+logger = logging.getLogger(__name__)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
     connected: set[int] | None = None
+    admitted = False  # holds one of the user's socket places (RULING P16)
+    closing = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -32,8 +39,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
+        self.throttle = guard.Throttle()
+        self.session_key = self.scope["session"].session_key
         broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        refusal = await presence.admit(self.table_id, self.channel_name, user.pk)
+        if refusal:
+            # Accepted only to say why: a page refused at the handshake could not tell the player.
+            await self.accept()
+            await self.send(text_data=live.render_flash(refusal))
+            await self.close(code=guard.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.admitted = True
         group = broadcast.group_name(self.table_id)
         # Join before reading: a move committed after the read is then always heard (the
         # layer delivers only to members), and one committed before it is in the snapshot.
@@ -41,6 +58,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
         if self.snapshot is None:
             await self.channel_layer.group_discard(group, self.channel_name)
+            await self._release()
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.group = group
@@ -50,6 +68,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._push()
 
     async def disconnect(self, code: int) -> None:
+        await self._release()
         if getattr(self, "group", None):
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -70,8 +89,37 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Malformed JSON is refused like any other bad message, not by dropping the socket.
         try:
             return json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[…" deeper than Python recurses
             return None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        """Every frame, whatever its command, passes the limits and checks of tables/guard.py first."""
+        if self.closing:
+            return
+        verdict = self.throttle.admit()
+        if verdict is guard.Verdict.CLOSE:
+            await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
+            return
+        if verdict is not guard.Verdict.PASS:
+            if verdict is guard.Verdict.REFUSE:
+                await self.send(text_data=live.render_flash(guard.SLOW_DOWN))
+            return
+        refusal = guard.frame_refusal(text_data)
+        if refusal:
+            await self.send(text_data=live.render_flash(refusal))
+            return
+        current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
+            self.session_key, self.user.pk)
+        if not current:
+            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+            return
+        try:
+            await self.receive_json(await self.decode_json(text_data), **kwargs)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError):
+            # Input the parser let through and something further in choked on: refused like any
+            # other bad message, and logged, rather than closing the socket with a 1011.
+            logger.warning("refused a table message that raised", exc_info=True)
+            await self.send(text_data=live.render_flash(NOT_UNDERSTOOD))
 
     async def receive_json(self, content: object, **kwargs) -> None:
         try:
@@ -106,22 +154,33 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version:
             self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"])
         else:
-            self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+            # One read per process for all its sockets of this table (tables/fanout.py).
+            self.snapshot = await fanout.snapshot(self.table_id, event.get("id")) or self.snapshot
         await self._push()
 
     async def presence_changed(self, event: dict) -> None:
-        self.connected = await presence.connected_users(self.table_id)
+        self.connected = await fanout.connected(self.table_id, event.get("id"))
         await self._push()
+
+    async def _release(self) -> None:
+        if self.admitted:
+            self.admitted = False
+            await presence.release(self.table_id, self.channel_name, self.user.pk)
+
+    async def _refuse_and_close(self, message: str, code: int) -> None:
+        self.closing = True
+        await self.send(text_data=live.render_flash(message))
+        await self.close(code=code)
 
     # --- helpers ----------------------------------------------------------------------------
 
     async def _announce_presence(self) -> None:
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
+        await self.channel_layer.group_send(self.group, {"type": "presence.changed", "id": uuid.uuid4().hex})
 
     async def _push(self) -> None:
         # Who is connected is read once per presence change, not once per move (issue 9).
         if self.connected is None:
             self.connected = await presence.connected_users(self.table_id)
         # Rendering reads no database: the snapshot holds everything.
-        html = live.render_live(self.snapshot, user_id=self.user.pk, connected=self.connected, oob=True)
+        html = fanout.render(self.snapshot, user_id=self.user.pk, connected=self.connected)
         await self.send(text_data=html)
