@@ -39,7 +39,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.throttle = guard.Throttle()
+        self.throttle = guard.new_throttle()
         self.session_key = self.scope["session"].session_key
         broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

@@ -86,6 +86,11 @@ class Throttle:
         return Verdict.REFUSE
 
 
+def new_throttle() -> Throttle:
+    """A socket's throttle at the current limits (read at each connect, so a test can lower them)."""
+    return Throttle(burst=BURST, rate=RATE, close_at=PENALTY_TO_CLOSE)
+
+
 def frame_refusal(text_data: str | None) -> str | None:
     """Why a frame is refused before it is parsed, or None."""
     if text_data is None:
