@@ -38,13 +38,15 @@ def seat_taken(*, table: Table, user: User) -> None:
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
-def seat_left(*, table: Table, user: User) -> None:
-    """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back."""
+def seat_left(*, table: Table, user: User, by: User | None = None, memo: str | None = None) -> None:
+    """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back.
+    ``by`` is the admin who closed the lobby, recorded on each row (RULING P19)."""
+    extra = {"by": by, **({"memo": memo} if memo else {})}
     with _as_table_error():
         if table.stake:
-            payouts.stake_release(user=user, table=table)
+            payouts.stake_release(user=user, table=table, **extra)
         if table.game == PASS_GAME:
-            payouts.pass_release(user=user, table=table)
+            payouts.pass_release(user=user, table=table, **extra)
 
 
 def match_started(*, table: Table, match: Match, users: list[User]) -> None:
@@ -71,11 +73,12 @@ def match_dismissed(*, table: Table, match: Match) -> None:
         payouts.pass_restore(table=table, match=match)  # RULING P6: once per pass.
 
 
-def match_aborted(*, table: Table, match: Match) -> None:
+def match_aborted(*, table: Table, match: Match, by: User | None = None) -> None:
+    # RULING P19: each refund row names the admin who aborted.
     if table.stake:
-        payouts.pot_refund(table=table, match=match)
+        payouts.pot_refund(table=table, match=match, by=by)
     if table.game == PASS_GAME:
-        payouts.pass_refund(table=table, match=match)
+        payouts.pass_refund(table=table, match=match, by=by)
 
 
 def is_paused(match: Match) -> bool:
