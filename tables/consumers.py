@@ -47,8 +47,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if refusal:
             # Accepted only to say why: a page refused at the handshake could not tell the player.
             await self.accept()
-            await self.send(text_data=live.render_flash(refusal))
-            await self.close(code=guard.CLOSE_TOO_MANY_SOCKETS)
+            await self._refuse_and_close(refusal, guard.CLOSE_TOO_MANY_SOCKETS)
             return
         self.admitted = True
         group = broadcast.group_name(self.table_id)
