@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -30,6 +34,17 @@ RUN = uuid.uuid4().hex[:8]
 def sign_up(client: Client, username: str, email: str):
     return client.post(reverse("account_signup"), {"username": username, "email": email,
                                                     "password1": PASSWORD, "password2": PASSWORD})
+
+
+def test_outside_development_sign_up_confirms_the_address_and_hides_taken_ones() -> None:
+    # RULING P18: the default with DEBUG off, as a deployed site starts.
+    env = {key: value for key, value in os.environ.items() if key != "ACCOUNT_EMAIL_VERIFICATION"}
+    env.update(DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 40)
+    code = ("import django; django.setup(); from allauth.account import app_settings as a; "
+            "print(a.EMAIL_VERIFICATION.value, a.PREVENT_ENUMERATION)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["mandatory", "True"], result.stderr
 
 
 def test_sign_up_with_a_taken_address_looks_like_any_other(settings, player) -> None:
