@@ -39,7 +39,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.throttle = guard.new_throttle()
+        self.throttle, self.user_throttle = guard.new_throttle(), guard.user_throttle(user.pk)
         self.session_key = self.scope["session"].session_key
         broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -63,7 +63,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.group = group
         await self.accept()
         await presence.join(self.table_id, self.channel_name, user.pk)
-        await self._announce_presence()
+        if live.seat_of(self.snapshot, user.pk) is not None:
+            await self._announce_presence()
         await self._push()
 
     async def disconnect(self, code: int) -> None:
@@ -71,7 +72,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if getattr(self, "group", None):
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self._announce_presence()
+            if live.seat_of(self.snapshot, self.user.pk) is not None:
+                await self._announce_presence()
 
     async def dispatch(self, message: dict) -> None:
         # Channels (4.2+) first closes stale database connections on the one shared thread of
@@ -95,8 +97,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Every frame, whatever its command, passes the limits and checks of tables/guard.py first."""
         if self.closing:
             return
-        verdict = self.throttle.admit()
+        verdict = self.throttle.admit(self.user_throttle)
         if verdict is guard.Verdict.CLOSE:
+            await presence.cool_down(self.table_id, self.user.pk)
             await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
             return
         if verdict is not guard.Verdict.PASS:
@@ -155,6 +158,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             # One read per process for all its sockets of this table (tables/fanout.py).
             self.snapshot = await fanout.snapshot(self.table_id, event.get("id")) or self.snapshot
+            # Who is connected, read again with the seats: a spectator's sockets announce nothing
+            # (only seats show a dot), so one who just sat down is known from here on.
+            self.connected = await fanout.connected(self.table_id, event.get("id"))
         await self._push()
 
     async def presence_changed(self, event: dict) -> None:

@@ -3,9 +3,10 @@
 The consumer runs each incoming frame through here first, whatever its command, so a
 command added later is limited and checked like the others:
 
-- a token bucket per socket (RULING P15): a burst of 10, then 5 messages a second; a
-  message over the limit is refused (the socket is told once per dry spell), and a socket
-  that keeps sending into an empty bucket is closed;
+- a token bucket per socket (RULING P15): a burst of 10, then 5 messages a second, and
+  one per user over all their sockets in the process: a burst of 20, then 10 a second; a
+  message over either limit is refused (the socket is told once per dry spell), and a
+  socket that keeps sending into an empty bucket is closed;
 - the frame itself: text only, at most ``MAX_FRAME_CHARS``, JSON nesting Python can read;
 - the session (RULING P18): a socket whose login has ended (logout, a password change
   or reset, a deactivated account) is closed at its next message.
@@ -14,6 +15,7 @@ command added later is limited and checked like the others:
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -27,6 +29,10 @@ from tables.connections import retry_on_dead_connection
 
 BURST = 10
 RATE = 5.0  # messages per second, refilled continuously
+# Per user, over all their sockets in one process: 20 sockets at 5 a second each would let one
+# account make 100 resyncs or refused commands a second, each a read and a render.
+USER_BURST = 20
+USER_RATE = 10.0
 # Refused messages build up a penalty that drains at RATE too: a socket still sending after
 # ~4 seconds at twice the allowed rate (or a second of a scripted flood) is cut off.
 PENALTY_TO_CLOSE = 20
@@ -68,12 +74,13 @@ class Throttle:
         self.tokens = self.burst
         self.stamp = self.clock()
 
-    def admit(self) -> Verdict:
+    def admit(self, shared: "Throttle | None" = None) -> Verdict:
+        """One message: it passes if this bucket and ``shared`` (the user's) both have a token."""
         now = self.clock()
         elapsed, self.stamp = now - self.stamp, now
         self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
         self.penalty = max(0.0, self.penalty - elapsed * self.rate)
-        if self.tokens >= 1:
+        if self.tokens >= 1 and (shared is None or shared.take()):
             self.tokens -= 1
             self.told = False
             return Verdict.PASS
@@ -86,9 +93,31 @@ class Throttle:
         return Verdict.REFUSE
 
 
+    def take(self) -> bool:
+        """A token from this bucket, if it has one (the user's bucket, shared by their sockets)."""
+        now = self.clock()
+        elapsed, self.stamp = now - self.stamp, now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+# The user's bucket lives as long as one of their sockets in this process holds it.
+_user_throttles: "weakref.WeakValueDictionary[int, Throttle]" = weakref.WeakValueDictionary()
+
+
 def new_throttle() -> Throttle:
     """A socket's throttle at the current limits (read at each connect, so a test can lower them)."""
     return Throttle(burst=BURST, rate=RATE, close_at=PENALTY_TO_CLOSE)
+
+
+def user_throttle(user_id: int) -> Throttle:
+    throttle = _user_throttles.get(user_id)
+    if throttle is None:
+        throttle = _user_throttles[user_id] = Throttle(burst=USER_BURST, rate=USER_RATE)
+    return throttle
 
 
 def frame_refusal(text_data: str | None) -> str | None:

@@ -54,12 +54,14 @@ def _prefix() -> str:
     return settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
 
 
+# Not "presence:<id>": that name held a hash before the heartbeat (issue 21), and a site
+# upgraded while such keys live would meet them with the wrong type.
 def _key(table_id: int) -> str:
-    return f"{_prefix()}:presence:{table_id}"
+    return f"{_prefix()}:online:{table_id}"
 
 
 def _users_key(table_id: int) -> str:
-    return f"{_prefix()}:presence:{table_id}:users"
+    return f"{_prefix()}:online:{table_id}:users"
 
 
 def _sockets_key(user_id: int) -> str:
@@ -77,6 +79,7 @@ def _heartbeat() -> float:
 # Checked and added in one step, so two sockets opened at once by one user on two processes
 # cannot both take the last place. Members of the user's set are "<table id> <channel name>".
 _ADMIT = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return 3 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 local members = redis.call('ZRANGE', KEYS[1], 0, -1)
 if #members >= tonumber(ARGV[6]) then return 2 end
@@ -92,6 +95,18 @@ return 0
 
 TOO_MANY_HERE = ("You already have {} windows open on this table. Close one of them to open another here.")
 TOO_MANY_IN_ALL = ("You already have {} table windows open. Close some of them to open another.")
+COOLING_DOWN = "You were disconnected for sending too many messages. Wait a few seconds, then reload."
+# RULING P15: a socket closed for flooding keeps its user off that table's sockets this long, so
+# reconnecting at once does not turn the flood into one of handshakes and first views.
+COOL_DOWN_SECONDS = 10
+
+
+def _cooling_key(table_id: int, user_id: int) -> str:
+    return f"{_prefix()}:cooling:{table_id}:{user_id}"
+
+
+async def cool_down(table_id: int, user_id: int) -> None:
+    await _client().set(_cooling_key(table_id, user_id), 1, ex=COOL_DOWN_SECONDS)
 
 
 async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
@@ -100,13 +115,15 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
     per_table = getattr(settings, "MAX_SOCKETS_PER_TABLE", MAX_SOCKETS_PER_TABLE)
     in_all = getattr(settings, "MAX_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER)
     refused = await _client().eval(
-        _ADMIT, 1, _sockets_key(user_id), now, now + _expiry(), f"{table_id} {channel_name}", f"{table_id} ",
+        _ADMIT, 2, _sockets_key(user_id), _cooling_key(table_id, user_id), now, now + _expiry(), f"{table_id} {channel_name}", f"{table_id} ",
         per_table, in_all, int(_expiry() * 2) + 1,
     )
     if refused == 1:
         return TOO_MANY_HERE.format(per_table)
     if refused == 2:
         return TOO_MANY_IN_ALL.format(in_all)
+    if refused == 3:
+        return COOLING_DOWN
     return None
 
 

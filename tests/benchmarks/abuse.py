@@ -96,25 +96,31 @@ async def abuse(ports: list[int], session: str, table_ids: list[int], lobby_id: 
 
                     async def read() -> None:
                         nonlocal version
-                        async for message in ws:
-                            if 'role="alert"' in message:
-                                counts["refusals"] += 1
-                            else:
-                                counts["pushes"] += 1
-                                found = load.VERSION_RE.search(message[:load.HEAD])
-                                version = int(found.group(1)) if found else version
+                        try:
+                            async for message in ws:
+                                if 'role="alert"' in message:
+                                    counts["refusals"] += 1
+                                else:
+                                    counts["pushes"] += 1
+                                    found = load.VERSION_RE.search(message[:load.HEAD])
+                                    version = int(found.group(1)) if found else version
+                        except websockets.ConnectionClosed:
+                            pass
 
                     reader = asyncio.ensure_future(read())
                     tick = 1.0 / rate
-                    while time.monotonic() < stop_at and not reader.done():
-                        for frame in abusive_frames(version):
-                            await ws.send(frame)
-                            counts["sent"] += 1
-                            await asyncio.sleep(tick)
+                    try:
+                        while time.monotonic() < stop_at and not reader.done():
+                            for frame in abusive_frames(version):
+                                await ws.send(frame)
+                                counts["sent"] += 1
+                                await asyncio.sleep(tick)
+                    except websockets.ConnectionClosed:
+                        pass
+                    await asyncio.wait([reader], timeout=1.0)
                     reader.cancel()
-            except websockets.ConnectionClosed as closed:
-                code = closed.rcvd.code if closed.rcvd else None
-                counts["closed_for_flooding" if code == 4429 else "closed_other"] += 1
+                    if ws.close_code is not None and time.monotonic() < stop_at:
+                        counts["closed_for_flooding" if ws.close_code == 4429 else "closed_other"] += 1
             except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
                 counts["closed_other"] += 1
                 await asyncio.sleep(0.2)

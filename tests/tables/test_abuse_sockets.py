@@ -53,6 +53,10 @@ async def test_a_flood_is_refused_past_the_burst_then_the_socket_is_closed(host,
     for _ in range(guard.PENALTY_TO_CLOSE + 5):
         await socket.send_json_to({"command": "resync"})
     assert await closed_with(socket) == guard.CLOSE_FLOODING
+    # Reconnecting at once is refused for a while (the flood does not move to the handshakes).
+    again, connected = await connect(table.pk, host)
+    assert "too many messages" in await again.receive_from()
+    assert await closed_with(again) == guard.CLOSE_TOO_MANY_SOCKETS
 
 
 async def test_the_bucket_refills_at_five_messages_a_second() -> None:
@@ -238,3 +242,14 @@ async def test_an_unknown_socket_path_is_closed_cleanly(host) -> None:
     communicator = WebsocketCommunicator(application, "/ws/no-such-thing/", headers=headers)
     connected, code = await communicator.connect(timeout=5)
     assert not connected and code == 4404
+
+
+async def test_a_users_sockets_share_one_bucket_too() -> None:
+    # RULING P15: twenty sockets of one user do not get twenty times the rate.
+    now = [0.0]
+    shared = guard.Throttle(burst=guard.USER_BURST, rate=guard.USER_RATE, clock=lambda: now[0])
+    sockets = [guard.Throttle(clock=lambda: now[0]) for _ in range(20)]
+    verdicts = [socket.admit(shared) for socket in sockets for _ in range(3)]
+    assert verdicts.count(guard.Verdict.PASS) == guard.USER_BURST
+    now[0] += 1.0
+    assert [socket.admit(shared) for socket in sockets].count(guard.Verdict.PASS) == guard.USER_RATE
