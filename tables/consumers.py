@@ -15,6 +15,7 @@ import uuid
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DataError
 
 from tables import broadcast, fanout, guard, live, presence
 from tables.actions import ParseError, parse_message
@@ -117,7 +118,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             await self.receive_json(await self.decode_json(text_data), **kwargs)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError):
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError, DataError):
             # Input the parser let through and something further in choked on: refused like any
             # other bad message, and logged, rather than closing the socket with a 1011.
             logger.warning("refused a table message that raised", exc_info=True)

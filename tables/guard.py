@@ -46,6 +46,7 @@ CLOSE_FLOODING = 4429
 SLOW_DOWN = "Too many messages: slow down. The last one was not carried out."
 FLOODING = "Too many messages: this window is disconnected. Reload the page to reconnect."
 BINARY = "Only text messages are accepted."
+NUL = "That message has a character it cannot have."
 TOO_LONG = "That message is too long."
 LOGGED_OUT = "You are logged out. Log in again to play."
 
@@ -126,6 +127,9 @@ def frame_refusal(text_data: str | None) -> str | None:
         return BINARY
     if len(text_data) > MAX_FRAME_CHARS:
         return TOO_LONG
+    # PostgreSQL stores no NUL in text: a chat line or name carrying one would fail deep inside.
+    if "\x00" in text_data or "\\u0000" in text_data:
+        return NUL
     return None
 
 

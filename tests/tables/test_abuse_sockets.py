@@ -144,6 +144,8 @@ ODD_FRAMES = [
     {"text": "[" * 100_000},
     {"text": "[" * 2_000},
     {"text": json.dumps({"command": "act", "version": 10**30, "action": {"type": "choose", "card": [[1]]}})},
+    {"text": json.dumps({"command": "act", "version": "1", "type": "choose\x00", "card": "3"})},
+    {"text": '{"command": "resync"}\x00'},
 ]
 
 
