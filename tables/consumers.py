@@ -168,6 +168,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.connected = await fanout.connected(self.table_id, event.get("id"))
         await self._push()
 
+    async def session_ended(self, event: dict) -> None:
+        # RULING P18: logged out (tables/sessions.py); only the socket of that session closes.
+        if event.get("session_key") == self.session_key and not self.closing:
+            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+
+    async def session_check(self, event: dict) -> None:
+        # RULING P18: the account was saved (a new password, deactivated): does this login still hold?
+        current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
+            self.session_key, self.user.pk)
+        if not current and not self.closing:
+            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+
     async def _release(self) -> None:
         if self.admitted:
             self.admitted = False

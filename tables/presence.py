@@ -64,7 +64,7 @@ def _users_key(table_id: int) -> str:
     return f"{_prefix()}:online:{table_id}:users"
 
 
-def _sockets_key(user_id: int) -> str:
+def sockets_key(user_id: int) -> str:
     return f"{_prefix()}:sockets:{user_id}"
 
 
@@ -115,7 +115,8 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
     per_table = getattr(settings, "MAX_SOCKETS_PER_TABLE", MAX_SOCKETS_PER_TABLE)
     in_all = getattr(settings, "MAX_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER)
     refused = await _client().eval(
-        _ADMIT, 2, _sockets_key(user_id), _cooling_key(table_id, user_id), now, now + _expiry(), f"{table_id} {channel_name}", f"{table_id} ",
+        _ADMIT, 2, sockets_key(user_id), _cooling_key(table_id, user_id), now, now + _expiry(),
+        f"{table_id} {channel_name}", f"{table_id} ",
         per_table, in_all, int(_expiry() * 2) + 1,
     )
     if refused == 1:
@@ -128,7 +129,7 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
 
 
 async def release(table_id: int, channel_name: str, user_id: int) -> None:
-    await _client().zrem(_sockets_key(user_id), f"{table_id} {channel_name}")
+    await _client().zrem(sockets_key(user_id), f"{table_id} {channel_name}")
 
 
 async def join(table_id: int, channel_name: str, user_id: int) -> None:
@@ -203,7 +204,7 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
         by_table.setdefault(table_id, {})[channel_name] = until
         by_user.setdefault(user_id, {})[f"{table_id} {channel_name}"] = until
     renewals = [(_key(table_id), members) for table_id, members in by_table.items()]
-    renewals += [(_sockets_key(user_id), members) for user_id, members in by_user.items()]
+    renewals += [(sockets_key(user_id), members) for user_id, members in by_user.items()]
     # In slices: thousands of sockets in one pipeline would hold the event loop for the encoding.
     for start in range(0, len(renewals), BEAT_SLICE):
         async with _client().pipeline(transaction=False) as pipe:

@@ -9,7 +9,9 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.test import Client
 
 from config.asgi import application
 from tables import guard, live, presence, services
@@ -210,6 +212,47 @@ async def test_a_password_change_closes_the_old_socket(host, player) -> None:
     await socket.send_json_to({"command": "seat_take", "position": 1})
     assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
     assert not await database_sync_to_async(lambda: table.seats.filter(user=player).exists())()
+
+
+async def test_a_watching_socket_is_closed_at_once_on_a_password_change(host, player) -> None:
+    # RULING P18: it sends nothing, yet it is closed (tables/sessions.py).
+    table = await database_sync_to_async(open_table)(host, "sita")
+    socket, _ = await connect(table.pk, player)
+    await drain(socket)
+
+    def change_password():
+        player.set_password("another-long-pass-phrase")
+        player.save()
+
+    await database_sync_to_async(change_password)()
+    assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
+
+
+async def test_logging_out_closes_that_sessions_sockets_only(host, player) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    cookie = await session_cookie(player)
+    socket, _ = await connect_with_cookie(table.pk, cookie)
+    other, _ = await connect(table.pk, player)  # the same player on another device
+    await drain(socket)
+    await drain(other)
+
+    def log_out():
+        client = Client()
+        client.cookies[settings.SESSION_COOKIE_NAME] = cookie.split("=", 1)[1]
+        assert client.post("/accounts/logout/").status_code == 302
+
+    await database_sync_to_async(log_out)()
+    assert "logged out" in await socket.receive_from()
+    assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
+    assert await still_open(other)
+    await other.disconnect()
+
+
+async def connect_with_cookie(table_id: int, cookie: str) -> tuple[WebsocketCommunicator, bool]:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())]
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
 
 
 # --- the door: origin and unknown paths ----------------------------------------------------
