@@ -614,9 +614,7 @@ async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, 
     url = f"ws://127.0.0.1:{port}/ws/tables/"
 
     async def open_one(index: int):
-        # Each player's sockets on different tables: a player may keep 5 on one table (RULING P16).
-        lap = index // len(sessions)
-        session, table_id = sessions[index % len(sessions)], table_ids[(index + lap) % len(table_ids)]
+        session, table_id = sessions[index % len(sessions)], table_ids[index % len(table_ids)]
         ws = await websockets.connect(f"{url}{table_id}/", origin=f"http://127.0.0.1:{port}", ping_interval=None,
                                       additional_headers={"Cookie": f"sessionid={session}"}, open_timeout=60,
                                       max_queue=4)
