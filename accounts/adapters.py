@@ -15,3 +15,8 @@ class AccountAdapter(DefaultAccountAdapter):
         if username.lower().startswith(RESERVED_PREFIXES):
             raise forms.ValidationError("Usernames starting with “bot” are reserved.")
         return username
+
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        # RULING P18: failed logins counted per account and address (allauth counts per account
+        # alone, and locks a whole address for everyone behind it).
+        return f"{super()._get_login_attempts_cache_key(request, **credentials)}:{self.get_client_ip(request)}"

@@ -1,5 +1,11 @@
 """WebSocket routes: one socket per table page (docs/design.md, "How a move flows")."""
 
-from tables.routing import websocket_urlpatterns
+from django.urls import re_path
+
+from config.websocket import UnknownPathConsumer
+from tables.routing import websocket_urlpatterns as table_routes
+
+# Last: any other path is closed cleanly (config/websocket.py), not an error in the router.
+websocket_urlpatterns = [*table_routes, re_path(r"", UnknownPathConsumer.as_asgi())]
 
 __all__ = ["websocket_urlpatterns"]

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "template_partials",
     "allauth",
     "allauth.account",
+    "csp",
     "accounts",
     "games",
     "tables",
@@ -58,6 +59,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "ops.logs.RequestLogMiddleware",  # first: it times the whole request (issue 28)
     "django.middleware.security.SecurityMiddleware",
+    "config.hardening.RequestSanityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -103,6 +106,15 @@ DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, mini
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 
 REDIS_URL = env_redis("REDIS_URL")
+
+# Shared by every process: allauth's login and sign-up limits must hold whichever process answers.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env_str("CHANNELS_PREFIX", "asgi"),
+    },
+}
 
 CHANNEL_LAYERS = {
     "default": {
@@ -154,7 +166,16 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = env_choice("ACCOUNT_EMAIL_VERIFICATION", "none", ("none", "optional", "mandatory"))
+# RULING P18: signing up must not tell who is registered. allauth can hide a taken address only by
+# answering every sign-up with "check your mail" (mandatory verification); the mail to an address
+# already registered says so. Development (DEBUG) keeps the instant sign-up unless set.
+ACCOUNT_EMAIL_VERIFICATION = env_choice("ACCOUNT_EMAIL_VERIFICATION", "none" if DEBUG else "mandatory",
+                                        ("none", "optional", "mandatory"))
+ACCOUNT_PREVENT_ENUMERATION = True
+# RULING P18: failed logins are counted per account *and* address (accounts/adapters.py), so one
+# person guessing cannot lock everyone behind the same address out, nor lock an account for
+# people elsewhere. The per-address cap on all login attempts is high, against floods only.
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key", "login": "100/m/ip"}
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
@@ -201,6 +222,23 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", False) else None
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# django-csp 4: no inline or injected script runs; JavaScript comes from static/js only.
+# Styles may be inline (style= attributes, htmx's indicator style). 'self' covers the table
+# socket (ws/wss on the same host and port) in CSP Level 3 browsers.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # One JSON line per record (issue 28: requests, socket commands, tasks); "text" for a terminal.
 LOGGING = {

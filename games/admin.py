@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -17,8 +16,8 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Signature
-from tables.admin import ServiceWrittenAdmin, ViewOnlyAdmin, each_through_service
 from games.services import signatures_clear
+from tables.admin import ServiceWrittenAdmin, ViewOnlyAdmin, ask_reason, each_through_service
 from tables.services import match_abort
 
 
@@ -45,10 +44,6 @@ class MatchEventInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class AbortForm(forms.Form):
-    reason = forms.CharField(max_length=150, help_text="Why the game is aborted (kept with the game).")
-
-
 @admin.register(Match)
 class MatchAdmin(ServiceWrittenAdmin):
     list_display = ["id", "game", "table", "attempt", "status", "version", "started_at", "ended_at"]
@@ -71,15 +66,12 @@ class MatchAdmin(ServiceWrittenAdmin):
 
     @admin.action(description="Abort game (refunds stakes, releases passes)")
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
-        """RULING P8: asks why first; the reason is kept with the game."""
-        form = AbortForm(request.POST if "apply" in request.POST else None)
-        if not form.is_valid():
-            context = {"form": form, "users": [], "queryset": queryset, "action": request.POST["action"],
-                       "title": "Abort the selected games", "opts": Match._meta, **admin.site.each_context(request)}
-            return TemplateResponse(request, "payouts/admin_grant.html", context)
-        reason = form.cleaned_data["reason"]
+        """RULING P8, P19: asks why first; the reason is kept with the game and in the admin log."""
+        reason, page = ask_reason(self, request, queryset, "Abort the selected games")
+        if page is not None:
+            return page
         each_through_service(self, request, queryset, lambda match: match_abort(
-            match_id=match.pk, by=request.user, reason=reason), "aborted")
+            match_id=match.pk, by=request.user, reason=reason), "aborted", reason)
         return None
 
 

@@ -28,16 +28,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class GrantForm(forms.Form):
     amount = forms.IntegerField(min_value=1, max_value=1_000_000)
-    memo = forms.CharField(max_length=200, required=False, help_text="Why (shown to the player).")
+    # RULING P19: required; shown to the player and kept in the admin log.
+    memo = forms.CharField(max_length=200, help_text="Why (shown to the player).")
 
 
-def _grant_action(request, queryset, *, what: str, grant):
+def _grant_action(model_admin, request, queryset, *, what: str, grant):
     """An intermediate page asks how many and why, then grants to each selected account's owner."""
     users = list(User.objects.filter(pk__in=queryset.exclude(user=None).values("user"), is_bot=False))
     form = GrantForm(request.POST if "apply" in request.POST else None)
     if form.is_valid():
+        amount, memo = form.cleaned_data["amount"], form.cleaned_data["memo"]
         for user in users:
-            grant(user=user, amount=form.cleaned_data["amount"], by=request.user, memo=form.cleaned_data["memo"])
+            grant(user=user, amount=amount, by=request.user, memo=memo)
+            model_admin.log_change(request, user, f"Granted {amount} {what}: {memo}")
         messages.success(request, f"Granted {form.cleaned_data['amount']} {what} to {len(users)} player(s).")
         return None
     context = {"form": form, "users": users, "what": what, "queryset": queryset, "action": request.POST["action"],
@@ -57,11 +60,11 @@ class AccountAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Grant coins to the owners of the selected accounts")
     def grant_coins(self, request, queryset):
-        return _grant_action(request, queryset, what="coins", grant=services.coins_grant)
+        return _grant_action(self, request, queryset, what="coins", grant=services.coins_grant)
 
     @admin.action(description="Grant game passes to the owners of the selected accounts")
     def grant_passes(self, request, queryset):
-        return _grant_action(request, queryset, what="passes", grant=services.pass_grant)
+        return _grant_action(self, request, queryset, what="passes", grant=services.pass_grant)
 
 
 class EntryInline(admin.TabularInline):

@@ -41,9 +41,10 @@ class PayoutError(Exception):
 def coins_grant(*, user: User, amount: int, by: User | None = None, memo: str = "") -> Transfer:
     """RULING P4: the only way coins come into being: the mint gives them to a wallet."""
     _require_positive(amount)
+    _require_reason(by, memo)
     with transaction.atomic():
         return _move(Asset.COINS, Reason.GRANT, source=_mint(Asset.COINS), target=_wallet(user), amount=amount,
-                     user=user, by=by, memo=memo or ("Granted by an admin." if by else "Welcome coins."))
+                     user=user, by=by, memo=memo or "Welcome coins.")
 
 
 def stake_hold(*, user: User, table: Table) -> Transfer | None:
@@ -62,7 +63,8 @@ def stake_hold(*, user: User, table: Table) -> Transfer | None:
                      amount=table.stake, user=user, table=table, memo="Seat taken at a staked table.")
 
 
-def stake_release(*, user: User, table: Table, memo: str = "Left the table before the start.") -> Transfer | None:
+def stake_release(*, user: User, table: Table, memo: str = "Left the table before the start.",
+                  by: User | None = None) -> Transfer | None:
     """RULING P5/P8: leaving before the start, or the lobby closing, gives the held stake back."""
     with transaction.atomic():
         held = _held_stake(user, table)
@@ -70,7 +72,7 @@ def stake_release(*, user: User, table: Table, memo: str = "Left the table befor
         if held.balance <= 0:
             return None
         return _move(Asset.COINS, Reason.STAKE_RELEASE, source=held, target=_wallet(user), amount=held.balance,
-                     user=user, table=table, memo=memo)
+                     user=user, table=table, by=by, memo=memo)
 
 
 def pot_collect(*, table: Table, match: Match, users: list[User]) -> int:
@@ -127,8 +129,8 @@ def payout_memo(place: int, staker_places: list[int]) -> str:
     return f"Pot share: {among}, place {place} in the game."
 
 
-
-def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake refunded.") -> dict[int, int]:
+def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake refunded.",
+               by: User | None = None) -> dict[int, int]:
     """RULING P5/P8: an aborted game gives every staker their stake back."""
     with transaction.atomic():
         pot = _pot(table)
@@ -138,7 +140,7 @@ def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake r
         for entry in collected.select_related("transfer__user"):
             user = entry.transfer.user
             _move(Asset.COINS, Reason.POT_REFUND, source=pot, target=_wallet(user), amount=entry.amount,
-                  user=user, table=table, match=match, memo=memo)
+                  user=user, table=table, match=match, by=by, memo=memo)
             refunds[user.pk] = entry.amount
         return refunds
 
@@ -149,9 +151,10 @@ def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake r
 def pass_grant(*, user: User, amount: int, by: User | None = None, memo: str = "") -> Transfer:
     """RULING P6: new accounts get their passes; admins grant more."""
     _require_positive(amount)
+    _require_reason(by, memo)
     with transaction.atomic():
         return _move(Asset.PASSES, Reason.GRANT, source=_mint(Asset.PASSES), target=_account(Kind.PASSES_FREE, user),
-                     amount=amount, user=user, by=by, memo=memo or ("Granted by an admin." if by else "Welcome passes."))
+                     amount=amount, user=user, by=by, memo=memo or "Welcome passes.")
 
 
 def pass_reserve(*, user: User, table: Table) -> Transfer | None:
@@ -167,7 +170,8 @@ def pass_reserve(*, user: User, table: Table) -> Transfer | None:
                      amount=1, user=user, table=table, memo="Seat taken at a Sitaratas table.")
 
 
-def pass_release(*, user: User, table: Table, memo: str = "Left the table before the start.") -> int:
+def pass_release(*, user: User, table: Table, memo: str = "Left the table before the start.",
+                 by: User | None = None) -> int:
     """RULING P6: leaving or a closing lobby frees the reserved pass, a restored one included."""
     released = 0
     with transaction.atomic():
@@ -176,7 +180,7 @@ def pass_release(*, user: User, table: Table, memo: str = "Left the table before
             _lock(held)
             if held.balance > 0:
                 _move(Asset.PASSES, Reason.PASS_RELEASE, source=held, target=_account(Kind.PASSES_FREE, user),
-                      amount=held.balance, user=user, table=table, memo=memo)
+                      amount=held.balance, user=user, table=table, by=by, memo=memo)
                 released += held.balance
     return released
 
@@ -225,7 +229,8 @@ def pass_restore(*, table: Table, match: Match) -> list[int]:
     return restored
 
 
-def pass_refund(*, table: Table, match: Match, memo: str = "Game aborted: pass returned.") -> list[int]:
+def pass_refund(*, table: Table, match: Match, memo: str = "Game aborted: pass returned.",
+                by: User | None = None) -> list[int]:
     """RULING P8: an admin abort releases the passes of the aborted game (used → free)."""
     refunded = []
     with transaction.atomic():
@@ -234,7 +239,7 @@ def pass_refund(*, table: Table, match: Match, memo: str = "Game aborted: pass r
             used = _account(Kind.PASSES_USED, use.user)
             _lock(used)
             _move(Asset.PASSES, Reason.PASS_REFUND, source=used, target=_account(Kind.PASSES_FREE, use.user),
-                  amount=1, user=use.user, table=table, match=match, memo=memo)
+                  amount=1, user=use.user, table=table, match=match, by=by, memo=memo)
             refunded.append(use.user_id)
     return refunded
 
@@ -305,6 +310,12 @@ def _stakers(match: Match) -> dict[int, int]:
     """User id → seat of everyone whose stake went into this game's pot."""
     user_ids = set(Transfer.objects.filter(match=match, reason=Reason.POT_COLLECT).values_list("user_id", flat=True))
     return {user_id: seat for seat, user_id in match.match_players.values_list("seat", "user_id") if user_id in user_ids}
+
+
+def _require_reason(by: User | None, memo: str) -> None:
+    """RULING P19: what an admin does to a player's coins or passes says why."""
+    if by is not None and not (memo or "").strip():
+        raise PayoutError("An admin's grant needs a reason.")
 
 
 def _require_positive(amount: int) -> None:

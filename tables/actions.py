@@ -7,6 +7,7 @@ and SITA cards); the engine itself refuses anything not legal.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 COMMANDS = {
@@ -17,6 +18,10 @@ COMMANDS |= {"back", "clock_set"}  # the turn clock (issue 19)
 INT_FIELDS = {"bid", "tricks", "value", "row"}
 ACTION_FIELDS = {"type", "bid", "card", "joker", "tricks", "trump", "value", "row"}
 MAX_MESSAGE_FIELDS = 20
+# ASCII digits only: str.isdigit() also accepts "²" or "¹", which int() then refuses (issue 21, F2).
+# Nine digits are far beyond any version, seat, bid or card, and keep int() cheap on a 5,000-digit string.
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
+MAX_INT = 10**9
 
 
 class ParseError(ValueError):
@@ -73,8 +78,8 @@ def _optional_int(value: object, name: str) -> int | None:
         return None
     if isinstance(value, bool):
         raise ParseError(f"Bad {name}.")
-    if isinstance(value, int):
+    if isinstance(value, int) and -MAX_INT < value < MAX_INT:
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
         return int(value)
     raise ParseError(f"Bad {name}.")

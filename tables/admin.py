@@ -1,31 +1,51 @@
 """Admin for tables, their seats and dismissal votes.
 
 "Close lobby" goes through ``tables.services.table_close`` so holds and passes
-are released exactly as when the host closes the table.
+are released exactly as when the host closes the table. Like every admin action
+(RULING P19), it asks why first, and writes the reason to Django's admin log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 
 from tables.errors import TableError
 from tables.models import DismissalVote, Seat, Table
 from tables.services import table_close
 
 
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=150, help_text="Why (kept with the record and in the admin log).")
+
+
+def ask_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
+               title: str) -> tuple[str | None, TemplateResponse | None]:
+    """RULING P19: an admin action first asks why. Returns the reason, or the page asking for it."""
+    form = ReasonForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        return form.cleaned_data["reason"], None
+    context = {"form": form, "users": [], "queryset": queryset, "action": request.POST["action"], "title": title,
+               "opts": model_admin.model._meta, **admin.site.each_context(request)}
+    return None, TemplateResponse(request, "payouts/admin_grant.html", context)
+
+
 def each_through_service(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
-                         service: Callable[[Model], object], done: str) -> None:
-    """Run an admin action row by row through a service; a refusal is reported, not raised."""
+                         service: Callable[[Model], object], done: str, reason: str) -> None:
+    """Run an admin action row by row through a service; a refusal is reported, not raised.
+    Each row done is written to the admin log with the reason (RULING P19)."""
     for row in queryset:
         try:
             service(row)
         except TableError as error:
             model_admin.message_user(request, f"{row}: {error}", messages.ERROR)
         else:
+            model_admin.log_change(request, row, f"{done.capitalize()}: {reason}")
             model_admin.message_user(request, f"{row}: {done}.", messages.SUCCESS)
 
 
@@ -70,9 +90,13 @@ class TableAdmin(ServiceWrittenAdmin):
     actions = ["close_lobbies"]
 
     @admin.action(description="Close lobby (releases holds and passes)")
-    def close_lobbies(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+    def close_lobbies(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
+        reason, page = ask_reason(self, request, queryset, "Close the selected lobbies")
+        if page is not None:
+            return page
         each_through_service(self, request, queryset, lambda table: table_close(
-            table_id=table.pk, by=request.user, reason="Closed by an admin."), "closed")
+            table_id=table.pk, by=request.user, reason=reason), "closed", reason)
+        return None
 
 
 @admin.register(Seat)

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+import uuid
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import DatabaseError
+from django.db import DatabaseError, DataError
 
 from chat.socket import ChatSocketMixin, is_chat_command
 from ops import metrics, observe
-from tables import broadcast, layer_watch, live, presence
+from tables import broadcast, fanout, guard, layer_watch, live, presence
 from tables.actions import ParseError, parse_message
 from tables.commands import run_command
 from tables.errors import TableError
@@ -26,11 +28,16 @@ from tables.errors import TableError
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 UNSAVED = "The server could not take that just now. Please try again."
+NOT_UNDERSTOOD = "That message could not be understood."
+
+logger = logging.getLogger(__name__)
 
 
 class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     # Chat rides on this socket; its commands and group events live in chat/socket.py (issue 23).
     connected: set[int] | None = None
+    admitted = False  # holds one of the user's socket places (RULING P16)
+    closing = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -38,8 +45,17 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
+        self.throttle, self.user_throttle = guard.new_throttle(), guard.user_throttle(user.pk)
+        self.session_key = self.scope["session"].session_key
         broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        refusal = await presence.admit(self.table_id, self.channel_name, user.pk)
+        if refusal:
+            # Accepted only to say why: a page refused at the handshake could not tell the player.
+            await self.accept()
+            await self._refuse_and_close(refusal, guard.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.admitted = True
         group = broadcast.group_name(self.table_id)
         # Join before reading: a move committed after the read is then always heard (the
         # layer delivers only to members), and one committed before it is in the snapshot.
@@ -47,6 +63,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
         if self.snapshot is None:
             await self.channel_layer.group_discard(group, self.channel_name)
+            await self._release()
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.group = group
@@ -54,16 +71,19 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         metrics.socket_opened()
         layer_watch.watch(self)
         await presence.join(self.table_id, self.channel_name, user.pk)
-        await self._announce_presence()
+        if live.seat_of(self.snapshot, user.pk) is not None:
+            await self._announce_presence()
         await self._push()
 
     async def disconnect(self, code: int) -> None:
+        await self._release()
         if getattr(self, "group", None):
             metrics.socket_closed()
             layer_watch.unwatch(self)
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self._announce_presence()
+            if live.seat_of(self.snapshot, self.user.pk) is not None:
+                await self._announce_presence()
 
     async def dispatch(self, message: dict) -> None:
         # Channels (4.2+) first closes stale database connections on the one shared thread of
@@ -80,8 +100,38 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         # Malformed JSON is refused like any other bad message, not by dropping the socket.
         try:
             return json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[…" deeper than Python recurses
             return None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        """Every frame, whatever its command, passes the limits and checks of tables/guard.py first."""
+        if self.closing:
+            return
+        verdict = self.throttle.admit(self.user_throttle)
+        if verdict is guard.Verdict.CLOSE:
+            await presence.cool_down(self.table_id, self.user.pk)
+            await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
+            return
+        if verdict is not guard.Verdict.PASS:
+            if verdict is guard.Verdict.REFUSE:
+                await self.send(text_data=live.render_flash(guard.SLOW_DOWN))
+            return
+        refusal = guard.frame_refusal(text_data)
+        if refusal:
+            await self.send(text_data=live.render_flash(refusal))
+            return
+        current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
+            self.session_key, self.user.pk)
+        if not current:
+            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+            return
+        try:
+            await self.receive_json(await self.decode_json(text_data), **kwargs)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError, DataError):
+            # Input the parser let through and something further in choked on: refused like any
+            # other bad message, and logged, rather than closing the socket with a 1011.
+            logger.warning("refused a table message that raised", exc_info=True)
+            await self.send(text_data=live.render_flash(NOT_UNDERSTOOD))
 
     async def receive_json(self, content: object, **kwargs) -> None:
         if is_chat_command(content):
@@ -113,6 +163,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             await self.send(text_data=live.render_flash(str(error)))
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
             await self._push()
+        except DataError:
+            raise  # input the database refused (a value out of range): receive() answers it as not understood
         except DatabaseError:
             # RULING P36: the database could not be reached (a restart, a failover). The command was
             # one transaction, so nothing of it is written; this socket is told and its player tries again.
@@ -129,22 +181,48 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"],
                                                      clock=event.get("clock"))
         else:
-            self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+            # One read per process for all its sockets of this table (tables/fanout.py).
+            self.snapshot = await fanout.snapshot(self.table_id, event.get("id")) or self.snapshot
+            # Who is connected, read again with the seats: a spectator's sockets announce nothing
+            # (only seats show a dot), so one who just sat down is known from here on.
+            self.connected = await fanout.connected(self.table_id, event.get("id"))
         await self._push()
 
     async def presence_changed(self, event: dict) -> None:
-        self.connected = await presence.connected_users(self.table_id)
+        self.connected = await fanout.connected(self.table_id, event.get("id"))
         await self._push()
+
+    async def session_ended(self, event: dict) -> None:
+        # RULING P18: logged out (tables/sessions.py); only the socket of that session closes.
+        if event.get("session_key") == self.session_key and not self.closing:
+            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+
+    async def session_check(self, event: dict) -> None:
+        # RULING P18: the account was saved (a new password, deactivated): does this login still hold?
+        current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
+            self.session_key, self.user.pk)
+        if not current and not self.closing:
+            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+
+    async def _release(self) -> None:
+        if self.admitted:
+            self.admitted = False
+            await presence.release(self.table_id, self.channel_name, self.user.pk)
+
+    async def _refuse_and_close(self, message: str, code: int) -> None:
+        self.closing = True
+        await self.send(text_data=live.render_flash(message))
+        await self.close(code=code)
 
     # --- helpers ----------------------------------------------------------------------------
 
     async def _announce_presence(self) -> None:
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
+        await self.channel_layer.group_send(self.group, {"type": "presence.changed", "id": uuid.uuid4().hex})
 
     async def _push(self) -> None:
         # Who is connected is read once per presence change, not once per move (issue 9).
         if self.connected is None:
             self.connected = await presence.connected_users(self.table_id)
         # Rendering reads no database: the snapshot holds everything.
-        html = live.render_live(self.snapshot, user_id=self.user.pk, connected=self.connected, oob=True)
+        html = fanout.render(self.snapshot, user_id=self.user.pk, connected=self.connected)
         await self.send(text_data=html)

@@ -40,14 +40,16 @@ def seat_taken(*, table: Table, user: User) -> None:
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
-def seat_left(*, table: Table, user: User, memo: str = "Left the table before the start.") -> None:
+def seat_left(*, table: Table, user: User, by: User | None = None,
+              memo: str = "Left the table before the start.") -> None:
     """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back.
-    ``memo`` says which (RULING P7): a closed table is not the player leaving."""
+    ``memo`` says which (RULING P7): a closed table is not the player leaving. ``by`` is the admin
+    who closed the lobby, recorded on each row (RULING P19)."""
     with _as_table_error():
         if table.stake:
-            payouts.stake_release(user=user, table=table, memo=memo)
+            payouts.stake_release(user=user, table=table, memo=memo, by=by)
         if table.game == PASS_GAME:
-            payouts.pass_release(user=user, table=table, memo=memo)
+            payouts.pass_release(user=user, table=table, memo=memo, by=by)
 
 
 def match_started(*, table: Table, match: Match, users: list[User]) -> None:
@@ -74,12 +76,13 @@ def match_dismissed(*, table: Table, match: Match) -> None:
         payouts.pass_restore(table=table, match=match)  # RULING P6: once per pass.
 
 
-def match_aborted(*, table: Table, match: Match) -> None:
-    # RULING P7: the wallet says who aborted and why (match.end_reason names the admin).
+def match_aborted(*, table: Table, match: Match, by: User | None = None) -> None:
+    # RULING P7: the wallet says who aborted and why (match.end_reason names the admin);
+    # RULING P19: each refund row names the admin who aborted.
     if table.stake:
-        payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.")
+        payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.", by=by)
     if table.game == PASS_GAME:
-        payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.")
+        payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.", by=by)
 
 
 def is_paused(match: Match) -> bool:

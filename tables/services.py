@@ -155,17 +155,21 @@ def table_close(*, table_id: int, by: User | None, reason: str = "Closed by the 
         table = _lock_lobby(table_id)
         if by is not None and by != table.host and not by.is_staff:
             raise TableError("Only the host can close the table.")
-        if by is not None and by != table.host and reason == "Closed by the host.":
-            reason = f"Closed by {by.name} (admin)."  # RULING P7: say who closed it
+        admin = by if by is not None and by != table.host else None
+        if admin is not None:
+            # RULING P19: an admin closing someone's lobby says why, and is named with it (P7).
+            if not reason.strip() or reason == "Closed by the host.":
+                raise TableError("Closing a lobby as an admin needs a reason.")
+            reason = f"Closed by {admin.name} (admin): {reason.strip()}"[:200]
         elif by is not None and reason == "Closed by the host.":
-            reason = f"Closed by the host, {by.name}."
-        _close(table, reason)
+            reason = f"Closed by the host, {by.name}."  # RULING P7: say who closed it
+        _close(table, reason, admin=admin)
 
 
-def _close(table: Table, reason: str) -> None:
+def _close(table: Table, reason: str, admin: User | None = None) -> None:
     for seat in table.seats.exclude(user=None).select_related("user"):
         if not seat.user.is_bot:
-            hooks.seat_left(table=table, user=seat.user, memo=f"Table closed before the start: {reason}")
+            hooks.seat_left(table=table, user=seat.user, by=admin, memo=f"Table closed before the start: {reason}")
     table.seats.update(user=None, is_ready=False)
     table.status = Table.Status.CLOSED
     table.closed_reason = reason
@@ -360,20 +364,23 @@ def match_abort(*, match_id: int, by: User, reason: str, now: datetime | None = 
     now = now or timezone.now()
     if not by.is_staff:
         raise TableError("Only an admin can abort a game.")
+    if not (reason or "").strip():
+        raise TableError("Aborting a game needs a reason.")  # RULING P19
     with transaction.atomic():
         match = _lock_match(match_id)
         if match.status != Match.Status.PLAYING:
             raise TableError("Only a game in play can be aborted.")
-        _close_unfinished(match, status=Match.Status.ABORTED,
-                          reason=f"Aborted by {by.name}: {reason or 'no reason given'}", now=now)
+        _close_unfinished(match, status=Match.Status.ABORTED, reason=f"Aborted by {by.name}: {reason.strip()}",
+                          now=now, by=by)
     return match
 
 
-def _close_unfinished(match: Match, *, status: str, reason: str, now: datetime) -> None:
-    """End a game in play without a result: stakes refunded, passes released, no ratings (RULING P8)."""
+def _close_unfinished(match: Match, *, status: str, reason: str, now: datetime, by: User | None = None) -> None:
+    """End a game in play without a result: stakes refunded, passes released, no ratings (RULING P8).
+    ``by``: the admin who aborted, named on every refund row (RULING P19); None when the site did."""
     table = Table.objects.select_for_update().get(pk=match.table_id)  # Match, then Table: as votes do.
     _end_attempt(match, status=status, reason=reason, now=now)
-    hooks.match_aborted(table=table, match=match)
+    hooks.match_aborted(table=table, match=match, by=by)
     table.seats.update(user=None, is_ready=False)
     table.status, table.closed_reason = Table.Status.CLOSED, match.end_reason
     table.save(update_fields=["status", "closed_reason"])

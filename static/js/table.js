@@ -70,8 +70,11 @@
     status.textContent = "Connected.";
     status.classList.remove("offline");
   });
-  socket.addEventListener("htmx:wsClose", () => {
-    status.textContent = "Connection lost — reconnecting…";
+  socket.addEventListener("htmx:wsClose", (event) => {
+    // The server's own closes (4401 logged out, 4409 too many windows, 4429 flooding; RULINGS
+    // P15, P16, P18) are not retried by htmx: say so, the flash says why.
+    const code = event.detail && event.detail.event ? event.detail.event.code : 0;
+    status.textContent = code >= 4000 ? "Disconnected — reload the page to reconnect." : "Connection lost — reconnecting…";
     status.classList.add("offline");
   });
   socket.addEventListener("htmx:wsBeforeMessage", () => {

@@ -9,6 +9,13 @@ from accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _instant_sign_up(settings) -> None:
+    """These tests follow the sign-up of a site without mail (ACCOUNT_EMAIL_VERIFICATION=none, the
+    development default); the production default is in tests/accounts/test_abuse_accounts.py."""
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+
 SIGNUP = {"username": "mari", "email": "mari@example.com", "password1": "Kolm-Kaardi-Trikk", "password2": "Kolm-Kaardi-Trikk"}
 
 

@@ -86,7 +86,8 @@ def test_the_close_lobby_action_goes_through_the_service(staff, host, player) ->
 
     table = open_table(host, "sita")
     services.seat_take(table_id=table.pk, user=player, position=1)
-    staff.post(_admin_url(Table, "changelist"), {"action": "close_lobbies", "_selected_action": [table.pk]})
+    staff.post(_admin_url(Table, "changelist"), {"action": "close_lobbies", "_selected_action": [table.pk],
+                                                 "apply": "1", "reason": "Spam table"})
     table.refresh_from_db()
-    assert table.status == Table.Status.CLOSED and table.closed_reason == "Closed by an admin."
+    assert table.status == Table.Status.CLOSED and table.closed_reason == "Closed by admin: Spam table"
     assert not table.seats.exclude(user=None).exists()

@@ -81,7 +81,7 @@ def test_the_ledger_is_append_only(host) -> None:
 
 
 def test_passes_are_granted_by_admins_and_listed_for_the_player(host) -> None:
-    services.pass_grant(user=host, amount=3, by=make_user("root"))
+    services.pass_grant(user=host, amount=3, by=make_user("root"), memo="Season prize")
     assert selectors.pass_counts(user=host)["free"] == 8
     assert [m.amount for m in selectors.pass_movements(user=host)] == [3, 5]
     assert_passes_conserved()

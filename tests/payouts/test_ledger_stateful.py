@@ -38,9 +38,9 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule(who=st.integers(0, 3), coins=st.integers(1, 500), passes=st.integers(0, 2))
     def grant(self, who, coins, passes) -> None:
-        payouts.coins_grant(user=self.users[who], amount=coins, by=self.admin)
+        payouts.coins_grant(user=self.users[who], amount=coins, by=self.admin, memo="stateful test")
         if passes:
-            payouts.pass_grant(user=self.users[who], amount=passes, by=self.admin)
+            payouts.pass_grant(user=self.users[who], amount=passes, by=self.admin, memo="stateful test")
 
     @rule(who=st.integers(0, 3), game=st.sampled_from(["estimation", "sitaratas"]), stake=st.integers(0, 700))
     def open(self, who, game, stake) -> None:
@@ -111,7 +111,7 @@ class LedgerMachine(RuleBasedStateMachine):
     def close(self, pick) -> None:
         if self.tables:
             try:
-                services.table_close(table_id=self._table(pick), by=self.admin)
+                services.table_close(table_id=self._table(pick), by=self.admin, reason="stateful test")
             except TableError:
                 pass
 

@@ -1,0 +1,158 @@
+"""Fair use on the table socket (issue 21): what every frame passes before any command sees it.
+
+The consumer runs each incoming frame through here first, whatever its command, so a
+command added later is limited and checked like the others:
+
+- a token bucket per socket (RULING P15): a burst of 10, then 5 messages a second, and
+  one per user over all their sockets in the process: a burst of 20, then 10 a second; a
+  message over either limit is refused (the socket is told once per dry spell), and a
+  socket that keeps sending into an empty bucket is closed;
+- the frame itself: text only, at most ``MAX_FRAME_CHARS``, JSON nesting Python can read;
+- the session (RULING P18): a socket whose login has ended (logout, a password change
+  or reset, a deactivated account) is closed at its next message.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from dataclasses import dataclass, field
+from enum import Enum
+
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.base import SessionBase
+from django.utils.crypto import constant_time_compare
+from django.utils.module_loading import import_string
+
+from accounts.models import User
+from tables.connections import retry_on_dead_connection
+
+BURST = 10
+RATE = 5.0  # messages per second, refilled continuously
+# Per user, over all their sockets in one process: 20 sockets at 5 a second each would let one
+# account make 100 resyncs or refused commands a second, each a read and a render.
+USER_BURST = 20
+USER_RATE = 10.0
+# Refused messages build up a penalty that drains at RATE too: a socket still sending after
+# ~4 seconds at twice the allowed rate (or a second of a scripted flood) is cut off.
+PENALTY_TO_CLOSE = 20
+# A browser's message is a few hundred characters (htmx sends the form's fields and headers).
+MAX_FRAME_CHARS = 4096
+
+CLOSE_LOGGED_OUT = 4401
+CLOSE_TOO_MANY_SOCKETS = 4409
+CLOSE_FLOODING = 4429
+
+SLOW_DOWN = "Too many messages: slow down. The last one was not carried out."
+FLOODING = "Too many messages: this window is disconnected. Reload the page to reconnect."
+BINARY = "Only text messages are accepted."
+NUL = "That message has a character it cannot have."
+TOO_LONG = "That message is too long."
+LOGGED_OUT = "You are logged out. Log in again to play."
+
+
+class Verdict(Enum):
+    PASS = "pass"
+    REFUSE = "refuse"  # refused; tell the socket
+    DROP = "drop"  # refused; it was told already in this dry spell
+    CLOSE = "close"  # flooding: disconnect
+
+
+@dataclass
+class Throttle:
+    """One socket's token bucket and flood penalty (RULING P15). ``clock`` is for tests."""
+
+    burst: float = BURST
+    rate: float = RATE
+    close_at: float = PENALTY_TO_CLOSE
+    clock: object = time.monotonic
+    tokens: float = field(init=False)
+    penalty: float = 0.0
+    told: bool = False
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = self.clock()
+
+    def admit(self, shared: "Throttle | None" = None) -> Verdict:
+        """One message: it passes if this bucket and ``shared`` (the user's) both have a token."""
+        now = self.clock()
+        elapsed, self.stamp = now - self.stamp, now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.penalty = max(0.0, self.penalty - elapsed * self.rate)
+        if self.tokens >= 1 and (shared is None or shared.take()):
+            self.tokens -= 1
+            self.told = False
+            return Verdict.PASS
+        self.penalty += 1
+        if self.penalty >= self.close_at:
+            return Verdict.CLOSE
+        if self.told:
+            return Verdict.DROP
+        self.told = True
+        return Verdict.REFUSE
+
+
+    def take(self) -> bool:
+        """A token from this bucket, if it has one (the user's bucket, shared by their sockets)."""
+        now = self.clock()
+        elapsed, self.stamp = now - self.stamp, now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+# The user's bucket lives as long as one of their sockets in this process holds it.
+_user_throttles: "weakref.WeakValueDictionary[int, Throttle]" = weakref.WeakValueDictionary()
+
+
+def new_throttle() -> Throttle:
+    """A socket's throttle at the current limits (read at each connect, so a test can lower them)."""
+    return Throttle(burst=BURST, rate=RATE, close_at=PENALTY_TO_CLOSE)
+
+
+def user_throttle(user_id: int) -> Throttle:
+    throttle = _user_throttles.get(user_id)
+    if throttle is None:
+        throttle = _user_throttles[user_id] = Throttle(burst=USER_BURST, rate=USER_RATE)
+    return throttle
+
+
+def frame_refusal(text_data: str | None) -> str | None:
+    """Why a frame is refused before it is parsed, or None."""
+    if text_data is None:
+        return BINARY
+    if len(text_data) > MAX_FRAME_CHARS:
+        return TOO_LONG
+    # PostgreSQL stores no NUL in text: a chat line or name carrying one would fail deep inside.
+    if "\x00" in text_data or "\\u0000" in text_data:
+        return NUL
+    return None
+
+
+@retry_on_dead_connection
+def session_is_current(session_key: str | None, user_id: int) -> bool:
+    """RULING P18: the socket's login still holds, as Django's own per-request check would say.
+
+    The session must still exist for this user, and carry the hash of the user's current
+    password (a password change or reset logs out everywhere by changing it), and the
+    account must be active.
+    """
+    if not session_key:
+        return False
+    from django.conf import settings
+
+    store: SessionBase = import_string(f"{settings.SESSION_ENGINE}.SessionStore")(session_key)
+    data = store.load()
+    if data.get(SESSION_KEY) != str(user_id):
+        return False
+    user = User.objects.filter(pk=user_id, is_active=True).only("password").first()
+    if user is None:
+        return False
+    stored = data.get(HASH_SESSION_KEY) or ""
+    # As django.contrib.auth.get_user: a hash made with a SECRET_KEY_FALLBACKS key still holds.
+    return constant_time_compare(stored, user.get_session_auth_hash()) or any(
+        constant_time_compare(stored, fallback) for fallback in user.get_session_auth_fallback_hash())

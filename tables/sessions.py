@@ -1,0 +1,67 @@
+"""Open table sockets hear at once when their login ends (RULING P18).
+
+Each socket also checks its session at every message (tables/guard.py); this closes the
+sockets that are only watching, which send nothing. When a user logs out, or their
+account is saved (a new password, a password reset, deactivation), each of their open
+table sockets, wherever it runs, is told through the channel layer; the socket list is
+the one the caps of RULING P16 keep in Redis. A socket whose session ended is closed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts.models import User
+from tables import presence
+
+logger = logging.getLogger(__name__)
+_client: redis.Redis | None = None
+
+
+def _redis() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL)
+    return _client
+
+
+def tell_sockets(user_id: int, event: dict) -> int:
+    """Send ``event`` to each open table socket of the user. Returns how many were told."""
+    members = _redis().zrange(presence.sockets_key(user_id), 0, -1)
+    if not members:
+        return 0
+    layer = get_channel_layer()
+    for member in members:
+        channel_name = member.decode().split(" ", 1)[1]
+        async_to_sync(layer.send)(channel_name, event)
+    return len(members)
+
+
+def _tell_safely(user_id: int, event: dict) -> None:
+    try:
+        tell_sockets(user_id, event)
+    except Exception:  # noqa: BLE001 (the per-message check still stops the socket)
+        logger.warning("could not tell the table sockets of user %s", user_id, exc_info=True)
+
+
+@receiver(user_logged_out)
+def _logged_out(sender, request, user, **kwargs) -> None:
+    if user is not None and request is not None and request.session.session_key:
+        _tell_safely(user.pk, {"type": "session.ended", "session_key": request.session.session_key})
+
+
+@receiver(post_save, sender=User)
+def _account_saved(sender, instance: User, created: bool, **kwargs) -> None:
+    if not created and not instance.is_bot:
+        # After the commit: the sockets re-read the account and must see the new password hash.
+        user_id = instance.pk
+        transaction.on_commit(lambda: _tell_safely(user_id, {"type": "session.check"}))

@@ -1,0 +1,288 @@
+"""The table socket under abuse (issue 21): floods, too many sockets, odd frames, ended sessions,
+crashed sockets, foreign origins and unknown paths. Each test failed on the code before the issue."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.test import Client
+
+from config.asgi import application
+from tables import guard, live, presence, services
+from tests.tables.helpers import open_table
+from tests.tables.socket_helpers import connect, drain, session_cookie
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def closed_with(communicator: WebsocketCommunicator, timeout: float = 3) -> int | None:
+    """The close code, after whatever the socket sent before closing."""
+    while True:
+        output = await communicator.receive_output(timeout=timeout)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+async def still_open(communicator: WebsocketCommunicator) -> bool:
+    """The socket answers a resync with the live view."""
+    await communicator.send_json_to({"command": "resync"})
+    return 'id="live"' in " ".join(await drain(communicator, quiet=0.5))
+
+
+# --- F1: rate limit and socket caps -------------------------------------------------------
+
+
+async def test_a_flood_is_refused_past_the_burst_then_the_socket_is_closed(host, monkeypatch) -> None:
+    # RULING P15; a slower refill, so the test's own pauses do not refill the bucket.
+    monkeypatch.setattr(guard, "RATE", 0.2)
+    table = await database_sync_to_async(open_table)(host, "sita")
+    socket, connected = await connect(table.pk, host)
+    assert connected
+    await drain(socket)
+    for _ in range(guard.BURST):
+        await socket.send_json_to({"command": "resync"})
+    answers = await drain(socket, quiet=0.5)
+    assert sum('id="live"' in answer for answer in answers) == guard.BURST
+    await socket.send_json_to({"command": "ready"})
+    refused = " ".join(await drain(socket, quiet=0.3))
+    assert "Too many messages" in refused and 'id="live"' not in refused
+    for _ in range(guard.PENALTY_TO_CLOSE + 5):
+        await socket.send_json_to({"command": "resync"})
+    assert await closed_with(socket) == guard.CLOSE_FLOODING
+    # Reconnecting at once is refused for a while (the flood does not move to the handshakes).
+    again, connected = await connect(table.pk, host)
+    assert "too many messages" in await again.receive_from()
+    assert await closed_with(again) == guard.CLOSE_TOO_MANY_SOCKETS
+
+
+async def test_the_bucket_refills_at_five_messages_a_second() -> None:
+    now = [0.0]
+    throttle = guard.Throttle(clock=lambda: now[0])
+    assert [throttle.admit() for _ in range(10)] == [guard.Verdict.PASS] * 10
+    assert throttle.admit() is guard.Verdict.REFUSE
+    assert throttle.admit() is guard.Verdict.DROP  # told once per dry spell
+    now[0] += 1.0
+    assert [throttle.admit() for _ in range(5)] == [guard.Verdict.PASS] * 5
+    assert throttle.admit() is guard.Verdict.REFUSE
+
+
+async def test_a_user_may_keep_five_sockets_on_one_table(host, player) -> None:
+    # RULING P16
+    table = await database_sync_to_async(open_table)(host, "sita")
+    sockets = []
+    for _ in range(presence.MAX_SOCKETS_PER_TABLE):
+        socket, connected = await connect(table.pk, player)
+        assert connected
+        sockets.append(socket)
+    extra, connected = await connect(table.pk, player)
+    assert connected  # accepted only to say why
+    assert "windows open on this table" in await extra.receive_from()
+    assert await closed_with(extra) == guard.CLOSE_TOO_MANY_SOCKETS
+    other, connected = await connect(table.pk, host)  # another user is not affected
+    assert connected and "windows open" not in " ".join(await drain(other))
+    await sockets.pop().disconnect()
+    again, connected = await connect(table.pk, player)  # a closed socket frees its place
+    assert connected and "windows open" not in " ".join(await drain(again))
+    for socket in [*sockets, other, again]:
+        await socket.disconnect()
+
+
+async def test_the_caps_hold_across_processes_and_in_all(host, player, settings) -> None:
+    settings.MAX_SOCKETS_PER_USER = 3
+    first = await database_sync_to_async(open_table)(host, "sita")
+    second = await database_sync_to_async(open_table)(host, "sita")
+    # Two sockets of the player held by another Daphne process: only Redis knows of them.
+    for name in ("other-process!a", "other-process!b"):
+        assert await presence.admit(first.pk, name, player.pk) is None
+    socket, connected = await connect(second.pk, player)
+    assert connected and "windows open" not in " ".join(await drain(socket))
+    refused, _ = await connect(second.pk, player)
+    assert "table windows open" in await refused.receive_from()
+    assert await closed_with(refused) == guard.CLOSE_TOO_MANY_SOCKETS
+    await socket.disconnect()
+
+
+async def test_one_lobby_change_is_read_once_per_process_however_many_sockets(host, player, monkeypatch) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    sockets = [(await connect(table.pk, player))[0] for _ in range(4)] + [(await connect(table.pk, host))[0]]
+    for socket in sockets:
+        await drain(socket)
+    reads, renders = [], []
+    load, render = live.load_snapshot, live.render_live
+    monkeypatch.setattr(live, "load_snapshot", lambda table_id: reads.append(table_id) or load(table_id))
+    monkeypatch.setattr(live, "render_live", lambda *a, **k: renders.append(k["user_id"]) or render(*a, **k))
+    await database_sync_to_async(services.seat_take)(table_id=table.pk, user=player, position=1)
+    for socket in sockets:
+        assert any("live" in text for text in await drain(socket))
+    assert reads == [table.pk]
+    assert sorted(renders) == sorted([player.pk, host.pk])  # one per viewer, not one per socket
+    for socket in sockets:
+        await socket.disconnect()
+
+
+# --- F2: odd frames -----------------------------------------------------------------------
+
+
+@database_sync_to_async
+def started_sita(host, player):
+    table = open_table(host, "sita", seat_count=2)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    return table, services.table_start(table_id=table.pk, host=host)
+
+
+ODD_FRAMES = [
+    {"bytes": b"\x00\x01binary"},
+    {"text": json.dumps({"command": "act", "version": "²"})},
+    {"text": json.dumps({"command": "seat_take", "position": "²"})},
+    {"text": json.dumps({"command": "act", "version": "9" * 5000})},
+    {"text": json.dumps({"command": "act", "version": "1", "type": "choose", "card": "¹"})},
+    {"text": "[" * 100_000},
+    {"text": "[" * 2_000},
+    {"text": json.dumps({"command": "act", "version": 10**30, "action": {"type": "choose", "card": [[1]]}})},
+    {"text": json.dumps({"command": "act", "version": "1", "type": "choose\x00", "card": "3"})},
+    {"text": '{"command": "resync"}\x00'},
+]
+
+
+@pytest.mark.parametrize("frame", ODD_FRAMES, ids=lambda frame: repr(frame)[:40])
+async def test_an_odd_frame_is_refused_with_a_message_and_the_socket_stays_open(host, player, frame) -> None:
+    table, match = await started_sita(host, player)
+    socket, connected = await connect(table.pk, player)
+    assert connected
+    await drain(socket)
+    await socket.send_to(text_data=frame.get("text"), bytes_data=frame.get("bytes"))
+    answer = await socket.receive_from(timeout=3)
+    assert 'id="flash"' in answer and "message error" in answer
+    assert await still_open(socket)
+    await socket.disconnect()
+
+
+# --- F3: presence heals ------------------------------------------------------------------
+
+
+async def test_a_crashed_socket_stops_counting_as_connected(host, player, settings) -> None:
+    # RULING P17 (with the heartbeat and expiry shortened for the test)
+    settings.PRESENCE_EXPIRY_SECONDS = 1.0
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0.3
+    table = await database_sync_to_async(open_table)(host, "sita")
+    await database_sync_to_async(services.seat_take)(table_id=table.pk, user=player, position=1)
+    watcher, _ = await connect(table.pk, host)
+    await drain(watcher)
+    # The player's socket lives in another process, which then dies: its loop ends without a disconnect.
+    await asyncio.to_thread(asyncio.run, presence.join(table.pk, "crashed-process!x", player.pk))
+    assert player.pk in await presence.connected_users(table.pk)
+    await asyncio.sleep(2.0)
+    assert player.pk not in await presence.connected_users(table.pk)
+    pushes = await drain(watcher)
+    assert pushes and 'title="not connected"' in pushes[-1]
+    await watcher.disconnect()
+
+
+# --- F4: the session ----------------------------------------------------------------------
+
+
+async def test_a_socket_whose_session_ended_is_closed_and_changes_nothing(host, player) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    socket, _ = await connect(table.pk, player)
+    await drain(socket)
+    await database_sync_to_async(lambda: Session.objects.all().delete())()  # logged out everywhere
+    await socket.send_json_to({"command": "seat_take", "position": 1})
+    assert "logged out" in await socket.receive_from()
+    assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
+    assert not await database_sync_to_async(lambda: table.seats.filter(user=player).exists())()
+
+
+async def test_a_password_change_closes_the_old_socket_at_once(host, player) -> None:
+    # RULING P18: closed though it sends nothing (tables/sessions.py); a command racing the
+    # close is refused by the check at every message.
+    table = await database_sync_to_async(open_table)(host, "sita")
+    socket, _ = await connect(table.pk, player)
+    await drain(socket)
+
+    def change_password():
+        player.set_password("another-long-pass-phrase")
+        player.save()
+
+    await database_sync_to_async(change_password)()
+    await socket.send_json_to({"command": "seat_take", "position": 1})
+    assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
+    assert not await database_sync_to_async(lambda: table.seats.filter(user=player).exists())()
+
+
+async def test_logging_out_closes_that_sessions_sockets_only(host, player) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    cookie = await session_cookie(player)
+    socket, _ = await connect_with_cookie(table.pk, cookie)
+    other, _ = await connect(table.pk, player)  # the same player on another device
+    await drain(socket)
+    await drain(other)
+
+    def log_out():
+        client = Client()
+        client.cookies[settings.SESSION_COOKIE_NAME] = cookie.split("=", 1)[1]
+        assert client.post("/accounts/logout/").status_code == 302
+
+    await database_sync_to_async(log_out)()
+    assert "logged out" in await socket.receive_from()
+    assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
+    assert await still_open(other)
+    await other.disconnect()
+
+
+async def connect_with_cookie(table_id: int, cookie: str) -> tuple[WebsocketCommunicator, bool]:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())]
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+# --- the door: origin and unknown paths ----------------------------------------------------
+
+
+@pytest.mark.parametrize("origin", ["http://localhost:9999", "https://localhost", "http://evil.localhost", "null", ""])
+async def test_a_socket_from_another_origin_is_refused(host, origin) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    _, connected = await connect(table.pk, host, origin=origin)
+    assert not connected
+
+
+async def test_a_socket_from_the_sites_own_origin_is_accepted_over_tls_and_from_trusted_origins(host, settings) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    cookie = (await session_cookie(host)).encode()
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.CSRF_TRUSTED_ORIGINS = ["https://cards.example.com"]
+    for origin, host_header, extra in [
+        ("https://localhost", b"localhost", [(b"x-forwarded-proto", b"https")]),
+        ("http://localhost:80", b"localhost", []),
+        ("https://cards.example.com", b"localhost", []),
+    ]:
+        headers = [(b"origin", origin.encode()), (b"host", host_header), (b"cookie", cookie), *extra]
+        communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+        connected, _ = await communicator.connect(timeout=5)
+        assert connected, origin
+        await communicator.disconnect()
+
+
+async def test_an_unknown_socket_path_is_closed_cleanly(host) -> None:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    communicator = WebsocketCommunicator(application, "/ws/no-such-thing/", headers=headers)
+    connected, code = await communicator.connect(timeout=5)
+    assert not connected and code == 4404
+
+
+async def test_a_users_sockets_share_one_bucket_too() -> None:
+    # RULING P15: twenty sockets of one user do not get twenty times the rate.
+    now = [0.0]
+    shared = guard.Throttle(burst=guard.USER_BURST, rate=guard.USER_RATE, clock=lambda: now[0])
+    sockets = [guard.Throttle(clock=lambda: now[0]) for _ in range(20)]
+    verdicts = [socket.admit(shared) for socket in sockets for _ in range(3)]
+    assert verdicts.count(guard.Verdict.PASS) == guard.USER_BURST
+    now[0] += 1.0
+    assert [socket.admit(shared) for socket in sockets].count(guard.Verdict.PASS) == guard.USER_RATE
