@@ -37,8 +37,14 @@ class UserAdmin(BaseUserAdmin):
         return False
 
     @admin.action(description="Delete account (anonymise; games and ledger kept)")
-    def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        """RULING P23: each account through the service, one transaction each."""
+    def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]):
+        """RULING P23: each account through the service, one transaction each; RULING P19: the admin
+        says why, and each deletion is in the admin log."""
+        from tables.admin import ask_reason
+
+        reason, page = ask_reason(self, request, queryset, "Delete the selected accounts")
+        if page is not None:
+            return page
         done = 0
         for user in queryset:
             try:
@@ -46,8 +52,11 @@ class UserAdmin(BaseUserAdmin):
                 done += 1
             except AccountError as error:
                 self.message_user(request, str(error), messages.ERROR)
+            else:
+                self.log_change(request, user, f"Deleted the account (anonymised): {reason}")
         if done:
             self.message_user(request, f"{done} account(s) deleted (anonymised).", messages.SUCCESS)
+        return None
 
     def construct_change_message(self, request, form, formsets, add=False):
         message = super().construct_change_message(request, form, formsets, add)

@@ -117,6 +117,14 @@ class SignatureAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description="Clear the text (moderation; not offered again)")
-    def clear_text(self, request: HttpRequest, queryset: QuerySet[Signature]) -> None:
-        cleared = signatures_clear(ids=list(queryset.values_list("pk", flat=True)))
+    def clear_text(self, request: HttpRequest, queryset: QuerySet[Signature]):
+        # RULINGS S15, P19: moderation says why, and each cleared signature is in the admin log.
+        reason, page = ask_reason(self, request, queryset, "Clear the selected signatures")
+        if page is not None:
+            return page
+        signatures = list(queryset)
+        cleared = signatures_clear(ids=[signature.pk for signature in signatures])
+        for signature in signatures:
+            self.log_change(request, signature, f"Cleared the signature's text: {reason}")
         self.message_user(request, f"{cleared} signature(s) cleared.")
+        return None

@@ -160,7 +160,7 @@ def table_close(*, table_id: int, by: User | None, reason: str = "Closed by the 
             # RULING P19: an admin closing someone's lobby says why, and is named with it (P7).
             if not reason.strip() or reason == "Closed by the host.":
                 raise TableError("Closing a lobby as an admin needs a reason.")
-            reason = f"Closed by {admin.name} (admin): {reason.strip()}"[:200]
+            reason = f"Closed by {admin.name}: {reason.strip()}"[:200]
         elif by is not None and reason == "Closed by the host.":
             reason = f"Closed by the host, {by.name}."  # RULING P7: say who closed it
         _close(table, reason, admin=admin)

@@ -81,7 +81,15 @@ def test_the_admin_action_anonymises_and_plain_deletion_is_gone(admin, player) -
     client.force_login(admin)
     changelist = client.get("/admin/accounts/user/").content.decode()
     assert 'value="delete_accounts"' in changelist and 'value="delete_selected"' not in changelist
-    response = client.post("/admin/accounts/user/", {"action": "delete_accounts", "_selected_action": [player.pk]})
+    asked = client.post("/admin/accounts/user/", {"action": "delete_accounts", "_selected_action": [player.pk]})
+    assert asked.status_code == 200 and "reason" in asked.content.decode()  # RULING P19: it asks why first
+    player.refresh_from_db()
+    assert player.username != f"deleted-{player.pk}"
+    response = client.post("/admin/accounts/user/", {"action": "delete_accounts", "_selected_action": [player.pk],
+                                                      "apply": "1", "reason": "The player asked to be forgotten"})
     assert response.status_code == 302
+    from django.contrib.admin.models import LogEntry
+
+    assert LogEntry.objects.filter(object_id=str(player.pk), change_message__contains="asked to be forgotten").exists()
     player.refresh_from_db()
     assert player.username == f"deleted-{player.pk}"

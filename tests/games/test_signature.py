@@ -144,8 +144,16 @@ def test_an_admin_clears_a_signature_and_it_is_not_offered_again(finished, admin
     # RULING S15: moderation clears the text; the Sitaratas cannot sign again.
     user = sitaratas_user(finished)
     signature = signature_add(match_id=finished.pk, user=user, text="something rude")
-    response = admin_client.post("/admin/games/signature/", {"action": "clear_text", "_selected_action": [signature.pk]})
+    asked = admin_client.post("/admin/games/signature/", {"action": "clear_text", "_selected_action": [signature.pk]})
+    assert asked.status_code == 200  # RULING P19: it asks why first; nothing is cleared yet
+    signature.refresh_from_db()
+    assert signature.text == "something rude"
+    response = admin_client.post("/admin/games/signature/", {"action": "clear_text", "_selected_action": [signature.pk],
+                                                            "apply": "1", "reason": "Insulting"})
     assert response.status_code == 302
+    from django.contrib.admin.models import LogEntry
+
+    assert LogEntry.objects.filter(object_id=str(signature.pk), change_message__contains="Insulting").exists()
     signature.refresh_from_db()
     assert signature.text == ""
     with pytest.raises(GameError, match="already signed"):
