@@ -21,6 +21,7 @@ from datetime import datetime
 
 from django.db.models import Q, Sum
 
+from games import fairness
 from games.engines import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from payouts.models import Account, Entry, Transfer
@@ -85,8 +86,16 @@ def _match_differences(match: Match, report: Report) -> Iterator[str]:
         yield "marked finished, but its events do not end the game"
     if match.status == Match.Status.PLAYING and over:
         yield "still playing, but its events end the game"
-    if match.record is not None and _normal(engine.record(state)) != _normal(match.record):
-        yield "stored record differs from the replayed game's record"
+    if match.record is not None:
+        # The site keeps its fair-deal data beside the engine's record (RULING P33): the engine's
+        # part must be what the events replay to, and the fair-deal part must verify.
+        stored = {key: value for key, value in match.record.items() if key != "fairness"}
+        if _normal(engine.record(state)) != _normal(stored):
+            yield "stored record differs from the replayed game's record"
+        if "fairness" in match.record:
+            for check in fairness.check_record(match.record):
+                if not check.ok:
+                    yield f"fair deal check failed: {check.line()}"
     if match.status == Match.Status.FINISHED and over:
         record = engine.record(state)
         places = places_from_groups(record["placements"])

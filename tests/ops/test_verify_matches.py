@@ -66,6 +66,20 @@ def test_a_tampered_state_is_reported_with_a_non_zero_exit(host, player) -> None
     assert f"match {match.pk} (table {match.table_id}, sitaratas): stored state differs" in report
 
 
+def test_a_finished_games_fair_deal_data_is_checked_too(host, player) -> None:
+    # RULING P33: the record carries the revealed secret; a secret that does not match the
+    # commitment published before the start is a difference.
+    finished = finished_staked_game(host, player)
+    assert "fairness" in finished.record
+    verify()  # untouched, it verifies
+    record = {**finished.record, "fairness": {**finished.record["fairness"], "secret": "00" * 32}}
+    Match.objects.filter(pk=finished.pk).update(record=record)
+
+    summary, report = refused()
+
+    assert "fair deal check failed: ✗ commitment" in report
+
+
 def test_a_lost_event_a_wrong_record_and_a_wrong_payout_are_each_reported(host, player) -> None:
     match = finished_staked_game(host, player)
     MatchPlayer.objects.filter(match=match, user=host).update(payout=7)
