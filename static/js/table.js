@@ -14,7 +14,12 @@
   // Issue 28: after a drop (a server or Redis restart closes every socket at once) wait a random
   // time up to a ceiling that doubles per failed try, 0.5 s to 4 s ("full jitter"), so the
   // sockets come back spread out; htmx's own ceiling grows to 64 s, too long for a player.
-  htmx.config.wsReconnectDelay = (retries) => Math.random() * Math.min(4000, 500 * 2 ** retries);
+  // htmx is loaded with defer, after this script runs: set it once htmx is there.
+  function jitteredReconnects() {
+    htmx.config.wsReconnectDelay = (retries) => Math.random() * Math.min(4000, 500 * 2 ** retries);
+  }
+  if (window.htmx) jitteredReconnects();
+  else document.addEventListener("DOMContentLoaded", jitteredReconnects);
 
   function currentVersion() {
     const live = document.getElementById("live");
