@@ -29,7 +29,7 @@ def test_two_players_and_a_spectator_chat(new_page) -> None:
     sign_up(host, "hanna")
     sign_up(player, "pieter")
     sign_up(watcher, "olgita")
-    url = open_table(host, "sita", players=2, matches=1)
+    url = open_table(host, "sita", players=2, match_count=1)
     # Watched from the table page on (the New table page's own script errors are not chat's).
     problems: list[str] = []
     for page in (host, player, watcher):

@@ -39,7 +39,7 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     host, guest = new_page(), new_page()
     sign_up(host, "fairhost")
     sign_up(guest, "fairguest")
-    table_url = open_table(host, "sita", bots=1, players=3, matches=1)
+    table_url = open_table(host, "sita", bots=1, players=3, match_count=1)
     commitment = host.get_attribute("#fair-deal", "data-commitment")
     assert len(commitment) == 64 and commitment in host.inner_text("#fair-deal")
     drawn = host.input_value("#fair-value")
