@@ -12,6 +12,10 @@ class User(AbstractUser):
 
     display_name = models.CharField(max_length=40, blank=True, help_text="Shown at tables instead of the username.")
     is_bot = models.BooleanField(default=False, db_index=True)
+    bot_level = models.CharField(
+        max_length=10, blank=True, default="",
+        help_text="A bot's level: easy, normal or strong (each level is its own rated bot); empty for people.",
+    )
 
     class Meta:
         ordering = ["username"]

@@ -43,7 +43,9 @@ def parse_message(content: object, *, game: str) -> Message:
     if command == "act":
         raw = content.get("action")
         action = raw if isinstance(raw, dict) else _action_from_fields(content, game)
-    return Message(command=command, action=action, version=version, position=position)
+    # The bot level the host picked (RULING P45); services.bot_add refuses an unknown one.
+    extra = {"level": content.get("level")} if command == "bot_add" and content.get("level") else {}
+    return Message(command=command, action=action, version=version, position=position, extra=extra)
 
 
 def _action_from_fields(fields: dict, game: str) -> dict:

@@ -16,7 +16,8 @@ from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import Markup
 
-from tables.templatetags.table_tags import at, card, cards, escape_text, options_label, signed, sita_card, ws_button
+from tables.templatetags.table_tags import (at, bot_add_form, card, cards, escape_text, options_label, signed, sita_card,
+                                            ws_button)
 
 _SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
 _SHARED_LIMIT = 4096
@@ -93,6 +94,7 @@ def environment(**options) -> Environment:
     env = LiveEnvironment(**options)
     env.globals.update({
         "card": card, "cards": cards, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
+        "bot_add_form": bot_add_form,
         "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
     })
     env.filters.update({"at": at, "signed": signed, "pluralize": pluralize})

@@ -19,7 +19,18 @@ BOT_MODULES = {
     "estimation": "games.bots.estimation",
     "sita": "games.bots.sita",
 }
-LEVELS = ("good", "random")
+STRONG_MODULES = {
+    "sitaratas": "games.bots.strong_sitaratas",
+    "estimation": "games.bots.strong_estimation",
+    "sita": "games.bots.strong_sita",
+}
+# The levels a host chooses per bot seat (issue 25, RULING P45), weakest first. "good" is the
+# rule-based bot's older name, "random" the baseline of the engine tests; neither is offered.
+LEVELS = ("easy", "normal", "strong")
+DEFAULT_LEVEL = "normal"
+# RULING P47: the easy bot is the normal bot that, on this share of its moves, plays any legal
+# action instead.
+EASY_MISTAKES = 0.3
 
 
 def random_bot(view: dict, rng: random.Random) -> dict:
@@ -30,6 +41,21 @@ def random_bot(view: dict, rng: random.Random) -> dict:
 def get_bot(game: str, level: str = "good") -> Bot:
     if level == "random":
         return random_bot
-    if level != "good" or game not in BOT_MODULES:
+    if game not in BOT_MODULES or level not in ("good", *LEVELS):
         raise ValueError(f"No {level!r} bot for {game!r}.")
-    return importlib.import_module(BOT_MODULES[game]).choose
+    if level == "strong":
+        return importlib.import_module(STRONG_MODULES[game]).choose
+    normal = importlib.import_module(BOT_MODULES[game]).choose
+    if level == "easy":
+        return _easy(normal)
+    return normal
+
+
+def _easy(normal: Bot) -> Bot:
+    def easy(view: dict, rng: random.Random) -> dict:
+        # The draw comes first and always, so the same generator state gives the same move.
+        if rng.random() < EASY_MISTAKES:
+            return rng.choice(view["legal_actions"])
+        return normal(view, rng)
+
+    return easy
