@@ -102,7 +102,8 @@ def commit() -> str:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                               cwd=Path(__file__).parent, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+        # A copy outside the repository (so that edits cannot reach a long run) names its commit.
+        return os.environ.get("BENCH_COMMIT", "unknown")
 
 
 def main() -> None:
