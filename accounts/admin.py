@@ -6,7 +6,7 @@ from accounts.models import User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    list_display = ["username", "display_name", "email", "is_bot", "is_staff", "date_joined"]
-    list_filter = ["is_bot", "is_staff", "is_active"]
+    list_display = ["username", "display_name", "email", "is_bot", "bot_level", "is_staff", "date_joined"]
+    list_filter = ["is_bot", "bot_level", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
-    fieldsets = [*BaseUserAdmin.fieldsets, ("Player", {"fields": ["display_name", "is_bot"]})]
+    fieldsets = [*BaseUserAdmin.fieldsets, ("Player", {"fields": ["display_name", "is_bot", "bot_level"]})]

@@ -30,6 +30,16 @@ def sita_table_with_levels(host: User):
     return table
 
 
+def test_the_migrations_give_every_level_its_own_bot_accounts() -> None:
+    for level in ("easy", "normal", "strong"):
+        bots = User.objects.filter(is_bot=True, bot_level=level)
+        assert bots.count() == 9
+        assert not any(bot.has_usable_password() for bot in bots)
+    # The bots from before levels are the normal ones, under their old names (RULING P45).
+    assert User.objects.get(username="bot-ada").bot_level == "normal"
+    assert User.objects.get(username="bot-ada-strong").name == "Ada (strong bot)"
+
+
 def test_the_host_adds_a_bot_of_each_level_and_each_seat_shows_its_level(host) -> None:
     table = sita_table_with_levels(host)
     seats = {seat.position: seat.user for seat in table.seats.select_related("user")}
