@@ -102,3 +102,10 @@ def test_the_bot_task_plays_the_seats_level(host, monkeypatch) -> None:
     match = services.table_start(table_id=table.pk, host=host)
     services.bots_act(match_id=match.pk, version=match.version)
     assert sorted(asked) == ["easy", "normal", "strong"]
+
+
+def test_an_admin_sees_a_bots_level_but_cannot_edit_it(admin_client) -> None:
+    bot = User.objects.get(username="bot-cleo-strong")
+    page = admin_client.get(reverse("admin:accounts_user_change", args=[bot.pk])).content.decode()
+    assert "strong" in page
+    assert 'name="bot_level"' not in page
