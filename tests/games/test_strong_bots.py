@@ -27,7 +27,8 @@ def small_budget(monkeypatch):
 def play_game(game: str, players: int, options: dict, seed: int, levels: list[str]) -> object:
     """A whole game, each seat at its level; every action is checked against the legal ones."""
     engine = get_engine(game)
-    bots = [get_bot(game, level) for level in levels]
+    # The strong bots themselves, not the registry's guarded ones: a failure must show here.
+    bots = [STRONG[game].choose if level == "strong" else get_bot(game, level) for level in levels]
     state = engine.new_game(players, options, seed)
     moves = 0
     while not engine.is_over(state):
@@ -47,6 +48,7 @@ def play_game(game: str, players: int, options: dict, seed: int, levels: list[st
     ("sitaratas", 3, {"deck": "jokers", "order": "down_up"}),
     ("sitaratas", 6, {"deck": "classic"}),
     ("estimation", 4, {"length": "micro"}),
+    ("estimation", 4, {"length": "mini"}),  # call rounds: Dash Calls and the auction
     ("sita", 4, {"matches": 2}),
     ("sita", 10, {}),
 ])
@@ -61,9 +63,21 @@ def test_every_level_has_a_bot_for_every_game() -> None:
     for game in ("sitaratas", "estimation", "sita"):
         for level in LEVELS:
             assert callable(get_bot(game, level))
-    assert get_bot("sita", "strong") is strong_sita.choose
+    assert get_bot("sita", "strong").strong is strong_sita.choose
     with pytest.raises(ValueError):
         get_bot("sita", "grandmaster")
+
+
+def test_the_normal_bot_stands_in_if_a_strong_bot_ever_fails(monkeypatch, caplog) -> None:
+    def broken(view, rng, budget=None):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(strong_sita, "choose", broken)
+    state = sita.new_game(3, None, 1)
+    view = sita.view(state, 0)
+    action = get_bot("sita", "strong")(view, random.Random(0))
+    assert action == get_bot("sita", "normal")(view, random.Random(0))
+    assert "normal bot moves instead" in caplog.text
 
 
 def test_the_easy_bot_errs_sometimes_and_is_otherwise_the_normal_bot() -> None:
