@@ -9,8 +9,8 @@ of the cards cancels out over a deal. Printed per game: the strong bot's first-p
 seats' mean; for SITA, where fewer points are better, the other seats' mean minus its
 total) with a 95 % confidence interval over deals, and its move times (p50 / p95 / max,
 counting only moves with a choice). The shortest game options are used (Sitaratas has no
-shorter option than its 26-round schedule; Estimation micro, 5 rounds; SITA one match) and
-printed. A running summary is printed every ``--every`` deals, so a long run that is
+shorter option than its 26-round schedule; Estimation micro, 5 fixed rounds, unless
+``--estimation-length`` asks for one with call rounds; SITA one match) and printed. A running summary is printed every ``--every`` deals, so a long run that is
 stopped still leaves figures.
 """
 
@@ -38,11 +38,11 @@ OPTIONS = {"sitaratas": {"deck": "classic", "order": "up_down"}, "estimation": {
 LOWER_IS_BETTER = {"sita"}
 
 
-def play(game: str, seed: int, strong_seat: int) -> tuple[bool, float, list[float]]:
+def play(game: str, options: dict, seed: int, strong_seat: int) -> tuple[bool, float, list[float]]:
     """One game: (strong bot placed first, its margin, its move times in seconds)."""
     engine = get_engine(game)
     strong, normal = get_bot(game, "strong"), get_bot(game, "normal")
-    state = engine.new_game(PLAYERS, OPTIONS[game], seed)
+    state = engine.new_game(PLAYERS, options, seed)
     times: list[float] = []
     moves = 0
     while not engine.is_over(state):
@@ -69,11 +69,11 @@ def play(game: str, seed: int, strong_seat: int) -> tuple[bool, float, list[floa
     return strong_seat in final["placements"][0], margin, times
 
 
-def deal(args: tuple[str, int]) -> tuple[list[bool], list[float], list[float]]:
-    game, seed = args
+def deal(args: tuple[str, dict, int]) -> tuple[list[bool], list[float], list[float]]:
+    game, options, seed = args
     firsts, margins, times = [], [], []
     for seat in range(PLAYERS):
-        first, margin, moved = play(game, seed, seat)
+        first, margin, moved = play(game, options, seed, seat)
         firsts.append(first)
         margins.append(margin)
         times.extend(moved)
@@ -113,15 +113,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=None, help="BOT_MOVE_BUDGET_MS for the strong bot")
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--estimation-length", choices=("micro", "mini", "full"), default="micro",
+                        help="Estimation's length: micro (5 fixed rounds) or longer, with call rounds")
     parser.add_argument("--every", type=int, default=10, help="print a running summary every N deals")
     args = parser.parse_args()
+    options = {"length": args.estimation_length} if args.game == "estimation" else OPTIONS[args.game]
     if args.budget_ms is not None:
         os.environ["BOT_MOVE_BUDGET_MS"] = str(args.budget_ms)
-    print(f"game {args.game} · options {OPTIONS[args.game]} · {PLAYERS} players · 1 strong vs {PLAYERS - 1} normal · "
+    print(f"game {args.game} · options {options} · {PLAYERS} players · 1 strong vs {PLAYERS - 1} normal · "
           f"budget {os.environ.get('BOT_MOVE_BUDGET_MS', '150 (default)')} ms · jobs {args.jobs} · "
           f"machine {platform.node()} ({os.cpu_count()} cores, {platform.python_implementation()} "
           f"{platform.python_version()}) · commit {commit()}", flush=True)
-    work = [(args.game, seed) for seed in range(args.first_seed, args.first_seed + args.deals)]
+    work = [(args.game, options, seed) for seed in range(args.first_seed, args.first_seed + args.deals)]
     done: list = []
     started = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:
