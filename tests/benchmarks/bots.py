@@ -10,8 +10,9 @@ seats' mean; for SITA, where fewer points are better, the other seats' mean minu
 total) with a 95 % confidence interval over deals, and its move times (p50 / p95 / max,
 counting only moves with a choice). The shortest game options are used (Sitaratas has no
 shorter option than its 26-round schedule; Estimation micro, 5 fixed rounds, unless
-``--estimation-length`` asks for one with call rounds; SITA one match) and printed. A running summary is printed every ``--every`` deals, so a long run that is
-stopped still leaves figures.
+``--estimation-length`` asks for one with call rounds; SITA one match) and printed. A
+running summary is printed every ``--every`` deals, so a long run that is stopped still
+leaves figures.
 """
 
 from __future__ import annotations
