@@ -3,7 +3,9 @@
 A bot is a function ``choose(view, rng) -> action``: ``view`` is exactly what
 ``engine.view(state, seat)`` gives that seat, ``rng`` a ``random.Random``. The
 same view and the same generator state give the same action, so a retried
-Celery task makes the same move.
+Celery task makes the same move. The strong bots are the exception: how many deals they
+sample depends on the clock (RULING P49), so a retry may choose differently; that is
+harmless, as a move is only kept once its transaction commits.
 """
 
 from __future__ import annotations
