@@ -111,14 +111,20 @@ def heavy_views() -> dict[str, dict]:
         seat = estimation.to_act(state)[0]
         state = estimation.apply(state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0)))
     views["estimation"] = estimation.view(state, estimation.to_act(state)[0])
+    state = estimation.new_game(4, {"length": "mini"}, 5)  # a call round: the auction
+    while state["phase"] != "auction":
+        seat = estimation.to_act(state)[0]
+        state = estimation.apply(state, seat, {"type": "decline"})
+    views["estimation auction"] = estimation.view(state, estimation.to_act(state)[0])
     state = sita.new_game(4, None, 5)
     views["sita"] = sita.view(state, 0)
     return views
 
 
-@pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
-def test_the_time_budget_is_honoured_and_the_samples_adapt_to_it(monkeypatch, game) -> None:
-    view = heavy_views()[game]
+@pytest.mark.parametrize("position", ["sitaratas", "estimation", "estimation auction", "sita"])
+def test_the_time_budget_is_honoured_and_the_samples_adapt_to_it(monkeypatch, position) -> None:
+    view = heavy_views()[position]
+    game = view["game"]
     assert len(view["legal_actions"]) > 2
     monkeypatch.setenv("BOT_MOVE_BUDGET_MS", "60")
     assert budget_seconds() == 0.06
@@ -132,7 +138,7 @@ def test_the_time_budget_is_honoured_and_the_samples_adapt_to_it(monkeypatch, ga
         action = STRONG[game].choose(view, random.Random(1), budget)
         spent = time.thread_time() - started
         assert action in view["legal_actions"]
-        assert spent <= 1.2 * milliseconds / 1000, (game, milliseconds, spent)
+        assert spent <= 1.2 * milliseconds / 1000, (position, milliseconds, spent)
         samples[milliseconds] = budget.done
     assert samples[60] > samples[20] >= 1
 
