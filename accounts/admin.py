@@ -20,11 +20,13 @@ class ModeratedUserChangeForm(UserChangeForm):
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     form = ModeratedUserChangeForm
-    list_display = ["username", "display_name", "email", "is_bot", "is_staff", "date_joined"]
-    list_filter = ["is_bot", "is_staff", "is_active"]
+    list_display = ["username", "display_name", "email", "is_bot", "bot_level", "is_staff", "date_joined"]
+    list_filter = ["is_bot", "bot_level", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
-    fieldsets = [*BaseUserAdmin.fieldsets, ("Player", {"fields": ["display_name", "is_bot"]}),
+    fieldsets = [*BaseUserAdmin.fieldsets, ("Player", {"fields": ["display_name", "is_bot", "bot_level"]}),
                  ("Moderation", {"fields": ["reason"]})]
+    # A bot's level is what its past games were played at (RULING P45): never edited.
+    readonly_fields = ["bot_level"]
     actions = ["delete_accounts"]
 
     def get_actions(self, request: HttpRequest) -> dict:

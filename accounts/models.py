@@ -14,6 +14,10 @@ class User(AbstractUser):
     is_bot = models.BooleanField(default=False, db_index=True)
     four_colour_suits = models.BooleanField(
         default=False, help_text="Draw clubs green and diamonds blue, so every suit has its own colour.")
+    bot_level = models.CharField(
+        max_length=10, blank=True, default="",
+        help_text="A bot's level: easy, normal or strong (each level is its own rated bot); empty for people.",
+    )
 
     class Meta:
         ordering = ["username"]

@@ -263,6 +263,9 @@ SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
 # The site's own terms (RULINGS P1, P4, P6, P8, S12: docs/rules/).
 SITE_NAME = env_str("SITE_NAME", "Sitaratas")
 BOT_DELAY_SECONDS = env_float("BOT_DELAY_SECONDS", 1.0)
+# Read here only to refuse a bad value at start-up: the bots (pure Python, no Django) read the
+# variable themselves (games/bots/budget.py, RULING P49).
+BOT_MOVE_BUDGET_MS = env_float("BOT_MOVE_BUDGET_MS", 150.0, minimum=1.0)
 STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)
 STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)

@@ -32,6 +32,7 @@ class SeatInfo:
     username: str
     is_bot: bool
     is_ready: bool
+    bot_level: str = ""  # RULING P45: shown on the seat
 
 
 @dataclass(frozen=True)
@@ -69,14 +70,15 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         # In a game the seats are the match's players; in the lobby, the table's seats.
         players = {mp.seat: mp.user for mp in match.match_players.select_related("user")}
         seats = tuple(
-            SeatInfo(seat, user.pk, user.name, user.username, user.is_bot, True) for seat, user in sorted(players.items())
+            SeatInfo(seat, user.pk, user.name, user.username, user.is_bot, True, user.bot_level)
+            for seat, user in sorted(players.items())
         )
     else:
         match = None
         seats = tuple(
             SeatInfo(
                 seat.position, seat.user_id, seat.user.name if seat.user else "", seat.user.username if seat.user else "",
-                bool(seat.user and seat.user.is_bot), seat.is_ready,
+                bool(seat.user and seat.user.is_bot), seat.is_ready, seat.user.bot_level if seat.user else "",
             )
             for seat in table.seats.select_related("user").order_by("position")
         )
@@ -113,6 +115,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
             "username": seat.username,
             "empty": seat.user_id is None,
             "is_bot": seat.is_bot,
+            "bot_level": seat.bot_level,
             "is_ready": seat.is_ready,
             "is_host": seat.user_id == snapshot.host_id,
             "is_me": viewer_seat == seat.position,

@@ -17,7 +17,8 @@ from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import Markup
 
 from tables.play_screen import last_play, tricks_done
-from tables.templatetags.table_tags import at, card, cards, escape_text, options_label, signed, sita_card, ws_button
+from tables.templatetags.table_tags import (at, bot_add_form, card, cards, escape_text, options_label, signed, sita_card,
+                                            ws_button)
 
 _SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
 _SHARED_LIMIT = 4096
@@ -94,6 +95,7 @@ def environment(**options) -> Environment:
     env = LiveEnvironment(**options)
     env.globals.update({
         "card": card, "cards": cards, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
+        "bot_add_form": bot_add_form,
         "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
         "tricks_done": tricks_done, "last_play": last_play,
     })

@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from accounts.bots import ensure_bot_accounts
+from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, ensure_bot_accounts
 from accounts.models import User
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
@@ -118,8 +118,11 @@ def seat_ready(*, table_id: int, user: User, ready: bool, entropy: str | None = 
         _touch(table)
 
 
-def bot_add(*, table_id: int, host: User, position: int) -> None:
-    """RULING P1: before the start the host may fill any empty seat with a bot."""
+def bot_add(*, table_id: int, host: User, position: int, level: str = DEFAULT_BOT_LEVEL) -> None:
+    """RULING P1: before the start the host may fill any empty seat with a bot, of the level
+    the host chooses (RULING P45)."""
+    if level not in BOT_LEVELS:
+        raise TableError("Choose a bot level: easy, normal or strong.")
     with transaction.atomic():
         table = _lock_lobby(table_id)
         _require_host(table, host)
@@ -127,7 +130,7 @@ def bot_add(*, table_id: int, host: User, position: int) -> None:
         if seat.user_id is not None:
             raise TableError("That seat is taken.")
         seated = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
-        bot = next((bot for bot in ensure_bot_accounts() if bot.pk not in seated), None)
+        bot = next((bot for bot in ensure_bot_accounts(level) if bot.pk not in seated), None)
         if bot is None:
             raise TableError("No bot is free for this table.")
         seat.user = bot
@@ -263,7 +266,7 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
         for seat in [seat for seat in engine.to_act(state) if seat in bots]:
             if seat not in engine.to_act(state):
                 continue
-            bot = get_bot(match.game)
+            bot = get_bot(match.game, _bot_level(bots[seat]))
             rng = random.Random(f"{match.seed}:{match.version}:{seat}")
             started = time.perf_counter()
             action = bot(engine.view(state, seat), rng)
@@ -671,6 +674,12 @@ def _players(match: Match) -> tuple[tuple[int, int, bool], ...]:
             while len(_PLAYERS) > _PLAYERS_LIMIT:
                 _PLAYERS.popitem(last=False)
     return players
+
+
+def _bot_level(user_id: int) -> str:
+    """The level a bot account plays at (RULING P45); one small query per bot move."""
+    level = User.objects.filter(pk=user_id).values_list("bot_level", flat=True).first()
+    return level or DEFAULT_BOT_LEVEL
 
 
 def _seat_of(match: Match, user: User) -> int:

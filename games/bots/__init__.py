@@ -3,23 +3,38 @@
 A bot is a function ``choose(view, rng) -> action``: ``view`` is exactly what
 ``engine.view(state, seat)`` gives that seat, ``rng`` a ``random.Random``. The
 same view and the same generator state give the same action, so a retried
-Celery task makes the same move.
+Celery task makes the same move. The strong bots are the exception: how many deals they
+sample depends on the clock (RULING P49), so a retry may choose differently; that is
+harmless, as a move is only kept once its transaction commits.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 from collections.abc import Callable
 
 Bot = Callable[[dict, random.Random], dict]
+logger = logging.getLogger(__name__)
 
 BOT_MODULES = {
     "sitaratas": "games.bots.sitaratas",
     "estimation": "games.bots.estimation",
     "sita": "games.bots.sita",
 }
-LEVELS = ("good", "random")
+STRONG_MODULES = {
+    "sitaratas": "games.bots.strong_sitaratas",
+    "estimation": "games.bots.strong_estimation",
+    "sita": "games.bots.strong_sita",
+}
+# The levels a host chooses per bot seat (issue 25, RULING P45), weakest first. "good" is the
+# rule-based bot's older name, "random" the baseline of the engine tests; neither is offered.
+LEVELS = ("easy", "normal", "strong")
+DEFAULT_LEVEL = "normal"
+# RULING P47: the easy bot is the normal bot that, on this share of its moves, plays any legal
+# action instead.
+EASY_MISTAKES = 0.3
 
 
 def random_bot(view: dict, rng: random.Random) -> dict:
@@ -30,6 +45,41 @@ def random_bot(view: dict, rng: random.Random) -> dict:
 def get_bot(game: str, level: str = "good") -> Bot:
     if level == "random":
         return random_bot
-    if level != "good" or game not in BOT_MODULES:
+    if game not in BOT_MODULES or level not in ("good", *LEVELS):
         raise ValueError(f"No {level!r} bot for {game!r}.")
-    return importlib.import_module(BOT_MODULES[game]).choose
+    normal = importlib.import_module(BOT_MODULES[game]).choose
+    if level == "strong":
+        return _guarded(importlib.import_module(STRONG_MODULES[game]).choose, normal, game)
+    if level == "easy":
+        return _easy(normal)
+    return normal
+
+
+def _guarded(strong: Bot, normal: Bot, game: str) -> Bot:
+    """The strong bot, with the normal bot standing in should it ever fail: a live table must
+    never wait on a bot that raised. The tests call the strong bots directly, so a failure
+    there still fails loudly."""
+
+    def choose(view: dict, rng: random.Random) -> dict:
+        try:
+            action = strong(view, rng)
+        except Exception:
+            logger.exception("The strong %s bot failed; the normal bot moves instead.", game)
+            return normal(view, rng)
+        if action not in view["legal_actions"]:
+            logger.error("The strong %s bot chose an illegal action %r; the normal bot moves instead.", game, action)
+            return normal(view, rng)
+        return action
+
+    choose.strong = strong  # type: ignore[attr-defined]
+    return choose
+
+
+def _easy(normal: Bot) -> Bot:
+    def easy(view: dict, rng: random.Random) -> dict:
+        # The draw comes first and always, so the same generator state gives the same move.
+        if rng.random() < EASY_MISTAKES:
+            return rng.choice(view["legal_actions"])
+        return normal(view, rng)
+
+    return easy

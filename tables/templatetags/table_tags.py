@@ -93,6 +93,23 @@ def ws_button(label: str, css: str = "", disabled: bool = False, title: str = ""
 
 
 @register.simple_tag
+def bot_add_form(position: int) -> Markup:
+    """The host's "Add bot" control for an empty seat: the level to add, normal preselected (RULING P45)."""
+    from games.bots import DEFAULT_LEVEL, LEVELS
+
+    choices = "".join(
+        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>{level.capitalize()}</option>'
+        for level in LEVELS
+    )
+    return Markup(
+        f'<form ws-send class="ws-form bot-add"><input type="hidden" name="command" value="bot_add">'
+        f'<input type="hidden" name="position" value="{int(position)}">'
+        f'<select name="level" class="small" aria-label="Bot level for seat {int(position) + 1}">{choices}</select>'
+        f'<button type="submit" class="small secondary">Add bot</button></form>'
+    )
+
+
+@register.simple_tag
 def options_label(game: str, options: dict, stake: int = 0) -> str:
     """A table's options in words, as the lobby, the table and the history show them."""
     if game == "sitaratas":

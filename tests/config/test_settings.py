@@ -25,6 +25,8 @@ def start_django(**overrides: str) -> subprocess.CompletedProcess:
     [
         ("DJANGO_DEBUG", "maybe"),
         ("BOT_DELAY_SECONDS", "soon"),
+        ("BOT_MOVE_BUDGET_MS", "fast"),
+        ("BOT_MOVE_BUDGET_MS", "0"),
         ("STARTING_COINS", "-5"),
         ("DATABASE_URL", "mysql://x@localhost/db"),
         ("REDIS_URL", "localhost:6379"),

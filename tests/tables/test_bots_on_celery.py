@@ -69,3 +69,15 @@ def test_a_bot_only_table_finishes_by_itself(host, worker, game, options) -> Non
     assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 240)
     match.refresh_from_db()
     assert match.record["over"] is True
+
+
+def test_a_table_of_strong_and_easy_bots_finishes_by_itself(host, worker) -> None:
+    # Issue 25: the worker plays each seat at the level the host chose (RULING P45).
+    table = open_table(host, "sita")
+    table.seats.filter(position=0).update(user=None)
+    for position, level in enumerate(("strong", "easy", "strong")):
+        services.bot_add(table_id=table.pk, host=host, position=position, level=level)
+    match = services.table_start(table_id=table.pk, host=host)
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 240)
+    levels = sorted(match.match_players.values_list("user__bot_level", flat=True))
+    assert levels == ["easy", "strong", "strong"]

@@ -1,0 +1,122 @@
+"""The strong Sitaratas bot (issue 25): sampled deals, rollouts, chosen by expected points.
+
+For each move it deals the cards it cannot see to the other seats many times (consistent
+with its view: its hand, the indicator, the cards of the trick in progress and of the last
+trick are out of the pool; a seat that failed to follow is void in the led suit, and in
+trump too when it did not trump either, RULING S7), then plays each candidate out to the end
+of the round with the fast policy of :mod:`games.bots.tricks`. It picks the candidate with
+the best mean of its round points minus the other seats' mean: the exact-bid bonus (+5)
+drives bids and play alike. A bid is chosen the same way: for each allowed bid the round is
+played out aiming at it, the bids still to come guessed by the rule-based bot's estimate on
+the sampled hands.
+
+The view shows only this round's last trick, not every trick played, so cards played
+earlier in the round stay in the pool: a sampled hand may hold one of them. That is the
+seat's own information, not a shortcut (RULING P46).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.bots import sitaratas as rule_based
+from games.bots.budget import Budget
+from games.bots.tricks import RED_JOKER, Rules, Trick, decode, deal_others, encode, rollout, search, trump_index
+from games.engines.cards import make_deck
+from games.engines.sitaratas import CLASSIC_RANKS, EXACT_BONUS
+
+
+def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict:
+    legal = view["legal_actions"]
+    if len(legal) == 1:
+        return legal[0]
+    budget = budget or Budget()
+    game = _Game(view)
+    if view["phase"] == "bidding":
+        return legal[search(legal, game.evaluate_bid, lambda: game.sample(rng), budget)]
+    return legal[search(legal, game.evaluate_play, lambda: game.sample(rng), budget)]
+
+
+def _score(won: list[int], bids: list[int], me: int) -> float:
+    points = [tricks + EXACT_BONUS if tricks == bid else tricks for tricks, bid in zip(won, bids)]
+    others = [value for seat, value in enumerate(points) if seat != me]
+    return points[me] - sum(others) / len(others)
+
+
+class _Game:
+    """What the view says, in the simulator's terms."""
+
+    def __init__(self, view: dict) -> None:
+        self.view = view
+        self.n, self.me = view["players"], view["seat"]
+        self.trump = trump_index(view["trump"])
+        self.rules = Rules(self.n, self.trump, sitaratas=True)
+        self.hand = [encode(card) for card in view["hand"]]
+        trick = view["trick"]
+        self.leader = trick["leader"]
+        self.plays = [(play["seat"], encode(play["card"]), play.get("joker") == "high") for play in trick["plays"]]
+        seen = set(self.hand) | {code for _, code, _ in self.plays}
+        if view["indicator"]:
+            seen.add(encode(view["indicator"]))
+        self.voids: list[set[int]] = [set() for _ in range(self.n)]
+        self._voids_from(trick["plays"])
+        if view["last_trick"]:
+            self._voids_from(view["last_trick"]["plays"])
+            seen.update(encode(play["card"]) for play in view["last_trick"]["plays"])
+        deck = make_deck(CLASSIC_RANKS, jokers=view["options"]["deck"] == "jokers")
+        self.pool = [code for code in map(encode, deck) if code not in seen]
+        self.counts = list(view["hand_counts"])
+        self.bids = list(view["bids"])
+
+    def _voids_from(self, plays: list[dict]) -> None:
+        led = None
+        for play in plays:
+            code = encode(play["card"])
+            if code >= RED_JOKER:
+                continue  # A joker may always be played: it shows nothing.
+            suit = code >> 4
+            if led is None:
+                led = suit
+            elif suit != led:
+                self.voids[play["seat"]].add(led)
+                if self.trump >= 0 and suit != self.trump:
+                    self.voids[play["seat"]].add(self.trump)
+
+    def sample(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        hands = deal_others(rng, self.pool, self.counts, self.me, self.voids)
+        hands[self.me] = self.hand
+        bids = list(self.bids)
+        for seat, bid in enumerate(bids):
+            if bid is None and seat != self.me:
+                bids[seat] = self._guess_bid(hands[seat])
+        return hands, bids
+
+    def _guess_bid(self, hand: list[int]) -> int:
+        view = self.view
+        guess = {"hand": [decode(code) for code in hand], "trump": view["trump"], "players": self.n,
+                 "cards": view["cards"], "indicator": view["indicator"], "options": view["options"]}
+        return min(view["cards"], max(0, round(rule_based.estimate_tricks(guess))))
+
+    def evaluate_bid(self, action: dict, world: tuple) -> float:
+        hands, guessed = world
+        bids = list(guessed)
+        bids[self.me] = action["bid"]
+        dealer, cards = self.view["dealer"], self.view["cards"]
+        if self.bids[dealer] is None and dealer != self.me and sum(bids) == cards:
+            # The dealer may not make the bids add up (RULING S4): it moves one away.
+            bids[dealer] += 1 if bids[dealer] == 0 else -1
+        won = rollout([list(hand) for hand in hands], Trick(self.leader), [0] * self.n, bids, self.rules)
+        return _score(won, bids, self.me)
+
+    def evaluate_play(self, action: dict, world: tuple) -> float:
+        hands, bids = world
+        code = encode(action["card"])
+        hands = [list(hand) for hand in hands]
+        hands[self.me].remove(code)
+        trick = Trick(self.leader)
+        for seat, played, high in self.plays:
+            trick.add(seat, played, high, self.trump)
+        trick.add(self.me, code, action.get("joker") == "high", self.trump)
+        won = rollout(hands, trick, list(self.view["tricks_won"]), bids, self.rules)
+        return _score(won, bids, self.me)
+
