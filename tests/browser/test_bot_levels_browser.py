@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 def test_the_host_adds_a_strong_and_an_easy_bot_from_the_lobby(new_page) -> None:
     page = new_page()
     sign_up(page, "lumi")
-    open_table(page, "sita", players=3, matches=1)
+    open_table(page, "sita", players=3, match_count=1)
     assert page.locator("#live .seat.empty select[name=level]").count() == 2
     screenshot(page, "bot-levels-choose")
     for level in ("strong", "easy"):
