@@ -41,8 +41,11 @@
     return `${live.dataset.status}|${live.querySelector(".seat.me") ? "player" : "watcher"}`;
   }
 
+  // A passing notice (an error, a confirmation) stays its six seconds even when a fresh chat
+  // state arrives meanwhile; the state's own standing notice comes back after it.
   function showNotice(text, kind, sticky) {
     clearTimeout(noticeTimer);
+    noticeTimer = null;
     notice.textContent = text;
     notice.className = `chat-notice small ${kind || ""}`;
     notice.hidden = !text;
@@ -98,7 +101,7 @@
     input.disabled = sendButton.disabled = !next.can_write;
     input.maxLength = next.max_length;
     input.placeholder = next.write === "players" ? "Say something to the table…" : "Say something to the watchers…";
-    showNotice(next.notice, "warn", true);
+    if (noticeTimer === null) showNotice(next.notice, "warn", true);
     phrases.replaceChildren(...next.phrases.map((phrase) => {
       const button = node("button", "small secondary chat-phrase", phrase);
       button.type = "button";
