@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,21 @@ def pytest_collection_modifyitems(items) -> None:
         for item in items:
             if "browser" in str(item.fspath):
                 item.add_marker(skip)
+
+
+def in_thread(work):
+    """Run ``work`` (set-up through the services) off this thread: Playwright's sync API runs an
+    event loop here, and the broadcasts after commit need their own."""
+    from django.db import connection
+
+    def run():
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
 
 
 def _free_port() -> int:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connection
 
-from tests.browser.conftest import screenshot, sign_up
+from tests.browser.conftest import in_thread, screenshot, sign_up
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
 
@@ -16,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
 def test_a_player_opens_a_finished_game_and_steps_the_replay(new_page, game) -> None:
-    match = _in_a_thread(lambda: finished_match(make_user("hana"), game))
+    match = in_thread(lambda: finished_match(make_user("hana"), game))
     page = new_page()
     sign_up(page, "rita")
     page.click("nav.site-nav >> text=History")
@@ -49,14 +46,3 @@ def test_a_player_opens_a_finished_game_and_steps_the_replay(new_page, game) -> 
     phone.wait_for_selector("#replay-frame[data-step='4']")
     screenshot(phone, f"history-{game}-replay-phone")
 
-
-def _in_a_thread(work):
-    """Playwright's sync API runs an event loop in this thread; the broadcasts after commit need their own."""
-    def run():
-        try:
-            return work()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()

@@ -8,6 +8,7 @@ import time
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 import pytest
+from channels.db import database_sync_to_async
 import time_machine
 from django.urls import reverse
 
@@ -404,20 +405,20 @@ def test_the_clock_cannot_change_after_the_start(host, player, queued) -> None:
     assert Match.objects.get(table=table).turn_clock == 60
 
 
+@database_sync_to_async
+def _started_with_the_host_away(host, player):
+    """An Estimation game of the host, a player and bots, the host (seat 0) marked away after two expiries."""
+    table = open_table(host, "estimation")
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    fill_with_bots(table, host)
+    match = services.table_start(table_id=table.pk, host=host)
+    Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}})
+    return table, match
+
+
 async def test_a_forged_im_back_for_another_seat_is_refused_and_changes_nothing(host, player, queued) -> None:
-    from channels.db import database_sync_to_async
-
-    @database_sync_to_async
-    def setup():
-        table = open_table(host, "estimation")
-        services.seat_take(table_id=table.pk, user=player, position=1)
-        services.seat_ready(table_id=table.pk, user=player, ready=True)
-        fill_with_bots(table, host)
-        match = services.table_start(table_id=table.pk, host=host)
-        Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}})
-        return table, match
-
-    table, match = await setup()
+    table, match = await _started_with_the_host_away(host, player)
     socket, connected = await connect(table.pk, player)
     assert connected
     await drain(socket)
@@ -433,19 +434,7 @@ async def test_a_forged_im_back_for_another_seat_is_refused_and_changes_nothing(
 
 
 async def test_only_the_away_player_sees_im_back_and_everyone_sees_away(host, player, queued) -> None:
-    from channels.db import database_sync_to_async
-
-    @database_sync_to_async
-    def setup():
-        table = open_table(host, "estimation")
-        services.seat_take(table_id=table.pk, user=player, position=1)
-        services.seat_ready(table_id=table.pk, user=player, ready=True)
-        fill_with_bots(table, host)
-        match = services.table_start(table_id=table.pk, host=host)
-        Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}})
-        return table
-
-    table = await setup()
+    table, _ = await _started_with_the_host_away(host, player)
     host_socket, _ = await connect(table.pk, host)
     player_socket, _ = await connect(table.pk, player)
     host_view = "".join(await drain(host_socket))
@@ -461,8 +450,6 @@ async def test_only_the_away_player_sees_im_back_and_everyone_sees_away(host, pl
 
 
 async def test_the_host_sets_the_clock_over_the_socket_and_a_bad_value_is_refused(host) -> None:
-    from channels.db import database_sync_to_async
-
     table = await database_sync_to_async(open_table)(host, "sitaratas")
     socket, _ = await connect(table.pk, host)
     await drain(socket)
