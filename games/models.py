@@ -1,7 +1,8 @@
 """A Match is one attempt at a table; MatchEvent is its append-only action log.
 
-The state column is the engine's ``dumps`` text; it can always be rebuilt from
-the seed and the events (``games.replay.rebuild_state``), which the tests prove.
+The state column is the engine's ``dumps`` text, its finished rounds kept once in the
+rounds column (``games.storage``); it can always be rebuilt from the seed and the events
+(``games.replay.rebuild_state``), which the tests prove.
 """
 
 from __future__ import annotations
@@ -26,7 +27,12 @@ class Match(models.Model):
     options = models.JSONField()
     players = models.PositiveSmallIntegerField()
     seed = models.BigIntegerField()
-    state = models.TextField(help_text="The engine's dumps(); hidden cards included, never sent to a client.")
+    state = models.TextField(
+        help_text="The engine's dumps(), finished rounds left to ``rounds`` (games.storage); hidden cards included, "
+        "never sent to a client.")
+    rounds = models.TextField(
+        default="", blank=True,
+        help_text="The finished rounds the state leaves out, a JSON array written once per round (games.storage).")
     version = models.PositiveIntegerField(default=0, help_text="How many actions have been applied.")
     turn_version = models.PositiveIntegerField(
         default=0,

@@ -177,7 +177,9 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
 
     async def table_changed(self, event: dict) -> None:
         same_match = event.get("match_id") is not None and event["match_id"] == self.snapshot.match_id
-        if same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version:
+        # A state whose finished rounds this process has not read yet (issue 27) is read with the table.
+        if (same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version
+                and live.state_at_hand(self.snapshot, event["version"], event["state"])):
             self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"],
                                                      clock=event.get("clock"))
         else:

@@ -65,8 +65,11 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     table = Table.objects.select_related("host").filter(pk=table_id).first()
     if table is None:
         return None
-    match = table.matches.order_by("-attempt").first()
+    # The finished rounds only if this process has no copy of them (tables/states.py).
+    match = table.matches.defer("rounds").order_by("-attempt").first()
     if match is not None and table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
+        # Parsed here, off the event loop, with any finished rounds it needs: the render finds it.
+        states.loaded(match.game, match.pk, match.version, match.state)
         # In a game the seats are the match's players; in the lobby, the table's seats.
         players = {mp.seat: mp.user for mp in match.match_players.select_related("user")}
         seats = tuple(
@@ -91,6 +94,11 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         extra=hooks.live_extra(table=table, match=match),
         turn_clock=table.clock, clock=turn_clock.public(match),
     )
+
+
+def state_at_hand(snapshot: Snapshot, version: int, text: str) -> bool:
+    """Whether the state ``text`` of the snapshot's match can be shown without a database read."""
+    return states.loaded(snapshot.game, snapshot.match_id, version, text, fetch=False) is not None
 
 
 def seat_of(snapshot: Snapshot, user_id: int | None) -> int | None:

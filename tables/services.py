@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, ensure_bot_accounts
 from accounts.models import User
+from games import storage
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
@@ -310,19 +311,25 @@ def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action
 
 def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
     """Save the state and the events, settle a finished game, and queue the broadcast and any bot turn."""
-    match.state = engine.dumps(state)
+    # Issue 27: the finished rounds are written once, beside the state (games/storage.py).
+    stored = storage.placeholders_in_text(match.game, match.state)
+    match.state, rounds = storage.split(match.game, state)
+    rounds_write = storage.rounds_write(stored, rounds)
     states.remember(match.game, match.pk, match.version, match.state, state)
+    if rounds_write != (None, None):
+        seed = state.get("seed")
+        transaction.on_commit(lambda: states.remember_rounds(match.pk, seed, rounds))
     humans = {seat for seat, _, is_bot in _players(match) if not is_bot}
     clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events,
                      now=events[-1][4] if events else timezone.now())
     if events:
         metrics.move_done(match.game, len(events))
+    _write_move(match, events, rounds_write)
     if engine.is_over(state):
-        _write_move(match, events, save_state=False)
         _settle(match, state, engine)
-        match.save()
-    else:
-        _write_move(match, events, save_state=True)
+        # Every column the move and the settling wrote, but not the rounds: the move's statement
+        # wrote them, and the instance may hold an older copy (or none).
+        match.save(update_fields=[field.attname for field in _MATCH_FIELDS if not field.primary_key])
     # A finished game changes more than the state (places, payouts): consumers re-read it all.
     finished = match.status != Match.Status.PLAYING
     table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished,
@@ -404,7 +411,8 @@ def match_dismiss(*, match: Match, now: datetime) -> None:
 def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> None:
     engine = _engine(match.game)
     match.status, match.end_reason, match.ended_at = status, reason[:200], now
-    match.record = fairness.with_fairness(match, engine.record(engine.loads(match.state)))  # RULING P33
+    state = states.loaded(match.game, match.pk, match.version, match.state)
+    match.record = fairness.with_fairness(match, engine.record(state))  # RULING P33
     match.save(update_fields=["status", "end_reason", "ended_at", "record"])
     table_changed_on_commit(match.table_id, lobby=True)
 
@@ -585,7 +593,8 @@ def _lock_lobby(table_id: int) -> Table:
 # The events (one per move; several when SITA's bots choose at once) go in as arrays, in the
 # same statement as the state: one round trip fewer for the thread, and one statement fewer for
 # PostgreSQL, on every move.
-_MATCH_FIELDS = Match._meta.concrete_fields
+# Not the finished rounds: a move needs them only when its process has no copy (tables/states.py).
+_MATCH_FIELDS = [field for field in Match._meta.concrete_fields if field.attname != "rounds"]
 _LOCK_MATCH_SQL = (
     f"SELECT {', '.join(connection.ops.quote_name(field.column) for field in _MATCH_FIELDS)} "
     f"FROM {connection.ops.quote_name(Match._meta.db_table)} WHERE id = %s FOR UPDATE"
@@ -601,7 +610,11 @@ _EVENT_ACTION = MatchEvent._meta.get_field("action")
 _SAVE_MOVE_SQL = (
     f"WITH events AS ({_INSERT_EVENTS_SQL}) "
     f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET state = %s, version = %s, turn_version = %s, "
-    "deadlines = %s, clock_due = %s, clock_seats = %s WHERE id = %s"
+    "deadlines = %s, clock_due = %s, clock_seats = %s, "
+    # Issue 27: the finished rounds are written (whole, or appended to) only when a round ends;
+    # otherwise the column keeps its value, and PostgreSQL its stored copy, untouched.
+    "rounds = COALESCE(%s::text, CASE WHEN %s::text IS NULL THEN rounds ELSE left(rounds, -1) || ',' || %s::text END) "
+    "WHERE id = %s"
 )
 _DEADLINES, _CLOCK_SEATS = Match._meta.get_field("deadlines"), Match._meta.get_field("clock_seats")
 
@@ -633,21 +646,21 @@ def _lock_match(match_id: int) -> Match:
     return Match.from_db(connection.alias, [field.attname for field in _MATCH_FIELDS], values)
 
 
-def _write_move(match: Match, events: list[tuple], *, save_state: bool) -> None:
-    """Append the move's MatchEvents and save the new state and versions, in one statement."""
+def _write_move(match: Match, events: list[tuple], rounds_write: tuple[str | None, str | None]) -> None:
+    """Append the move's MatchEvents and save the new state, versions and any finished round, in one
+    statement. ``rounds_write``: (the whole rounds column, or rounds to append to it), as
+    ``games.storage.rounds_write`` gives them; (None, None) leaves it as it is."""
     versions, seats, users, actions, times, by_clock = (list(column) for column in zip(*events)) if events else ([],) * 6
     values = [match.pk, versions, seats, users, [_EVENT_ACTION.get_db_prep_value(a, connection) for a in actions], times,
               by_clock]
+    whole, appended = rounds_write
     with _prepared_cursor() as cursor:
-        if save_state:
-            # The clock's deadlines are written with the move that set them (RULING P10).
-            cursor.execute(_SAVE_MOVE_SQL, [
-                *values, match.state, match.version, match.turn_version,
-                _DEADLINES.get_db_prep_value(match.deadlines, connection), match.clock_due,
-                _CLOCK_SEATS.get_db_prep_value(match.clock_seats, connection), match.pk,
-            ])
-        elif events:
-            cursor.execute(_INSERT_EVENTS_SQL, values)
+        # The clock's deadlines are written with the move that set them (RULING P10).
+        cursor.execute(_SAVE_MOVE_SQL, [
+            *values, match.state, match.version, match.turn_version,
+            _DEADLINES.get_db_prep_value(match.deadlines, connection), match.clock_due,
+            _CLOCK_SEATS.get_db_prep_value(match.clock_seats, connection), whole, appended, appended, match.pk,
+        ])
 
 
 # (match id, seed) -> (seat, user id, is a bot) for every seat, per process (issue 9). Who sits

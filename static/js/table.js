@@ -1,13 +1,13 @@
 // The table page's socket glue. htmx's ws extension does the work: it connects, sends a
 // form's fields as JSON (ws-send) and swaps incoming fragments by id. Here we only keep
-// the version we last saw and ask for a resync when a push skipped one.
+// what the page says and sounds. Every push is the whole current view, so one that skips versions
+// is shown as it is: no resync is asked for (a socket's pushes come in order, and a reconnect or a
+// refused command brings the current view from the server itself).
 (function () {
   const socket = document.getElementById("table-socket");
   const status = document.getElementById("socket-status");
   const announcer = document.getElementById("announcer");
   const soundToggle = document.getElementById("sound-toggle");
-  let lastVersion = null;
-  let ws = null;
   let last = readLive();
   let focusInGame = false;
 
@@ -70,8 +70,7 @@
     });
   }
 
-  socket.addEventListener("htmx:wsOpen", (event) => {
-    ws = event.detail.socketWrapper;
+  socket.addEventListener("htmx:wsOpen", () => {
     status.textContent = "Connected.";
     status.classList.remove("offline");
   });
@@ -87,11 +86,6 @@
     focusInGame = !!(live && live.contains(document.activeElement) && document.activeElement !== document.body);
   });
   socket.addEventListener("htmx:wsAfterMessage", () => {
-    const version = currentVersion();
-    if (lastVersion !== null && version !== null && version > lastVersion + 1 && ws) {
-      ws.send(JSON.stringify({ command: "resync" }));
-    }
-    lastVersion = version;
     // The flash clears five seconds after it appeared: a later push (a bot's move) must not
     // restart the clock, or the message never goes away. A new message is a new element.
     const flash = document.getElementById("flash");

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from games import storage
 from games.engines import get_engine
 from games.engines import estimation as E
 from games.history import matches_ended, replay_steps
@@ -70,7 +71,7 @@ def test_a_game_in_progress_shows_nothing_in_history(client, games) -> None:
     live = games["live"]
     live.refresh_from_db()
     engine = get_engine(live.game)
-    hands = engine.record(engine.loads(live.state))["rounds"][-1]["deals"][-1]["hands"]
+    hands = engine.record(storage.full_state(live))["rounds"][-1]["deals"][-1]["hands"]
     for name in ("match", "match_record", "match_replay"):
         assert client.get(reverse(name, args=[live.pk])).status_code == 404
     pages = [client.get(reverse("history")).content.decode(),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accounts.models import User
+from games import storage
 from games.engines import get_engine
 from games.models import Match
 from tables import services
@@ -46,5 +47,4 @@ def play_bots_until_human(match: Match) -> Match:
 
 def state_of(match: Match):
     match.refresh_from_db()
-    engine = get_engine(match.game)
-    return engine, engine.loads(match.state)
+    return get_engine(match.game), storage.full_state(match)
