@@ -7,7 +7,7 @@ import pytest
 from accounts.models import User
 from games.models import MatchPlayer
 from tests.browser.conftest import screenshot, sign_up
-from tests.browser.test_history_browser import _in_a_thread
+from tests.browser.conftest import in_thread
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
 
@@ -37,7 +37,7 @@ def test_the_sitaratas_signs_the_result_and_everyone_sees_it(new_page) -> None:
     page, watcher = new_page(), new_page(mobile=True)
     sign_up(page, "viimane")
     sign_up(watcher, "vaatleja")
-    match = _in_a_thread(lambda: _finished_with_sitaratas("viimane"))
+    match = in_thread(lambda: _finished_with_sitaratas("viimane"))
 
     watcher.goto(f"/tables/{match.table_id}/")
     watcher.wait_for_selector("#socket-status:has-text('Connected')")
