@@ -43,7 +43,7 @@ PENALTY_TO_CLOSE = 20
 MAX_FRAME_CHARS = 4096
 # RULING P18: a message re-checks the session when this long has passed since its last check
 # (the handshake checked it). Every ended login the site itself causes is told to the sockets.
-SESSION_RECHECK_SECONDS = 30.0
+SESSION_RECHECK_SECONDS = 60.0
 
 CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
