@@ -178,8 +178,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     async def table_changed(self, event: dict) -> None:
         same_match = event.get("match_id") is not None and event["match_id"] == self.snapshot.match_id
         if same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version:
-            self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"],
-                                                     clock=event.get("clock"))
+            self.snapshot = fanout.moved(self.snapshot, event.get("id"), version=event["version"],
+                                         state=event["state"], clock=event.get("clock"))
         else:
             # One read per process for all its sockets of this table (tables/fanout.py).
             self.snapshot = await fanout.snapshot(self.table_id, event.get("id")) or self.snapshot
