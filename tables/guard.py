@@ -145,12 +145,12 @@ class SessionCheck:
         self.checked = self.clock()
 
 
+session_clock = time.monotonic  # what new sockets' re-checks measure time by (a test moves it)
+
+
 def new_session_check() -> SessionCheck:
     """A socket's session re-check at the current interval and clock (read at each connect, for tests)."""
     return SessionCheck(every=SESSION_RECHECK_SECONDS, clock=session_clock)
-
-
-session_clock = time.monotonic
 
 
 def frame_refusal(text_data: str | None) -> str | None:
