@@ -4,8 +4,8 @@ A lobby change (a seat taken, a ready flag) and a presence change reach every so
 of the table, and each used to read the table (or Redis) and render its own view: 50
 sockets cost 50 reads per change. Each such event now carries an id; the first socket
 of a process to handle it starts the read, and the others of that process await the
-same result. Views are rendered once per (snapshot, viewer, who is connected): a user's
-five windows on one table share one render.
+same result. Views are rendered once per (snapshot, viewer, language, who is connected): a
+user's five windows on one table share one render.
 
 What a read returns is never older than the event: it starts after the event was sent,
 and the event is sent after its transaction commits (tables/broadcast.py).
@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from tables import live, presence
@@ -93,7 +94,7 @@ def render(snap: live.Snapshot, *, user_id: int, connected: set[int] | frozenset
     entry = _here().renders.get(id(snap))
     if entry is None or entry[0] is not snap:  # not shared (a move's state, a resync): render it
         return live.render_live(snap, user_id=user_id, connected=connected, oob=True)
-    key = (user_id, frozenset(connected))
+    key = (user_id, translation.get_language(), frozenset(connected))  # two windows may read two languages
     html = entry[1].get(key)
     if html is None:
         html = entry[1][key] = live.render_live(snap, user_id=user_id, connected=connected, oob=True)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from django.template import engines
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
 from tables import clock as turn_clock
-from tables import hooks, states
+from tables import hooks, live_templates, states
 from tables.connections import retry_on_dead_connection
 from tables.models import Table
 
@@ -156,7 +156,9 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
 
 
 def _render(name: str, context: dict) -> SafeString:
-    # Jinja2 (tables/live_templates.py): this runs once per seat on every move.
+    # Jinja2 (tables/live_templates.py): this runs once per seat on every move, in the viewer's
+    # language (the consumer activates it), with that language's catalogue bound once per render.
+    context.update(live_templates.gettexts(translation.get_language()))
     return mark_safe(engines["jinja2"].get_template(name).render(context))
 
 

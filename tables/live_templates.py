@@ -10,14 +10,17 @@ value renders as nothing, however deep the lookup.
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import lru_cache
 
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
-from jinja2 import ChainableUndefined, Environment, Template
+from django.utils import translation
+from django.utils.formats import number_format
+from jinja2 import ChainableUndefined, Environment, Template, pass_context
 from markupsafe import Markup
 
 from tables.play_screen import last_play, tricks_done
-from tables.templatetags.table_tags import (at, bot_add_form, card, cards, escape_text, options_label, signed, sita_card,
+from tables.templatetags.table_tags import (at, bot_add_form, bot_level_name, card, cards, escape_text, options_label, signed, sita_card,
                                             ws_button)
 
 _SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
@@ -35,7 +38,7 @@ def shared_by_version(snap, name: str, caller) -> Markup:
     if getattr(snap, "match_id", None) is None:  # no game, or a bare context (template tests)
         return Markup(caller())
     # The state's hash guards against ids that a test database reuses after a flush.
-    return _shared((snap.match_id, snap.version, hash(snap.state), name), caller)
+    return _shared((snap.match_id, snap.version, hash(snap.state), name, translation.get_language()), caller)
 
 
 def shared_by_round(snap, name: str, rounds: int, caller) -> Markup:
@@ -49,7 +52,8 @@ def shared_by_round(snap, name: str, rounds: int, caller) -> Markup:
     """
     if getattr(snap, "seed", None) is None:
         return shared_by_version(snap, name, caller)
-    return _shared((snap.match_id, snap.seed, name, rounds, tuple(seat.name for seat in snap.seats)), caller)
+    return _shared((snap.match_id, snap.seed, name, rounds, tuple(seat.name for seat in snap.seats),
+                    translation.get_language()), caller)
 
 
 def _shared(key: tuple, caller) -> Markup:
@@ -90,14 +94,53 @@ class LiveEnvironment(Environment):
         return super().getattr(obj, attribute)
 
 
+@lru_cache(maxsize=16)
+def gettexts(language: str | None) -> dict:
+    """The template's ``_``, ``gettext``, ``ngettext`` and ``pgettext`` bound to one language's
+    catalogue (issue 26), as Jinja's "newstyle" gettext behaves: the result is safe text when
+    autoescaping and is formatted with the keyword arguments (``num`` is the count).
+
+    A render puts these in its context (tables/live.py): Django's own ``gettext`` looks the
+    active language up on every call, and a fragment holds dozens of strings.
+    """
+    catalogue = translation.trans_real.translation(language) if language else translation.trans_real.translation("en")
+
+    @pass_context
+    def gettext(context, message: str, **variables) -> str:
+        text = catalogue.gettext(message)
+        return (Markup(text) if context.eval_ctx.autoescape else text) % variables
+
+    @pass_context
+    def ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+        variables.setdefault("num", num)
+        text = catalogue.ngettext(singular, plural, num)
+        return (Markup(text) if context.eval_ctx.autoescape else text) % variables
+
+    @pass_context
+    def pgettext(context, where: str, message: str, **variables) -> str:
+        text = catalogue.pgettext(where, message)
+        return (Markup(text) if context.eval_ctx.autoescape else text) % variables
+
+    return {"_": gettext, "gettext": gettext, "ngettext": ngettext, "pgettext": pgettext}
+
+
+def number(value) -> str:
+    """A number as the viewer's language writes it (issue 26: 1 000 in Estonian, ١٬٠٠٠ not used)."""
+    return number_format(value, force_grouping=True) if isinstance(value, int) and abs(value) >= 1000 else str(value)
+
+
 def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined  # Django's backend would pass Undefined
+    options.setdefault("extensions", []).append("jinja2.ext.i18n")
     env = LiveEnvironment(**options)
+    # The active language's, for a render that did not bring its own (tables/live.py brings them).
+    env.install_gettext_callables(translation.gettext, translation.ngettext, newstyle=True,
+                                  pgettext=translation.pgettext)
     env.globals.update({
         "card": card, "cards": cards, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
-        "bot_add_form": bot_add_form,
+        "bot_add_form": bot_add_form, "bot_level_name": bot_level_name,
         "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
         "tricks_done": tricks_done, "last_play": last_play,
     })
-    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize})
+    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize, "number": number})
     return env
