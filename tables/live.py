@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from django.template import engines
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
@@ -21,7 +22,8 @@ from tables import hooks, live_templates, states
 from tables.connections import retry_on_dead_connection
 from tables.models import Table
 
-GAME_TITLES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
+GAME_TITLES = {"sitaratas": gettext_lazy("Sitaratas"), "estimation": gettext_lazy("Estimation"),
+               "sita": gettext_lazy("SITA")}
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "snap": snapshot,
         "my_ready": my_ready,
         "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
-        "title": GAME_TITLES[snapshot.game],
+        "title": str(GAME_TITLES[snapshot.game]),
         "view": view,
         "seats": seats,
         "names": names,
