@@ -4,9 +4,12 @@ game's page, chosen with the footer's switcher; screenshots in test-artifacts/ (
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 
+from accounts.models import User
+from tables import services
 from tests.browser.conftest import open_table, screenshot, sign_up
 
 GAMES = {
@@ -44,7 +47,14 @@ def test_the_lobby_and_every_game_in_arabic_and_estonian(new_page, language: str
             page.goto("/")
             assert page.get_attribute("html", "dir") == direction
             screenshot(page, f"lang-{language}-lobby")
-        if game != "sita":  # the game's own page (history), with its score sheet, for two of the games
+        if game != "sita":
+            # The game's own page shows once it has ended (RULING P2): an admin ends this one.
+            admin = User.objects.create_user(f"admin{language}{game}", is_staff=True)
+            # On a thread of its own: Playwright's loop holds this one, and the abort broadcasts.
+            worker = threading.Thread(target=services.match_abort, kwargs={
+                "match_id": int(match_id), "by": admin, "reason": "Screenshot of the game page."})
+            worker.start()
+            worker.join()
             page.goto(f"/games/{match_id}/")
             assert page.get_attribute("html", "lang") == language
             screenshot(page, f"lang-{language}-{game}-page")
