@@ -57,7 +57,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    is_player, _ = viewer_role(table=table, user_id=user.pk)
+    is_player, _match = viewer_role(table=table, user_id=user.pk)
     spectator_chat = spectator_chat_on(table.pk)
     channels = rules.visible_channels(is_player=is_player, status=table.status, spectator_chat=spectator_chat)
     muted = muted_by(user.pk)
