@@ -47,3 +47,13 @@ def pytest_collection_modifyitems(config, items) -> None:
     """Browser tests run last: Playwright's sync API keeps an event loop in the main thread for the
     rest of the session, and sync code after it could not call async_to_sync any more."""
     items.sort(key=lambda item: "tests/browser/" in str(item.fspath).replace("\\", "/"))
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request's language stays active in its thread (Django's LocaleMiddleware does not reset
+    it): the next test must not read its refusals in the last test's Arabic (issue 26)."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
