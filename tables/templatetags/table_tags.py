@@ -140,7 +140,7 @@ def options_label(game: str, options: dict, stake: int = 0) -> str:
     """A table's options in words, as the lobby, the table and the history show them."""
     if game == "sitaratas":
         deck = _("With jokers") if options.get("deck") == "jokers" else _("Classic deck")
-        order = "max → 1 → max" if options.get("order") == "down_up" else "1 → max → 1"
+        order = _("max → 1 → max") if options.get("order") == "down_up" else _("1 → max → 1")
         return f"{deck} · {order}"
     if game == "estimation":
         label = {"micro": _("Micro"), "mini": _("Mini"), "full": _("Full")}.get(options.get("length"), "")
