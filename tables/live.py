@@ -160,8 +160,9 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
 def _render(name: str, context: dict) -> SafeString:
     # Jinja2 (tables/live_templates.py): this runs once per seat on every move, in the viewer's
     # language (the consumer activates it), with that language's catalogue bound once per render.
-    context.update(live_templates.gettexts(translation.get_language()))
-    return mark_safe(engines["jinja2"].get_template(name).render(context))
+    language = translation.get_language()
+    context.update(live_templates.gettexts(language))
+    return mark_safe(live_templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
 
 
 def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:

@@ -59,6 +59,11 @@ def trump_info(code: str | None) -> dict:
     return _trump_info(code, get_language())
 
 
+@lru_cache(maxsize=16)
+def _call_trumps(language: str | None) -> list[dict]:
+    return [_trump_info(t, language) for t in CALL_TRUMPS]
+
+
 @lru_cache(maxsize=64)
 def _trump_info(code: str | None, language: str | None) -> dict:
     if code in SUIT_SYMBOL:
@@ -87,7 +92,7 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "bottom": viewer_seat if viewer_seat is not None else 0,
         "dash": [a for a in legal if a["type"] in ("dash_call", "decline")],
         "call_grid": _call_grid(legal) if "call" in kinds or "pass" in kinds else [],
-        "call_trumps": [trump_info(t) for t in CALL_TRUMPS],
+        "call_trumps": _call_trumps(get_language()),
         "can_pass": "pass" in kinds,
         "estimates": _estimates(legal, view, viewer_seat),
         "hand": _hand(view),
@@ -257,7 +262,7 @@ def _estimates(legal: list[dict], view: dict | None = None, seat: int | None = N
         limit = view["call"]["tricks"] if view["kind"] == "call" and view["call"] else TRICKS
         others = sum(e for s, e in enumerate(view["estimates"]) if s != seat and e is not None)
         last = bool(view["estimate_order"]) and view["estimate_order"][-1] == seat
-        shown = []
+        shown, not_allowed = [], ""
         for value in range(limit + 1):
             reason = ""
             if value not in allowed:
@@ -267,7 +272,8 @@ def _estimates(legal: list[dict], view: dict | None = None, seat: int | None = N
                     reason = _("You estimate last: %(value)s would make the estimates total exactly %(total)s.") % {
                         "value": value, "total": TRICKS}
                 else:
-                    reason = _("Not allowed now.")
+                    reason = not_allowed or _("Not allowed now.")
+                    not_allowed = reason
             shown.append({"value": value, "disabled": bool(reason), "reason": reason})
     return {"plain": plain, "shown": shown, "reasons": [o["reason"] for o in shown if o["reason"]],
             "supers": [{"value": v, "options": opts} for v, opts in sorted(supers.items())]}

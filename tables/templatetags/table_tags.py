@@ -135,6 +135,9 @@ def bot_add_form(position: int) -> Markup:
     )
 
 
+LENGTH_NAMES = {"micro": gettext_lazy("Micro"), "mini": gettext_lazy("Mini"), "full": gettext_lazy("Full")}
+
+
 @register.simple_tag
 def options_label(game: str, options: dict, stake: int = 0) -> str:
     """A table's options in words, as the lobby, the table and the history show them."""
@@ -143,7 +146,7 @@ def options_label(game: str, options: dict, stake: int = 0) -> str:
         order = _("max → 1 → max") if options.get("order") == "down_up" else _("1 → max → 1")
         return f"{deck} · {order}"
     if game == "estimation":
-        label = {"micro": _("Micro"), "mini": _("Mini"), "full": _("Full")}.get(options.get("length"), "")
+        label = str(LENGTH_NAMES.get(options.get("length"), ""))
         if not stake:
             return label
         coins = ngettext("stake %(num)s coin", "stake %(num)s coins", stake) % {"num": number_format(stake, force_grouping=True)}
