@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.utils.translation import gettext as _
 
 RESERVED_PREFIXES = ("bot",)
 
@@ -13,7 +14,7 @@ class AccountAdapter(DefaultAccountAdapter):
         username = super().clean_username(username, shallow=shallow)
         # Bot accounts are named "bot…"; a person must not be mistaken for one.
         if username.lower().startswith(RESERVED_PREFIXES):
-            raise forms.ValidationError("Usernames starting with “bot” are reserved.")
+            raise forms.ValidationError(_("Usernames starting with “bot” are reserved."))
         return username
 
     def _get_login_attempts_cache_key(self, request, **credentials) -> str:

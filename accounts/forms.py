@@ -1,11 +1,21 @@
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
 
+def language_choices() -> list[tuple[str, str]]:
+    # Each language by its own name, so a reader of any of them finds theirs (issue 26).
+    return [("", _("As my browser asks")), *settings.LANGUAGES]
+
+
 class ProfileForm(forms.ModelForm):
+    language = forms.ChoiceField(label=_("Language"), choices=language_choices, required=False)
+
     class Meta:
         model = User
-        fields = ["display_name", "four_colour_suits"]
-        help_texts = {"display_name": "Shown at tables and in history. Leave empty to use your username."}
-        labels = {"four_colour_suits": "Four-colour suits"}
+        fields = ["display_name", "four_colour_suits", "language"]
+        help_texts = {"display_name": _("Shown at tables and in history. Leave empty to use your username."),
+                      "four_colour_suits": _("Draw clubs green and diamonds blue, so every suit has its own colour.")}
+        labels = {"display_name": _("Display name"), "four_colour_suits": _("Four-colour suits")}

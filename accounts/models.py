@@ -19,6 +19,10 @@ class User(AbstractUser):
         help_text="A bot's level: easy, normal or strong (each level is its own rated bot); empty for people.",
     )
 
+    # Issue 26: the site's language for this player; empty follows the browser.
+    language = models.CharField(max_length=8, blank=True, default="",
+                                help_text="The site's language for this player; empty follows the browser.")
+
     class Meta:
         ordering = ["username"]
 

@@ -63,3 +63,8 @@ def _sessions_end(user_id: int) -> None:
     doomed = [session.pk for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
               if session.get_decoded().get("_auth_user_id") == str(user_id)]
     Session.objects.filter(pk__in=doomed).delete()
+
+
+def user_language_set(*, user_id: int, language: str) -> None:
+    """Remember a player's language (issue 26); the caller has checked that the site speaks it."""
+    User.objects.filter(pk=user_id).update(language=language)

@@ -6,6 +6,8 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from chat import rules
@@ -23,7 +25,8 @@ def mute_active(*, user_id: int, now: datetime | None = None) -> ChatMute | None
 
 def mute_message(mute: ChatMute) -> str:
     until = timezone.localtime(mute.until)
-    return f"You are muted from chat until {until:%-d %b %Y, %H:%M} {until.tzname()}. Reason: {mute.reason}"
+    return _("You are muted from chat until %(until)s %(zone)s. Reason: %(reason)s") % {
+        "until": date_format(until, "j M Y, H:i"), "zone": until.tzname(), "reason": mute.reason}
 
 
 def viewer_role(*, table: Table, user_id: int) -> tuple[bool, Match | None]:
@@ -54,7 +57,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    is_player, _ = viewer_role(table=table, user_id=user.pk)
+    is_player, _match = viewer_role(table=table, user_id=user.pk)
     spectator_chat = spectator_chat_on(table.pk)
     channels = rules.visible_channels(is_player=is_player, status=table.status, spectator_chat=spectator_chat)
     muted = muted_by(user.pk)
@@ -62,13 +65,13 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     notice = ""
     mute = mute_active(user_id=user.pk)
     if table.status == Table.Status.CLOSED:
-        notice = "This table is closed; its chat is too."
+        notice = _("This table is closed; its chat is too.")
     elif mute is not None:
         notice = mute_message(mute)
     elif user.is_bot:
-        notice = "Bots do not chat."
+        notice = _("Bots do not chat.")
     elif write == Channel.SPECTATORS and not spectator_chat:
-        notice = "The host has turned spectators' chat off at this table."
+        notice = _("The host has turned spectators' chat off at this table.")
     recent = (ChatMessage.objects.filter(table=table, channel__in=channels, hidden=False)
               .exclude(author_id__in=muted).select_related("author").order_by("-id")[:rules.HISTORY_LENGTH])
     return {

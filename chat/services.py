@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext_lazy as _
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from config.i18n import lazy_format
 from accounts.models import User
 from chat import broadcast, rules
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute
@@ -31,14 +33,16 @@ class ChatError(Exception):
 def message_post(*, table_id: int, user: User, channel: str, text: object, now: datetime | None = None) -> ChatMessage:
     if isinstance(text, str) and len(text) > 4 * rules.MAX_LENGTH:
         # Refused before any work on it: cleaning could only shorten it so far.
-        raise ChatError(f"A message can be at most {rules.MAX_LENGTH} characters; yours has {len(text)}.")
+        raise ChatError(lazy_format(_("A message can be at most %(most)s characters; yours has %(length)s."),
+                                    most=rules.MAX_LENGTH, length=len(text)))
     text = rules.clean_text(text)
     if not text:
-        raise ChatError("Type a message first.")
+        raise ChatError(_("Type a message first."))
     if len(text) > rules.MAX_LENGTH:
-        raise ChatError(f"A message can be at most {rules.MAX_LENGTH} characters; yours has {len(text)}.")
+        raise ChatError(lazy_format(_("A message can be at most %(most)s characters; yours has %(length)s."),
+                                    most=rules.MAX_LENGTH, length=len(text)))
     if user.is_bot:
-        raise ChatError("Bots do not chat.")
+        raise ChatError(_("Bots do not chat."))
     with transaction.atomic():
         # Two sockets of one user posting at once must not both slip under the rate limit.
         with connection.cursor() as cursor:
@@ -46,7 +50,7 @@ def message_post(*, table_id: int, user: User, channel: str, text: object, now: 
         now = now or timezone.now()
         table = Table.objects.filter(pk=table_id).first()
         if table is None or table.status == Table.Status.CLOSED:
-            raise ChatError("This table is closed; its chat is too.")
+            raise ChatError(_("This table is closed; its chat is too."))
         mute = mute_active(user_id=user.pk, now=now)
         if mute is not None:
             raise ChatError(mute_message(mute))
@@ -57,7 +61,7 @@ def message_post(*, table_id: int, user: User, channel: str, text: object, now: 
             raise ChatError("Spectators write only in the spectators' chat." if not is_player
                             else "Players write only in the players' chat.")
         if allowed == Channel.SPECTATORS and not spectator_chat_on(table.pk):
-            raise ChatError("The host has turned spectators' chat off at this table.")  # RULING P26
+            raise ChatError(_("The host has turned spectators' chat off at this table."))  # RULING P26
         _check_rate(user=user, text=text, now=now)
         return ChatMessage.objects.create(table=table, match=match, author=user, channel=allowed, text=text,
                                           created_at=now)
@@ -70,45 +74,46 @@ def _check_rate(*, user: User, text: str, now: datetime) -> None:
                   .order_by("created_at").values_list("created_at", "text"))
     if len(recent) >= rules.RATE_MAX_MESSAGES:
         wait = max(1, int((recent[-rules.RATE_MAX_MESSAGES][0] + window - now).total_seconds() + 0.999))
-        raise ChatError(f"Slow down: at most {rules.RATE_MAX_MESSAGES} messages in {rules.RATE_WINDOW_SECONDS} "
-                        f"seconds. You can write again in {wait} s.")
-    if sum(1 for _, said in recent if said.casefold() == text.casefold()) >= rules.RATE_MAX_SAME_TEXT:
-        raise ChatError("You have just said that. Say something else, or wait a few seconds to repeat it.")
+        raise ChatError(lazy_format(_("Slow down: at most %(most)s messages in %(window)s seconds. You can write "
+                                      "again in %(wait)s s."), most=rules.RATE_MAX_MESSAGES,
+                                    window=rules.RATE_WINDOW_SECONDS, wait=wait))
+    if sum(1 for _when, said in recent if said.casefold() == text.casefold()) >= rules.RATE_MAX_SAME_TEXT:
+        raise ChatError(_("You have just said that. Say something else, or wait a few seconds to repeat it."))
 
 
 def message_report(*, message_id: int, user: User, reason: object, table_id: int | None = None) -> ChatReport:
     """Anyone who can see a message may report it once, with a reason (RULING P28)."""
     reason = rules.clean_text(reason)[:REASON_LENGTH]
     if not reason:
-        raise ChatError("Say why you report this message.")
+        raise ChatError(_("Say why you report this message."))
     with transaction.atomic():
         message = ChatMessage.objects.select_related("table").filter(pk=message_id).first()
         if message is None or message.hidden or (table_id is not None and message.table_id != table_id):
-            raise ChatError("There is no such message.")
+            raise ChatError(_("There is no such message."))
         if message.author_id == user.pk:
-            raise ChatError("You cannot report your own message.")
-        is_player, _ = viewer_role(table=message.table, user_id=user.pk)
+            raise ChatError(_("You cannot report your own message."))
+        is_player, _status = viewer_role(table=message.table, user_id=user.pk)
         if message.channel not in rules.visible_channels(is_player=is_player, status=message.table.status):
-            raise ChatError("There is no such message.")
+            raise ChatError(_("There is no such message."))
         try:
             with transaction.atomic():
                 return ChatReport.objects.create(message=message, reporter=user, reason=reason,
                                                  created_at=timezone.now())
         except IntegrityError:
-            raise ChatError("You have already reported this message.") from None
+            raise ChatError(_("You have already reported this message.")) from None
 
 
 def message_hide(*, message_id: int, by: User, reason: str) -> ChatMessage:
     """Hide a message for everyone, at once on every open table page; its reports are resolved."""
     reason = rules.clean_text(reason)[:REASON_LENGTH]
     if not reason:
-        raise ChatError("A moderator must say why a message is hidden.")
+        raise ChatError(_("A moderator must say why a message is hidden."))
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
-            raise ChatError("There is no such message.")
+            raise ChatError(_("There is no such message."))
         if message.hidden:
-            raise ChatError("That message is already hidden.")
+            raise ChatError(_("That message is already hidden."))
         now = timezone.now()
         message.hidden, message.hidden_by, message.hidden_reason, message.hidden_at = True, by, reason, now
         message.save(update_fields=["hidden", "hidden_by", "hidden_reason", "hidden_at"])
@@ -123,7 +128,7 @@ def reports_dismiss(*, message_id: int, by: User) -> int:
     with transaction.atomic():
         message = ChatMessage.objects.filter(pk=message_id).first()
         if message is None:
-            raise ChatError("There is no such message.")
+            raise ChatError(_("There is no such message."))
         count = ChatReport.objects.filter(message=message, resolved_at=None).update(resolved_at=timezone.now())
         if count:
             _log(by, message, CHANGE, f"Dismissed {count} report(s); the message stays.")
@@ -134,10 +139,10 @@ def mute_create(*, user: User, by: User, reason: str, until: datetime) -> ChatMu
     """Mute a user from every table's chat until ``until`` (RULING P29)."""
     reason = rules.clean_text(reason)[:REASON_LENGTH]
     if not reason:
-        raise ChatError("A mute needs a reason; the muted player is shown it.")
+        raise ChatError(_("A mute needs a reason; the muted player is shown it."))
     now = timezone.now()
     if until <= now:
-        raise ChatError("A mute must end in the future.")
+        raise ChatError(_("A mute must end in the future."))
     with transaction.atomic():
         mute = ChatMute.objects.create(user=user, reason=reason, until=until, created_by=by, created_at=now)
         _log(by, mute, ADDITION, f"Muted {user.username} from chat until {until:%Y-%m-%d %H:%M %Z}: {reason}")
@@ -148,10 +153,10 @@ def mute_lift(*, mute_id: int, by: User) -> ChatMute:
     with transaction.atomic():
         mute = ChatMute.objects.select_for_update().filter(pk=mute_id).first()
         if mute is None:
-            raise ChatError("There is no such mute.")
+            raise ChatError(_("There is no such mute."))
         now = timezone.now()
         if mute.until <= now:
-            raise ChatError("That mute has already ended.")
+            raise ChatError(_("That mute has already ended."))
         mute.until = now
         mute.save(update_fields=["until"])
         _log(by, mute, CHANGE, "Lifted the mute early.")
@@ -161,10 +166,10 @@ def mute_lift(*, mute_id: int, by: User) -> ChatMute:
 def personal_mute_set(*, owner: User, muted_id: int, on: bool) -> None:
     """RULING P28: a person stops (or starts again) seeing one other person's messages."""
     if muted_id == owner.pk:
-        raise ChatError("You cannot mute yourself.")
+        raise ChatError(_("You cannot mute yourself."))
     with transaction.atomic():
         if not User.objects.filter(pk=muted_id).exists():
-            raise ChatError("There is no such player.")
+            raise ChatError(_("There is no such player."))
         if on:
             PersonalMute.objects.get_or_create(owner=owner, muted_id=muted_id)
         else:
@@ -176,9 +181,9 @@ def spectator_chat_set(*, table_id: int, by: User, on: bool) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
-            raise ChatError("There is no such table.")
+            raise ChatError(_("There is no such table."))
         if table.host_id != by.pk:
-            raise ChatError("Only the host can turn spectators' chat on or off.")
+            raise ChatError(_("Only the host can turn spectators' chat on or off."))
         ChatRoom.objects.update_or_create(table=table, defaults={"spectator_chat": on})
         broadcast.sync_on_commit(table.pk)
 

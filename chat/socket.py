@@ -16,6 +16,7 @@ import json
 
 from channels.db import database_sync_to_async
 
+from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from chat import broadcast, rules, selectors, services
 from chat.services import ChatError
@@ -35,7 +36,7 @@ def _int(value: object) -> int:
         return value
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
-    raise ChatError("That chat message could not be understood.")
+    raise ChatError(_("That chat message could not be understood."))
 
 
 def _on(value: object) -> bool:
@@ -43,7 +44,7 @@ def _on(value: object) -> bool:
         return True
     if value in (False, "off", "false", "0", 0):
         return False
-    raise ChatError("That chat message could not be understood.")
+    raise ChatError(_("That chat message could not be understood."))
 
 
 def _post(table_id: int, user: User, content: dict) -> dict:

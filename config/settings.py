@@ -63,9 +63,12 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Issue 26: the language from the cookie the switcher sets, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.i18n.ProfileLanguageMiddleware",  # a signed-in player's own choice wins (issue 26)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -86,6 +89,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "config.context_processors.site",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -192,7 +196,11 @@ EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Sitaratas <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-LANGUAGE_CODE = "en-us"
+# Issue 26: English is the source; Estonian and Arabic (right to left) are complete catalogues in
+# locale/ (tests/config/test_catalogues.py fails on a missing or fuzzy entry).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("et", "Eesti"), ("ar", "العربية")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")]
+GAME_CHOICES = [("sitaratas", _("Sitaratas")), ("estimation", _("Estimation")), ("sita", _("SITA"))]
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        DISMISSED = "dismissed", "Dismissed by vote"
-        ABORTED = "aborted", "Aborted by an admin"
-        ABANDONED = "abandoned", "Abandoned"  # RULING P14: an untimed game with no move for a day
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        DISMISSED = "dismissed", _("Dismissed by vote")
+        ABORTED = "aborted", _("Aborted by an admin")
+        ABANDONED = "abandoned", _("Abandoned")  # RULING P14: an untimed game with no move for a day
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches")
     attempt = models.PositiveIntegerField(help_text="1 for the table's first start, 2 after a dismissal, …")

@@ -9,9 +9,11 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime
 
+from django.utils.translation import gettext_lazy as _
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.i18n import lazy_format
 from accounts.models import User
 from games.engines.sitaratas import sitaratas_seat
 from games.models import Match, MatchPlayer, Signature
@@ -32,13 +34,14 @@ def signature_clean(text: object) -> str:
     stripped but escaped wherever the text is shown.
     """
     if not isinstance(text, str):
-        raise GameError("A signature is a short text.")
+        raise GameError(_("A signature is a short text."))
     cleaned = "".join(" " if unicodedata.category(ch).startswith("C") else ch for ch in text)
     cleaned = " ".join(cleaned.split())
     if not cleaned:
-        raise GameError("Write something to sign the result with.")
+        raise GameError(_("Write something to sign the result with."))
     if len(cleaned) > SIGNATURE_MAX:
-        raise GameError(f"A signature is at most {SIGNATURE_MAX} characters ({len(cleaned)} given).")
+        raise GameError(lazy_format(_("A signature is at most %(most)s characters (%(length)s given)."),
+                                    most=SIGNATURE_MAX, length=len(cleaned)))
     return cleaned
 
 
@@ -69,18 +72,18 @@ def signature_add(*, match_id: int, user: User, text: object, now: datetime | No
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
-            raise GameError("No such game.")
+            raise GameError(_("No such game."))
         if match.game != SIGNATURE_GAME:
-            raise GameError("Only a Sitaratas game has a Sitaratas to sign it.")
+            raise GameError(_("Only a Sitaratas game has a Sitaratas to sign it."))
         if match.status != Match.Status.FINISHED:
-            raise GameError("The Sitaratas may sign only once the game is over.")
+            raise GameError(_("The Sitaratas may sign only once the game is over."))
         chosen = sitaratas_player(match)
         if chosen is None or chosen.user_id != user.pk or user.is_bot:
-            raise GameError("Only the Sitaratas of this game may sign its result.")
+            raise GameError(_("Only the Sitaratas of this game may sign its result."))
         if Signature.objects.filter(match=match).exists():
-            raise GameError("This result is already signed: a signature is offered once.")
+            raise GameError(_("This result is already signed: a signature is offered once."))
         try:
             with transaction.atomic():
                 return Signature.objects.create(match=match, user=user, text=cleaned, created_at=now)
         except IntegrityError:
-            raise GameError("This result is already signed: a signature is offered once.") from None
+            raise GameError(_("This result is already signed: a signature is offered once.")) from None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from django.utils import translation
+
 from ops import logs, metrics
 
 
@@ -14,7 +16,8 @@ def command_done(consumer, message, started: float, *, refused: str | None = Non
         if refused is None:
             metrics.move_timed(consumer.snapshot.game, seconds)
         else:
-            metrics.move_failed(refused)
+            with translation.override("en"):  # the message may be lazy: sorted by its English words
+                metrics.move_failed(str(refused))
     logs.socket_command(command=message.command, table_id=consumer.table_id, match_id=consumer.snapshot.match_id,
                         user_id=consumer.user.pk, version=getattr(message, "version", None),
                         outcome="refused" if refused is not None else "ok", seconds=seconds)

@@ -8,6 +8,11 @@ cards as play. A ruling's heading (``### S4 — Bids``) gets the id ``s4``, so a
 
 Rendering is cached per process and per file modification time: a page costs one Markdown
 pass after each change of its file, not one per request.
+
+Each document exists per language (issue 26): English is the source (``docs/rules/sita.md``,
+``docs/terms.md``); a translation sits beside it under the language's code
+(``docs/rules/et/sita.md``, ``docs/ar/terms.md``) with the same ruling headings and ids. A
+page is read in the reader's language and falls back to English where no translation exists.
 """
 
 from __future__ import annotations
@@ -20,13 +25,15 @@ from pathlib import Path
 import markdown
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engines.cards import JOKERS, RANKS, SUITS
 from games.engines.sita import penalty
 from tables.templatetags.table_tags import card, sita_card
 
-RULE_GAMES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
+RULE_GAMES = {"sitaratas": _("Sitaratas"), "estimation": _("Estimation"), "sita": _("SITA")}
 RULING_HEADING = re.compile(r"^### ([A-Z]\d+) — (.+)$", re.MULTILINE)
 _CARD = re.compile(r"`?\[\[([A-Z0-9]{1,3})\]\]`?")
 _RULING_ID = re.compile(r"^([A-Z]\d+) — ")
@@ -45,16 +52,28 @@ def docs_dir() -> Path:
 
 
 def rules_page(game: str) -> Page:
-    return _page(f"rules/{game}.md")
+    return _page(_localised("rules", f"{game}.md"))
 
 
 def document(name: str) -> Page:
     """``terms``, ``privacy`` or any other top-level document under ``docs/``."""
-    return _page(f"{name}.md")
+    return _page(_localised("", f"{name}.md"))
+
+
+def _localised(folder: str, name: str) -> str:
+    """The document in the active language where it is translated, else the English source."""
+    language = (translation.get_language() or "").split("-")[0]
+    english = f"{folder}/{name}" if folder else name
+    if language and language != "en":
+        relative = f"{folder}/{language}/{name}" if folder else f"{language}/{name}"
+        if (docs_dir() / relative).is_file():
+            return relative
+    return english
 
 
 def ruling_ids() -> set[str]:
-    """Every ruling id that has a heading in ``docs/rules/`` (S1, E10, P6, …)."""
+    """Every ruling id that has a heading in ``docs/rules/`` (S1, E10, P6, …): the English
+    documents only, not their translations in the language folders."""
     ids: set[str] = set()
     for path in (docs_dir() / "rules").glob("*.md"):
         ids.update(ruling for ruling, _ in RULING_HEADING.findall(path.read_text(encoding="utf-8")))

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.utils.translation import gettext_lazy as _
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.i18n import lazy_format
 from accounts.models import User
 from games.models import Match
 from payouts.models import Account, Asset, Entry, Transfer
@@ -55,10 +57,9 @@ def stake_hold(*, user: User, table: Table) -> Transfer | None:
         wallet = _wallet(user)
         _lock(wallet)
         if wallet.balance < table.stake:
-            raise PayoutError(
-                f"This table's stake is {table.stake:,} coin{'' if table.stake == 1 else 's'} and your wallet holds {wallet.balance:,}. "
-                "Choose a smaller stake or ask an admin for coins."
-            )
+            raise PayoutError(lazy_format(
+                _("This table's stake is %(stake)s coins and your wallet holds %(balance)s. Choose a smaller stake "
+                  "or ask an admin for coins."), stake=f"{table.stake:,}", balance=f"{wallet.balance:,}"))
         return _move(Asset.COINS, Reason.STAKE_HOLD, source=wallet, target=_held_stake(user, table),
                      amount=table.stake, user=user, table=table, memo="Seat taken at a staked table.")
 
@@ -104,8 +105,8 @@ def pot_settle(*, table: Table, match: Match, places: dict[int, int]) -> dict[in
         if not stakers or pot.balance <= 0:
             return {}
         ranked = [(places[user_id], seat, user_id) for user_id, seat in stakers.items()]
-        shares = split_pot(pot.balance, [(place, seat) for place, seat, _ in ranked])
-        payouts = {user_id: shares[seat] for _, seat, user_id in ranked}
+        shares = split_pot(pot.balance, [(place, seat) for place, seat, _user in ranked])
+        payouts = {user_id: shares[seat] for _place, seat, user_id in ranked}
         users = User.objects.in_bulk(payouts)
         for user_id, amount in sorted(payouts.items()):
             if amount:
@@ -165,7 +166,7 @@ def pass_reserve(*, user: User, table: Table) -> Transfer | None:
         free = _account(Kind.PASSES_FREE, user)
         _lock(free)
         if free.balance < 1:
-            raise PayoutError("Playing Sitaratas takes a game pass and you have none free. Ask an admin for more.")
+            raise PayoutError(_("Playing Sitaratas takes a game pass and you have none free. Ask an admin for more."))
         return _move(Asset.PASSES, Reason.PASS_RESERVE, source=free, target=_account(Kind.PASSES_HELD, user, table),
                      amount=1, user=user, table=table, memo="Seat taken at a Sitaratas table.")
 
@@ -205,7 +206,8 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                 try:
                     pass_reserve(user=user, table=table)
                 except PayoutError:
-                    raise PayoutError(f"{user.name} has no game pass left for a new attempt.") from None
+                    raise PayoutError(lazy_format(_("%(name)s has no game pass left for a new attempt."),
+                                                      name=user.name)) from None
                 _move(Asset.PASSES, Reason.PASS_USE, source=_account(Kind.PASSES_HELD, user, table),
                       target=_account(Kind.PASSES_USED, user), amount=1, user=user, table=table, match=match,
                       memo="Game started.")
@@ -268,9 +270,9 @@ def _move(asset: str, reason: str, *, source: Account, target: Account, amount: 
                                        Entry(transfer=transfer, account=target, amount=amount)])
     except IntegrityError as error:
         if "one_game_transfer" in str(error):
-            raise PayoutError("That has already been done for this game.") from None
+            raise PayoutError(_("That has already been done for this game.")) from None
         if "never_negative" in str(error):
-            raise PayoutError("Not enough in the account for that.") from None
+            raise PayoutError(_("Not enough in the account for that.")) from None
         raise
     return transfer
 
@@ -279,13 +281,13 @@ def _account(kind: str, user: User | None = None, table: Table | None = None) ->
     parts = [kind] + [str(owner.pk) for owner in (user, table) if owner is not None]
     asset = Asset.COINS if kind in (Kind.WALLET, Kind.STAKE_HELD, Kind.POT) else Asset.PASSES
     # get_or_create on the unique key is safe under a race: the loser re-reads the winner's row.
-    account, _ = Account.objects.get_or_create(key=":".join(parts),
+    account, _created = Account.objects.get_or_create(key=":".join(parts),
                                                defaults={"asset": asset, "kind": kind, "user": user, "table": table})
     return account
 
 
 def _mint(asset: str) -> Account:
-    account, _ = Account.objects.get_or_create(key=f"mint:{asset}", defaults={"asset": asset, "kind": Kind.MINT})
+    account, _created = Account.objects.get_or_create(key=f"mint:{asset}", defaults={"asset": asset, "kind": Kind.MINT})
     return account
 
 
@@ -315,9 +317,9 @@ def _stakers(match: Match) -> dict[int, int]:
 def _require_reason(by: User | None, memo: str) -> None:
     """RULING P19: what an admin does to a player's coins or passes says why."""
     if by is not None and not (memo or "").strip():
-        raise PayoutError("An admin's grant needs a reason.")
+        raise PayoutError(_("An admin's grant needs a reason."))
 
 
 def _require_positive(amount: int) -> None:
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-        raise PayoutError("The amount must be a whole number above zero.")
+        raise PayoutError(_("The amount must be a whole number above zero."))

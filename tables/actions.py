@@ -10,6 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy as _
+
+from config.i18n import lazy_format
+
 COMMANDS = {
     "act", "resync", "seat_take", "seat_leave", "ready", "unready", "bot_add", "bot_remove", "start", "close",
     "vote_propose", "vote_yes", "vote_no", "sign",
@@ -39,10 +43,10 @@ class Message:
 
 def parse_message(content: object, *, game: str) -> Message:
     if not isinstance(content, dict) or len(content) > MAX_MESSAGE_FIELDS:
-        raise ParseError("That message could not be understood.")
+        raise ParseError(_("That message could not be understood."))
     command = content.get("command")
     if command not in COMMANDS:
-        raise ParseError("Unknown command.")
+        raise ParseError(_("Unknown command."))
     version = _optional_int(content.get("version"), "version")
     position = _optional_int(content.get("position"), "seat")
     action = None
@@ -79,9 +83,9 @@ def _optional_int(value: object, name: str) -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool):
-        raise ParseError(f"Bad {name}.")
+        raise ParseError(lazy_format(_("Bad %(field)s."), field=name))
     if isinstance(value, int) and -MAX_INT < value < MAX_INT:
         return value
     if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
         return int(value)
-    raise ParseError(f"Bad {name}.")
+    raise ParseError(lazy_format(_("Bad %(field)s."), field=name))

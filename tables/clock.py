@@ -27,6 +27,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
 # RULING P9: Sitaratas' rule book says a lost connection never skips a turn (S11), so its
@@ -39,7 +40,7 @@ WARNING_SECONDS = 10
 
 
 def label(seconds: int) -> str:
-    return f"{seconds} s clock" if seconds else "no clock"
+    return _("%(seconds)s s clock") % {"seconds": seconds} if seconds else _("no clock")
 
 
 def validate(*, game: str, seconds: object, stake: int) -> int:
@@ -47,11 +48,11 @@ def validate(*, game: str, seconds: object, stake: int) -> int:
     if seconds is None:
         seconds = DEFAULTS.get(game, 0)
     if isinstance(seconds, bool) or seconds not in CHOICES:
-        raise ValueError("Choose a turn clock of off, 30, 60 or 120 seconds.")
+        raise ValueError(_("Choose a turn clock of off, 30, 60 or 120 seconds."))
     if stake and not seconds:
         # RULING P9: a player losing a staked game could otherwise stall it until an admin
         # aborts and refunds every stake, the staller's too.
-        raise ValueError("A staked table needs a turn clock, so no player can hold the pot hostage.")
+        raise ValueError(_("A staked table needs a turn clock, so no player can hold the pot hostage."))
     return seconds
 
 
@@ -232,8 +233,8 @@ def live(data: dict | None, *, seconds: int, game: str, viewer_seat: int | None,
     note = ""
     if lobby and seconds and not DEFAULTS.get(game, 0):
         # RULING P9: said before anyone sits, because it departs from the rule book (S11).
-        note = (f"This table has a {seconds}-second turn clock: when a player's time runs out the house "
-                "plays for them, although the rule book says a lost connection never skips a turn.")
+        note = _("This table has a %(seconds)s-second turn clock: when a player's time runs out the house "
+                 "plays for them, although the rule book says a lost connection never skips a turn.") % {"seconds": seconds}
     return {
         "seconds": seconds,
         "label": label(seconds),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from tables import fairness, services, signatures, votes
 from tables.actions import Message
@@ -14,7 +15,7 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
     command = message.command
     if command == "act":
         if match_id is None:
-            raise TableError("The game has not started.")
+            raise TableError(_("The game has not started."))
         services.match_act(match_id=match_id, user=user, action=message.action, version=message.version)
     elif command == "seat_take":
         services.seat_take(table_id=table_id, user=user, position=message.position)
@@ -34,7 +35,7 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         services.table_close(table_id=table_id, by=user)
     elif command in ("vote_propose", "vote_yes", "vote_no"):
         if match_id is None:
-            raise TableError("The game has not started.")
+            raise TableError(_("The game has not started."))
         if command == "vote_propose":
             votes.vote_propose(match_id=match_id, user=user)
         else:
@@ -43,11 +44,11 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         services.table_clock_set(table_id=table_id, host=user, seconds=message.extra.get("seconds"))
     elif command == "back":
         if match_id is None:
-            raise TableError("The game has not started.")
+            raise TableError(_("The game has not started."))
         services.seat_back(match_id=match_id, user=user, position=message.position)
     elif command == "sign":
         if match_id is None:
-            raise TableError("The game has not started.")
+            raise TableError(_("The game has not started."))
         # RULING S15: a signature is moderated as chat is; a player muted site-wide may not sign
         # while the mute lasts (it is offered again afterwards). Chat sits above tables, so the
         # socket's edge asks it here rather than the signature service.
@@ -58,4 +59,4 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
             raise TableError(mute_message(mute))
         signatures.match_sign(match_id=match_id, user=user, text=message.extra.get("signature"))
     else:
-        raise TableError("Unknown command.")
+        raise TableError(_("Unknown command."))

@@ -17,8 +17,11 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError, DataError
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from chat.socket import ChatSocketMixin, is_chat_command
+from config.i18n import scope_language
 from ops import metrics, observe
 from tables import broadcast, fanout, guard, layer_watch, live, presence
 from tables.actions import ParseError, parse_message
@@ -27,8 +30,8 @@ from tables.errors import TableError
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
-UNSAVED = "The server could not take that just now. Please try again."
-NOT_UNDERSTOOD = "That message could not be understood."
+UNSAVED = _("The server could not take that just now. Please try again.")
+NOT_UNDERSTOOD = _("That message could not be understood.")
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +41,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     connected: set[int] | None = None
     admitted = False  # holds one of the user's socket places (RULING P16)
     closing = False
+    language: str | None = None  # the viewer's, from the handshake (config/i18n.py, issue 26)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -94,7 +98,12 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if self.language is None:
+            self.language = scope_language(self.scope)
+        # Issue 26: every render and refusal of this socket in its viewer's language; the
+        # services it calls off the loop inherit it (sync_to_async copies the context).
+        with translation.override(self.language):
+            await handler(message)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> object:
@@ -158,7 +167,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
                 message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
             )
         except TableError as error:
-            observe.command_done(self, message, started, refused=str(error))
+            observe.command_done(self, message, started, refused=error.args[0] if error.args else str(error))
             # Stale or refused: tell this socket only, and show it the current truth.
             await self.send(text_data=live.render_flash(str(error)))
             self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)

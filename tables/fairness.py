@@ -9,6 +9,8 @@ nothing that renders a page or a socket frame gets it before then
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+from config.i18n import refusal
 from accounts.models import User
 from games import fairness as protocol
 from games.models import Match, MatchEvent
@@ -21,12 +23,12 @@ ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)
 def player_value(raw: object) -> str:
     """RULING P31: the value a browser sends with "ready" or "start"; refused when missing or malformed."""
     if raw is None or raw == "":
-        raise TableError("Your browser sent no random value with this (it must send 32 hex digits); "
-                         "reload the page and try again.")
+        raise TableError(_("Your browser sent no random value with this (it must send 32 hex digits); "
+                           "reload the page and try again."))
     try:
         return protocol.normalise_value(raw)
     except ValueError as error:
-        raise TableError(str(error)) from None
+        raise TableError(refusal(error)) from None
 
 
 def commitment_open(*, table: Table, attempt: int) -> DealCommitment:
@@ -59,7 +61,7 @@ def value_give(*, table: Table, user: User, value: str | None) -> None:
         try:
             value = protocol.normalise_value(value)
         except ValueError as error:
-            raise TableError(str(error)) from None
+            raise TableError(refusal(error)) from None
     commitment = _current(table)
     commitment.entropy = {**commitment.entropy, str(seat.position): {"user": user.pk, "value": value, "by": by}}
     commitment.save(update_fields=["entropy"])

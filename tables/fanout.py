@@ -6,7 +6,7 @@ sockets cost 50 reads per change. Each such event now carries an id; the first s
 of a process to handle it starts the read, and the others of that process await the
 same result. A move's event carries its new state, and the sockets of a process that
 held the same view before it share one new snapshot too (``moved``). Views are rendered
-once per (snapshot, what the viewer may see, who is connected): a user's five windows on
+once per (snapshot, what the viewer may see, their language, who is connected): a user's five windows on
 one table share one render, and so do all the spectators of a table (the view depends
 on the viewer only through their seat and whether they host the table).
 
@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from tables import live, presence
@@ -123,8 +124,10 @@ def render(snap: live.Snapshot, *, user_id: int, connected: set[int] | frozenset
     if entry is None or entry[0] is not snap:  # not shared (a resync, a refused command): render it
         return live.render_live(snap, user_id=user_id, connected=connected, oob=True)
     # All the view takes from its viewer (tables/live.py, live_context): their seat, whether
-    # they host the table, and whether they are logged in at all.
-    key = (live.seat_of(snap, user_id), user_id == snap.host_id, user_id is None, frozenset(connected))
+    # they host the table, whether they are logged in at all, and their language (two
+    # windows may read two languages).
+    key = (live.seat_of(snap, user_id), user_id == snap.host_id, user_id is None, translation.get_language(),
+           frozenset(connected))
     html = entry[1].get(key)
     if html is None:
         html = entry[1][key] = live.render_live(snap, user_id=user_id, connected=connected, oob=True)

@@ -3,30 +3,38 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from config.i18n import lazy_format
 
 from games.engines import get_engine
 from tables import clock
 
-GAMES = [("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")]
+GAMES = [("sitaratas", _("Sitaratas")), ("estimation", _("Estimation")), ("sita", _("SITA"))]
 
 
 class NewTableForm(forms.Form):
     game = forms.ChoiceField(choices=GAMES, widget=forms.RadioSelect)
-    players = forms.IntegerField(min_value=2, max_value=10, required=False,
-                                 help_text="Sitaratas 3–6, SITA 2–10; Estimation is always 4.")
-    deck = forms.ChoiceField(choices=[("classic", "Classic · 36 cards"), ("jokers", "With jokers · 38 cards")], required=False)
-    order = forms.ChoiceField(choices=[("up_down", "1 → max → 1"), ("down_up", "max → 1 → max")], required=False)
-    length = forms.ChoiceField(choices=[("micro", "Micro · 5 rounds"), ("mini", "Mini · 10 rounds"), ("full", "Full · 18 rounds")], required=False)
+    players = forms.IntegerField(label=_("Players"), min_value=2, max_value=10, required=False,
+                                 help_text=_("Sitaratas 3–6, SITA 2–10; Estimation is always 4."))
+    deck = forms.ChoiceField(label=_("Deck"), choices=[("classic", _("Classic · 36 cards")), ("jokers", _("With jokers · 38 cards"))],
+                             required=False)
+    order = forms.ChoiceField(label=_("Order"), choices=[("up_down", _("1 → max → 1")), ("down_up", _("max → 1 → max"))],
+                              required=False)
+    length = forms.ChoiceField(label=_("Length"), choices=[("micro", _("Micro · 5 rounds")), ("mini", _("Mini · 10 rounds")),
+                                                           ("full", _("Full · 18 rounds"))], required=False)
     # Not named "matches": a form control of that name shadows the form element's own
     # ``matches`` method in the browser, and htmx calls it (TypeError: e.matches is not a function).
-    match_count = forms.IntegerField(label="Matches", min_value=1, max_value=10, required=False, initial=1)
-    stake = forms.IntegerField(min_value=0, required=False, initial=0, help_text="Coins each player stakes (Estimation; 0 = unstaked).")
+    match_count = forms.IntegerField(label=_("Matches"), min_value=1, max_value=10, required=False, initial=1)
+    stake = forms.IntegerField(label=_("Stake"), min_value=0, required=False, initial=0,
+                               help_text=_("Coins each player stakes (Estimation; 0 = unstaked)."))
     # RULING P9: off, 30, 60 or 120 seconds per decision; blank is the game's default.
     clock = forms.ChoiceField(
-        label="Turn clock", required=False,
-        choices=[("", "The game's default")] + [(str(s), f"{s} s per decision" if s else "Off") for s in clock.CHOICES],
-        help_text="When a player's time runs out the house plays for them. Default: Estimation and SITA 60 s, "
-                  "Sitaratas off. A staked table needs a clock.",
+        label=_("Turn clock"), required=False,
+        choices=[("", _("The game's default"))] + [(str(s), lazy_format(_("%(seconds)s s per decision"), seconds=s)
+                                                     if s else _("Off")) for s in clock.CHOICES],
+        help_text=_("When a player's time runs out the house plays for them. Default: Estimation and SITA 60 s, "
+                    "Sitaratas off. A staked table needs a clock."),
     )
 
     def clean(self) -> dict:
@@ -36,7 +44,7 @@ class NewTableForm(forms.Form):
             return data
         players = 4 if game == "estimation" else data.get("players")
         if players is None:
-            raise forms.ValidationError("Choose how many players.")
+            raise forms.ValidationError(_("Choose how many players."))
         options = self.game_options(game, data)
         try:
             data["options"] = get_engine(game).validate_options(players, options)

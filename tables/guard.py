@@ -26,6 +26,7 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
 from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from tables.connections import retry_on_dead_connection
@@ -49,12 +50,12 @@ CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_FLOODING = 4429
 
-SLOW_DOWN = "Too many messages: slow down. The last one was not carried out."
-FLOODING = "Too many messages: this window is disconnected. Reload the page to reconnect."
-BINARY = "Only text messages are accepted."
-NUL = "That message has a character it cannot have."
-TOO_LONG = "That message is too long."
-LOGGED_OUT = "You are logged out. Log in again to play."
+SLOW_DOWN = _("Too many messages: slow down. The last one was not carried out.")
+FLOODING = _("Too many messages: this window is disconnected. Reload the page to reconnect.")
+BINARY = _("Only text messages are accepted.")
+NUL = _("That message has a character it cannot have.")
+TOO_LONG = _("That message is too long.")
+LOGGED_OUT = _("You are logged out. Log in again to play.")
 
 
 class Verdict(Enum):

@@ -13,16 +13,18 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from django.template import engines
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
 from tables import clock as turn_clock
-from tables import hooks, states
+from tables import hooks, live_templates, states
 from tables.connections import retry_on_dead_connection
 from tables.models import Table
 
-GAME_TITLES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
+GAME_TITLES = {"sitaratas": gettext_lazy("Sitaratas"), "estimation": gettext_lazy("Estimation"),
+               "sita": gettext_lazy("SITA")}
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "snap": snapshot,
         "my_ready": my_ready,
         "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
-        "title": GAME_TITLES[snapshot.game],
+        "title": str(GAME_TITLES[snapshot.game]),
         "view": view,
         "seats": seats,
         "names": names,
@@ -165,8 +167,11 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
 
 
 def _render(name: str, context: dict) -> SafeString:
-    # Jinja2 (tables/live_templates.py): this runs once per seat on every move.
-    return mark_safe(engines["jinja2"].get_template(name).render(context))
+    # Jinja2 (tables/live_templates.py): this runs once per seat on every move, in the viewer's
+    # language (the consumer activates it), with that language's catalogue bound once per render.
+    language = translation.get_language()
+    context.update(live_templates.gettexts(language))
+    return mark_safe(live_templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
 
 
 def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:

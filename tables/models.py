@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 from games.models import GAME_CHOICES
 
@@ -66,10 +67,10 @@ class DismissalVote(models.Model):
     """
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        APPROVED = "approved", "Approved"
-        REJECTED = "rejected", "Rejected"
-        EXPIRED = "expired", "Expired"
+        OPEN = "open", pgettext_lazy("vote", "Open")
+        APPROVED = "approved", pgettext_lazy("vote", "Approved")
+        REJECTED = "rejected", pgettext_lazy("vote", "Rejected")
+        EXPIRED = "expired", pgettext_lazy("vote", "Expired")
 
     match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="dismissal_vote")
     proposer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

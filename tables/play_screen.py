@@ -6,6 +6,9 @@ what every viewer already sees.
 
 from __future__ import annotations
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+
 
 def tricks_done(view: dict | None) -> str:
     """A counter that grows whenever a trick is completed (round * 100 + tricks taken), for the
@@ -17,12 +20,12 @@ def tricks_done(view: dict | None) -> str:
 
 def card_words(code: str) -> str:
     """A card as a screen reader says it: "Queen of hearts", "Red joker"."""
-    from tables.templatetags.table_tags import RANK_WORDS, SUIT_WORDS
+    from tables.templatetags.table_tags import CARD_WORDS, RANK_WORDS
 
     if code in ("RJ", "BJ"):
-        return "Red joker" if code == "RJ" else "Black joker"
+        return _("Red joker") if code == "RJ" else _("Black joker")
     rank, suit = code[:-1], code[-1]
-    return f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}"
+    return CARD_WORDS[suit] % {"rank": RANK_WORDS.get(rank, "10" if rank == "T" else rank)}
 
 
 def last_play(view: dict | None, names: list[str]) -> str:
@@ -34,7 +37,7 @@ def last_play(view: dict | None, names: list[str]) -> str:
         return ""
     play = trick["plays"][-1]
     joker = f" {play['joker'].upper()}" if play.get("joker") else ""
-    return f"{names[play['seat']]} played {card_words(play['card'])}{joker}. "
+    return _("%(name)s played %(card)s.") % {"name": names[play["seat"]], "card": card_words(play["card"]) + joker} + " "
 
 
 def last_attempt_note(table) -> str:
@@ -49,7 +52,19 @@ def last_attempt_note(table) -> str:
     if match is None or match.status != Match.Status.DISMISSED:
         return ""
     vote = DismissalVote.objects.filter(match_id=match.pk).first()
-    counted = f" ({len(vote.yes_voters)} yes, {len(vote.no_voters)} no)" if vote else ""
-    passes = (" Each player's game pass came back: it is reserved for the restart at this table, and leaving "
-              "the table frees it." if table.game == PASS_GAME else "")
-    return f"Game #{match.pk} was dismissed by a vote of the players{counted}.{passes} Get ready to start again."
+    # Lazy: the snapshot that holds this note is shared by viewers of every language (issue 26).
+    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, table.game == PASS_GAME)
+
+
+def _note_text(match_id: int, counted: tuple[int, int] | None, passes: bool) -> str:
+    parts = [_("Game #%(number)s was dismissed by a vote of the players (%(yes)s yes, %(no)s no).")
+             % {"number": match_id, "yes": counted[0], "no": counted[1]} if counted
+             else _("Game #%(number)s was dismissed by a vote of the players.") % {"number": match_id}]
+    if passes:
+        parts.append(_("Each player's game pass came back: it is reserved for the restart at this table, and leaving "
+                       "the table frees it."))
+    parts.append(_("Get ready to start again."))
+    return " ".join(parts)
+
+
+_note = lazy(_note_text, str)

@@ -16,11 +16,13 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 import psycopg
+from django.utils.translation import gettext_lazy as _
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from config.i18n import lazy_format, refusal
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, ensure_bot_accounts
 from accounts.models import User
 from games import storage
@@ -46,11 +48,11 @@ def table_create(*, host: User, game: str, seat_count: int, options: dict | None
     try:
         full_options = engine.validate_options(seat_count, options or {})
     except ValueError as error:
-        raise TableError(str(error)) from None
+        raise TableError(refusal(error)) from None
     if stake and game != "estimation":
-        raise TableError("Only Estimation tables can be staked.")
+        raise TableError(_("Only Estimation tables can be staked."))
     if not 0 <= stake <= MAX_STAKE:
-        raise TableError(f"The stake must be between 0 and {MAX_STAKE:,} coins.")
+        raise TableError(lazy_format(_("The stake must be between 0 and %(most)s coins."), most=f"{MAX_STAKE:,}"))
     turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
     with transaction.atomic():
         table = Table.objects.create(
@@ -72,19 +74,19 @@ def seat_take(*, table_id: int, user: User, position: int) -> None:
 
 def _seat_take(*, table: Table, user: User, position: int) -> None:
     if user.is_bot:
-        raise TableError("Bots are seated by the host.")
+        raise TableError(_("Bots are seated by the host."))
     seat = _seat_at(table, position)
     if seat.user_id is not None:
-        raise TableError("That seat is taken.")
+        raise TableError(_("That seat is taken."))
     if table.seats.filter(user=user).exists():
-        raise TableError("You already have a seat at this table. Leave it first to move.")
+        raise TableError(_("You already have a seat at this table. Leave it first to move."))
     seat.user = user
     seat.is_ready = user == table.host
     try:
         with transaction.atomic():
             seat.save(update_fields=["user", "is_ready"])
     except IntegrityError:
-        raise TableError("That seat is taken.") from None
+        raise TableError(_("That seat is taken.")) from None
     hooks.seat_taken(table=table, user=user)
 
 
@@ -93,9 +95,9 @@ def seat_leave(*, table_id: int, user: User) -> None:
         table = _lock_lobby(table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
-            raise TableError("You have no seat at this table.")
+            raise TableError(_("You have no seat at this table."))
         if user == table.host:
-            raise TableError("The host cannot leave; close the table instead.")
+            raise TableError(_("The host cannot leave; close the table instead."))
         hooks.seat_left(table=table, user=user)
         fairness.value_withdraw(table=table, user=user)
         seat.user = None
@@ -111,7 +113,7 @@ def seat_ready(*, table_id: int, user: User, ready: bool, entropy: str | None = 
         table = _lock_lobby(table_id)
         updated = table.seats.filter(user=user).update(is_ready=ready)
         if not updated:
-            raise TableError("You have no seat at this table.")
+            raise TableError(_("You have no seat at this table."))
         if ready:
             fairness.value_give(table=table, user=user, value=entropy)
         else:
@@ -123,17 +125,17 @@ def bot_add(*, table_id: int, host: User, position: int, level: str = DEFAULT_BO
     """RULING P1: before the start the host may fill any empty seat with a bot, of the level
     the host chooses (RULING P45)."""
     if level not in BOT_LEVELS:
-        raise TableError("Choose a bot level: easy, normal or strong.")
+        raise TableError(_("Choose a bot level: easy, normal or strong."))
     with transaction.atomic():
         table = _lock_lobby(table_id)
         _require_host(table, host)
         seat = _seat_at(table, position)
         if seat.user_id is not None:
-            raise TableError("That seat is taken.")
+            raise TableError(_("That seat is taken."))
         seated = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
         bot = next((bot for bot in ensure_bot_accounts(level) if bot.pk not in seated), None)
         if bot is None:
-            raise TableError("No bot is free for this table.")
+            raise TableError(_("No bot is free for this table."))
         seat.user = bot
         seat.is_ready = True  # RULING P1: bots are always ready.
         seat.save(update_fields=["user", "is_ready"])
@@ -146,7 +148,7 @@ def bot_remove(*, table_id: int, host: User, position: int) -> None:
         _require_host(table, host)
         seat = _seat_at(table, position)
         if seat.user is None or not seat.user.is_bot:
-            raise TableError("There is no bot in that seat.")
+            raise TableError(_("There is no bot in that seat."))
         seat.user = None
         seat.is_ready = False
         seat.save(update_fields=["user", "is_ready"])
@@ -158,12 +160,12 @@ def table_close(*, table_id: int, by: User | None, reason: str = "Closed by the 
     with transaction.atomic():
         table = _lock_lobby(table_id)
         if by is not None and by != table.host and not by.is_staff:
-            raise TableError("Only the host can close the table.")
+            raise TableError(_("Only the host can close the table."))
         admin = by if by is not None and by != table.host else None
         if admin is not None:
             # RULING P19: an admin closing someone's lobby says why, and is named with it (P7).
             if not reason.strip() or reason == "Closed by the host.":
-                raise TableError("Closing a lobby as an admin needs a reason.")
+                raise TableError(_("Closing a lobby as an admin needs a reason."))
             reason = f"Closed by {admin.name}: {reason.strip()}"[:200]
         elif by is not None and reason == "Closed by the host.":
             reason = f"Closed by the host, {by.name}."  # RULING P7: say who closed it
@@ -206,10 +208,10 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         _require_host(table, host)
         seats = list(table.seats.select_related("user").order_by("position"))
         if any(seat.user is None for seat in seats):
-            raise TableError("Every seat must be filled (by a player or a bot) before the start.")
+            raise TableError(_("Every seat must be filled (by a player or a bot) before the start."))
         waiting = [seat.user.name for seat in seats if not seat.is_ready and seat.user != table.host]
         if waiting:
-            raise TableError(f"Waiting for {', '.join(waiting)} to be ready.")
+            raise TableError(lazy_format(_("Waiting for %(names)s to be ready."), names=", ".join(waiting)))
         attempt = table.matches.count() + 1
         fairness.value_give(table=table, user=host, value=entropy)
         commitment, seed = fairness.seed_for_start(table=table, seats=seats)  # RULING P32
@@ -242,7 +244,7 @@ def match_act(*, match_id: int, user: User, action: object, version: int | None,
         # A move made on an older view is stale, except in a simultaneous choice (SITA): there
         # the others' locked choices change nothing this seat could see (RULING T2).
         if version is None or not match.turn_version <= version <= match.version:
-            raise TableError("The game has moved on; your view is refreshed.")
+            raise TableError(_("The game has moved on; your view is refreshed."))
         return _apply(match, seat=seat, user=user, action=action, now=now)
 
 
@@ -281,18 +283,18 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
 
 def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime) -> Match:
     if match.status != Match.Status.PLAYING:
-        raise TableError("This game is over.")
+        raise TableError(_("This game is over."))
     if hooks.is_paused(match):
-        raise TableError("Play is paused while the dismissal vote is open.")
+        raise TableError(_("Play is paused while the dismissal vote is open."))
     engine = _engine(match.game)
     state = states.loaded(match.game, match.pk, match.version, match.state)
     if seat not in engine.to_act(state):
-        raise TableError("It is not your turn.")
+        raise TableError(_("It is not your turn."))
     events: list[tuple] = []
     try:
         state = _apply_state(match, engine, state, seat=seat, user_id=user.pk, action=action, now=now, events=events)
     except IllegalAction as error:
-        raise TableError(str(error)) from None
+        raise TableError(refusal(error)) from None
     _after_move(match, state, engine, events)
     return match
 
@@ -373,13 +375,13 @@ def match_abort(*, match_id: int, by: User, reason: str, now: datetime | None = 
     """RULING P8: an admin ends a game in play, saying why; stakes are refunded and passes released."""
     now = now or timezone.now()
     if not by.is_staff:
-        raise TableError("Only an admin can abort a game.")
+        raise TableError(_("Only an admin can abort a game."))
     if not (reason or "").strip():
-        raise TableError("Aborting a game needs a reason.")  # RULING P19
+        raise TableError(_("Aborting a game needs a reason."))  # RULING P19
     with transaction.atomic():
         match = _lock_match(match_id)
         if match.status != Match.Status.PLAYING:
-            raise TableError("Only a game in play can be aborted.")
+            raise TableError(_("Only a game in play can be aborted."))
         _close_unfinished(match, status=Match.Status.ABORTED, reason=f"Aborted by {by.name}: {reason.strip()}",
                           now=now, by=by)
     return match
@@ -435,12 +437,12 @@ def table_clock_set(*, table_id: int, host: User, seconds: object) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
-            raise TableError("There is no such table.")
+            raise TableError(_("There is no such table."))
         _require_host(table, host)
         if table.status != Table.Status.LOBBY:
-            raise TableError("The turn clock cannot be changed once the game has started.")
+            raise TableError(_("The turn clock cannot be changed once the game has started."))
         if seconds is None:
-            raise TableError("Choose a turn clock of off, 30, 60 or 120 seconds.")
+            raise TableError(_("Choose a turn clock of off, 30, 60 or 120 seconds."))
         table.clock = _clock_choice(game=table.game, seconds=seconds, stake=table.stake)
         table.save(update_fields=["clock"])
         _touch(table)
@@ -473,7 +475,7 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
             return 0
         engine = _engine(match.game)
         state = states.loaded(match.game, match.pk, match.version, match.state)
-        users = {seat: user_id for seat, user_id, _ in _players(match)}
+        users = {seat: user_id for seat, user_id, _level in _players(match)}
         bot = get_bot(match.game)
         events: list[tuple] = []
         # SITA: every seat that has not chosen when time is up gets a bot choice at once.
@@ -496,11 +498,11 @@ def seat_back(*, match_id: int, user: User, position: int | None = None, now: da
         match = _lock_match(match_id)
         seat = _seat_of(match, user)
         if position is not None and position != seat:
-            raise TableError("You can only say you are back for your own seat.")
+            raise TableError(_("You can only say you are back for your own seat."))
         if match.status != Match.Status.PLAYING:
-            raise TableError("This game is over.")
+            raise TableError(_("This game is over."))
         if not clock.is_away(match, seat):
-            raise TableError("You are not marked away.")
+            raise TableError(_("You are not marked away."))
         engine = _engine(match.game)
         state = states.loaded(match.game, match.pk, match.version, match.state)
         clock.back(match, seat, awaited=engine.to_act(state), paused=hooks.is_paused(match), now=now)
@@ -562,7 +564,7 @@ def _clock_choice(*, game: str, seconds: object, stake: int) -> int:
     try:
         return clock.validate(game=game, seconds=seconds, stake=stake)
     except ValueError as error:
-        raise TableError(str(error)) from None
+        raise TableError(refusal(error)) from None
 
 
 # --- helpers ----------------------------------------------------------------------------
@@ -572,15 +574,15 @@ def _engine(game: str):
     try:
         return get_engine(game)
     except ValueError as error:
-        raise TableError(str(error)) from None
+        raise TableError(refusal(error)) from None
 
 
 def _lock_lobby(table_id: int) -> Table:
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
-        raise TableError("There is no such table.")
+        raise TableError(_("There is no such table."))
     if table.status != Table.Status.LOBBY:
-        raise TableError("The table is no longer open: the game has started or the table is closed.")
+        raise TableError(_("The table is no longer open: the game has started or the table is closed."))
     return table
 
 
@@ -639,7 +641,7 @@ def _lock_match(match_id: int) -> Match:
         cursor.execute(_LOCK_MATCH_SQL, [match_id])  # with the transaction's BEGIN
         row = cursor.fetchone()
     if row is None:
-        raise TableError("There is no such game.")
+        raise TableError(_("There is no such game."))
     values = list(row)
     for index, field in _MATCH_CONVERTED:  # the JSON columns, as the ORM would read them
         values[index] = field.from_db_value(values[index], None, connection)
@@ -696,24 +698,24 @@ def _bot_level(user_id: int) -> str:
 
 
 def _seat_of(match: Match, user: User) -> int:
-    seat = next((seat for seat, user_id, _ in _players(match) if user_id == user.pk), None)
+    seat = next((seat for seat, user_id, _level in _players(match) if user_id == user.pk), None)
     if seat is None:
-        raise TableError("You are not playing in this game.")
+        raise TableError(_("You are not playing in this game."))
     return seat
 
 
 def _seat_at(table: Table, position: object) -> Seat:
     if not isinstance(position, int) or isinstance(position, bool):
-        raise TableError("Choose a seat.")
+        raise TableError(_("Choose a seat."))
     seat = table.seats.filter(position=position).first()
     if seat is None:
-        raise TableError("There is no such seat.")
+        raise TableError(_("There is no such seat."))
     return seat
 
 
 def _require_host(table: Table, user: User) -> None:
     if user.pk != table.host_id:
-        raise TableError("Only the host can do that.")
+        raise TableError(_("Only the host can do that."))
 
 
 def _touch(table: Table) -> None:

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from tables import live, selectors, services
 from tables.errors import TableError
@@ -39,9 +40,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     snapshot = live.load_snapshot(table_id)
     if snapshot is None:
-        messages.error(request, "There is no such table.")
+        messages.error(request, _("There is no such table."))
         return redirect("lobby")
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
     fragment = live.render_live(snapshot, user_id=request.user.pk, connected={request.user.pk})
     return render(request, "tables/table.html", {"snap": snapshot, "fragment": fragment,
-                                                 "title": live.GAME_TITLES[snapshot.game]})
+                                                 "title": str(live.GAME_TITLES[snapshot.game])})

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext_lazy as _
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.i18n import lazy_format
 from accounts.models import User
 from games.engines import get_engine
 from games.models import Match
@@ -38,16 +40,16 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
         match = services._lock_match(match_id)
         humans = _humans(match)
         if match.game != VOTE_GAME:
-            raise TableError("Only a Sitaratas game can be dismissed by vote.")
+            raise TableError(_("Only a Sitaratas game can be dismissed by vote."))
         if user.pk not in humans:
-            raise TableError("Only the players of this game can propose a dismissal.")
+            raise TableError(_("Only the players of this game can propose a dismissal."))
         if match.status != Match.Status.PLAYING:
-            raise TableError("This game is over.")
+            raise TableError(_("This game is over."))
         if DismissalVote.objects.filter(match=match).exists():
-            raise TableError("A dismissal has already been proposed in this attempt (one proposal per attempt).")
+            raise TableError(_("A dismissal has already been proposed in this attempt (one proposal per attempt)."))
         round_number, limit = _round(match)
         if round_number > limit:
-            raise TableError(f"A dismissal can only be proposed during rounds 1 to {limit}.")
+            raise TableError(lazy_format(_("A dismissal can only be proposed during rounds 1 to %(limit)s."), limit=limit))
         # RULING S12: the majority is of every player of the attempt, bots included; bots never
         # vote, so they count as not approving (a lone human with bots cannot dismiss).
         eligible = match.players
@@ -59,7 +61,7 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
                     created_at=now, deadline=now + timedelta(seconds=settings.DISMISSAL_VOTE_SECONDS),
                 )
         except IntegrityError:
-            raise TableError("A dismissal has already been proposed in this attempt (one proposal per attempt).") from None
+            raise TableError(_("A dismissal has already been proposed in this attempt (one proposal per attempt).")) from None
         # RULING P13: the pause stops the turn clock; each seat keeps the time it had left.
         clock.pause(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
@@ -76,12 +78,12 @@ def vote_cast(*, match_id: int, user: User, yes: bool, now: datetime | None = No
         match = services._lock_match(match_id)
         vote = DismissalVote.objects.filter(match=match, status=Status.OPEN).first()
         if vote is None:
-            raise TableError("There is no open vote.")
+            raise TableError(_("There is no open vote."))
         humans = _humans(match)
         if user.pk not in humans:
-            raise TableError("Only the players of this game can vote.")
+            raise TableError(_("Only the players of this game can vote."))
         if user.pk in vote.yes_voters or user.pk in vote.no_voters:
-            raise TableError("You have already voted.")
+            raise TableError(_("You have already voted."))
         if now >= vote.deadline:
             _close(match, vote, Status.EXPIRED, now=now)
             return vote

@@ -52,3 +52,13 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if "tests/browser/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request's language stays active in its thread (Django's LocaleMiddleware does not reset
+    it): the next test must not read its refusals in the last test's Arabic (issue 26)."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

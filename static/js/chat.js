@@ -65,17 +65,17 @@
     time.dateTime = message.at;
     item.append(time, " ");
     if (message.channel === "spectators" && state && state.channels.length > 1) {
-      item.append(node("span", "tag", "watching"), " ");
+      item.append(node("span", "tag", gettext("watching")), " ");
     }
     item.append(node("span", "chat-author", message.author), " ", node("span", "chat-text", message.text));
     if (state && message.author_id !== state.me) {
       const tools = node("span", "chat-tools");
-      const report = node("button", "link small chat-report", "Report");
+      const report = node("button", "link small chat-report", gettext("Report"));
       report.type = "button";
-      report.title = `Report ${message.author}'s message to the moderators`;
-      const mute = node("button", "link small chat-mute", "Mute");
+      report.title = interpolate(gettext("Report %(name)s's message to the moderators"), { name: message.author }, true);
+      const mute = node("button", "link small chat-mute", gettext("Mute"));
       mute.type = "button";
-      mute.title = `Stop seeing ${message.author}'s messages (only you)`;
+      mute.title = interpolate(gettext("Stop seeing %(name)s's messages (only you)"), { name: message.author }, true);
       tools.append(report, " ", mute);
       item.append(" ", tools);
     }
@@ -96,11 +96,11 @@
     log.scrollTop = log.scrollHeight;
     const both = next.channels.length > 1;
     room.textContent = next.write === "players"
-      ? (both ? "players' chat · spectators' shown too" : "players' chat")
-      : "spectators' chat · players' shown too";
+      ? (both ? gettext("players' chat · spectators' shown too") : gettext("players' chat"))
+      : gettext("spectators' chat · players' shown too");
     input.disabled = sendButton.disabled = !next.can_write;
     input.maxLength = next.max_length;
-    input.placeholder = next.write === "players" ? "Say something to the table…" : "Say something to the watchers…";
+    input.placeholder = next.write === "players" ? gettext("Say something to the table…") : gettext("Say something to the watchers…");
     if (noticeTimer === null) showNotice(next.notice, "warn", true);
     phrases.replaceChildren(...next.phrases.map((phrase) => {
       const button = node("button", "small secondary chat-phrase", phrase);
@@ -109,13 +109,13 @@
       return button;
     }));
     spectatorsButton.hidden = !next.is_host;
-    spectatorsButton.textContent = next.spectator_chat ? "Turn spectators' chat off" : "Turn spectators' chat on";
+    spectatorsButton.textContent = next.spectator_chat ? gettext("Turn spectators' chat off") : gettext("Turn spectators' chat on");
     mutedLine.replaceChildren();
     mutedLine.hidden = !next.muted_users.length;
     if (next.muted_users.length) {
-      mutedLine.append("Muted by you: ");
+      mutedLine.append(gettext("Muted by you:") + " ");
       next.muted_users.forEach((user, index) => {
-        const unmute = node("button", "link small chat-unmute", `${user.name} (unmute)`);
+        const unmute = node("button", "link small chat-unmute", interpolate(gettext("%(name)s (unmute)"), { name: user.name }, true));
         unmute.type = "button";
         unmute.dataset.user = user.id;
         if (index) mutedLine.append(", ");
@@ -188,10 +188,10 @@
     if (!item) return;
     const author = item.querySelector(".chat-author").textContent;
     if (event.target.closest(".chat-report")) {
-      const reason = window.prompt(`Why do you report this message from ${author}?`);
+      const reason = window.prompt(interpolate(gettext("Why do you report this message from %(name)s?"), { name: author }, true));
       if (reason && reason.trim()) send({ command: "chat_report", id: Number(item.dataset.id), reason: reason.trim() });
     } else if (event.target.closest(".chat-mute")) {
-      if (window.confirm(`Stop seeing ${author}'s messages? Only you are affected.`)) {
+      if (window.confirm(interpolate(gettext("Stop seeing %(name)s's messages? Only you are affected."), { name: author }, true))) {
         send({ command: "chat_mute", user: Number(item.dataset.author) });
       }
     }

@@ -17,7 +17,7 @@
       offset = Number(el.dataset.serverNow) - Date.now();
     }
     const myTurn = el && el.dataset.myTurn === "yes";
-    document.title = myTurn ? `Your turn · ${baseTitle}` : baseTitle;
+    document.title = myTurn ? interpolate(gettext("Your turn · %(title)s"), { title: baseTitle }, true) : baseTitle;
     tick();
   }
 

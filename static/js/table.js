@@ -45,7 +45,7 @@
   function showSoundState() {
     if (!soundToggle) return;
     soundToggle.setAttribute("aria-pressed", String(soundsOn()));
-    soundToggle.textContent = soundsOn() ? "Sounds: on" : "Sounds: off";
+    soundToggle.textContent = soundsOn() ? gettext("Sounds: on") : gettext("Sounds: off");
   }
   function beep(frequency, seconds) {
     if (!soundsOn()) return;
@@ -71,14 +71,14 @@
   }
 
   socket.addEventListener("htmx:wsOpen", () => {
-    status.textContent = "Connected.";
+    status.textContent = gettext("Connected.");
     status.classList.remove("offline");
   });
   socket.addEventListener("htmx:wsClose", (event) => {
     // The server's own closes (4401 logged out, 4409 too many windows, 4429 flooding; RULINGS
     // P15, P16, P18) are not retried by htmx: say so, the flash says why.
     const code = event.detail && event.detail.event ? event.detail.event.code : 0;
-    status.textContent = code >= 4000 ? "Disconnected — reload the page to reconnect." : "Connection lost — reconnecting…";
+    status.textContent = code >= 4000 ? gettext("Disconnected — reload the page to reconnect.") : gettext("Connection lost — reconnecting…");
     status.classList.add("offline");
   });
   socket.addEventListener("htmx:wsBeforeMessage", () => {

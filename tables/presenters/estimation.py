@@ -25,34 +25,54 @@ from __future__ import annotations
 
 from functools import lru_cache, partial
 
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from markupsafe import Markup
 
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
-from games.engines.estimation import MIN_CALL, RISK_NAMES, TRICKS, explain_points
+from games.engines.estimation import MIN_CALL, TRICKS, explain_points
 
 SEATS = 4
 # Columns of the call grid, lowest trump first (RULING E3: NT > S > H > D > C).
 CALL_TRUMPS = ("C", "D", "H", "S", "NT")
-PHASES = {"dash_call": "Dash Calls", "auction": "Auction", "estimating": "Estimates", "playing": "Play",
-          "over": "Game over"}
-DOING = {"dash_call": "to Dash Call or decline", "auction": "to call or pass", "estimating": "to estimate",
-         "playing": "to play"}
-RISK_LEVELS = {0: "No Risk", **RISK_NAMES}
+PHASES = {"dash_call": gettext_lazy("Dash Calls"), "auction": gettext_lazy("Auction"),
+          "estimating": gettext_lazy("Estimates"), "playing": gettext_lazy("Play"), "over": gettext_lazy("Game over")}
+# Whole sentences per phase, so that each language orders its own words (issue 26).
+YOUR_TURN = {"dash_call": gettext_lazy("Your turn to Dash Call or decline."),
+             "auction": gettext_lazy("Your turn to call or pass."),
+             "estimating": gettext_lazy("Your turn to estimate."), "playing": gettext_lazy("Your turn to play.")}
+WAITING = {"dash_call": gettext_lazy("Waiting for %(name)s to Dash Call or decline."),
+           "auction": gettext_lazy("Waiting for %(name)s to call or pass."),
+           "estimating": gettext_lazy("Waiting for %(name)s to estimate."),
+           "playing": gettext_lazy("Waiting for %(name)s to play.")}
+RISK_LEVELS = {0: gettext_lazy("No Risk"), 1: gettext_lazy("Risk"), 2: gettext_lazy("Double Risk"),
+               3: gettext_lazy("Triple Risk")}
+OVER_UNDER = {"over": pgettext_lazy("estimates", "Over"), "under": pgettext_lazy("estimates", "Under")}
 
 
-@lru_cache(maxsize=16)
 def trump_info(code: str | None) -> dict:
     """A trump as the page shows it: its symbol, whether it is red, and its name.
 
-    Cached (a page shows dozens): callers only read the dict, never change it.
+    Cached per language (a page shows dozens): callers only read the dict, never change it.
     """
+    return _trump_info(code, get_language())
+
+
+@lru_cache(maxsize=16)
+def _call_trumps(language: str | None) -> list[dict]:
+    return [_trump_info(t, language) for t in CALL_TRUMPS]
+
+
+@lru_cache(maxsize=64)
+def _trump_info(code: str | None, language: str | None) -> dict:
     if code in SUIT_SYMBOL:
-        names = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+        names = {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}
         info = {"code": code, "symbol": SUIT_SYMBOL[code], "red": code in RED_SUITS, "name": names[code]}
     elif code == "NT":
-        info = {"code": "NT", "symbol": "NT", "red": False, "name": "No trump"}
+        info = {"code": "NT", "symbol": "NT", "red": False, "name": _("No trump")}
     else:
-        info = {"code": "", "symbol": "?", "red": False, "name": "not chosen yet"}
+        info = {"code": "", "symbol": "?", "red": False, "name": _("not chosen yet")}
     colour = " red" if info["red"] else ""
     info["html"] = Markup('<span class="suit{} suit-{}" title="{}">{}</span>').format(colour, info["code"], info["name"], info["symbol"])
     return info
@@ -61,7 +81,7 @@ def trump_info(code: str | None) -> dict:
 def _name(names: list[str], seat: int | None) -> str:
     if seat is None:
         return ""
-    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) and names[seat] else _("Seat %(number)s") % {"number": seat + 1}
 
 
 def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
@@ -72,7 +92,7 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "bottom": viewer_seat if viewer_seat is not None else 0,
         "dash": [a for a in legal if a["type"] in ("dash_call", "decline")],
         "call_grid": _call_grid(legal) if "call" in kinds or "pass" in kinds else [],
-        "call_trumps": [trump_info(t) for t in CALL_TRUMPS],
+        "call_trumps": _call_trumps(get_language()),
         "can_pass": "pass" in kinds,
         "estimates": _estimates(legal, view, viewer_seat),
         "hand": _hand(view),
@@ -95,10 +115,10 @@ def _waiting(view: dict, names: list[str], viewer_seat: int | None) -> str:
     phase = view["phase"]
     turn = view["to_act"][0] if view["to_act"] else None
     if phase == "over":
-        return "The game is over."
+        return _("The game is over.")
     if turn == viewer_seat:
-        return f"Your turn {DOING[phase]}."
-    return f"Waiting for {_name(names, turn)} {DOING[phase]}."
+        return str(YOUR_TURN[phase])
+    return WAITING[phase] % {"name": _name(names, turn)}
 
 
 def _status(view: dict, names: list[str]) -> dict:
@@ -111,14 +131,14 @@ def _status(view: dict, names: list[str]) -> dict:
         "dealer": _name(names, view["dealer"]),
         "round": view["round_number"],
         "rounds_total": view["rounds_total"],
-        "kind": "Fixed round" if view["kind"] == "fixed" else "Call round",
+        "kind": _("Fixed round") if view["kind"] == "fixed" else _("Call round"),
         "redeal": view["deal_number"] - 1,
         "trump": trump_info(view["trump"]),
         "call": _call_text(view["call"]),
         "caller": _name(names, view["caller"]),
         "multiplier": view["multiplier"],
         "estimates_total": total,
-        "over_under": (view["over_under"] or "").capitalize(),
+        "over_under": str(OVER_UNDER.get(view["over_under"], "")),
         "over_by": abs(total - TRICKS),
         "risk": {"name": _name(names, risk["seat"]), "level": RISK_LEVELS[risk["level"]], "on": risk["level"] > 0}
         if risk else None,
@@ -242,16 +262,18 @@ def _estimates(legal: list[dict], view: dict | None = None, seat: int | None = N
         limit = view["call"]["tricks"] if view["kind"] == "call" and view["call"] else TRICKS
         others = sum(e for s, e in enumerate(view["estimates"]) if s != seat and e is not None)
         last = bool(view["estimate_order"]) and view["estimate_order"][-1] == seat
-        shown = []
+        shown, not_allowed = [], ""
         for value in range(limit + 1):
             reason = ""
             if value not in allowed:
                 if value == 0:
-                    reason = "Two players are already on zero: you may not estimate 0."
+                    reason = _("Two players are already on zero: you may not estimate 0.")
                 elif last and others + value == TRICKS:
-                    reason = f"You estimate last: {value} would make the estimates total exactly {TRICKS}."
+                    reason = _("You estimate last: %(value)s would make the estimates total exactly %(total)s.") % {
+                        "value": value, "total": TRICKS}
                 else:
-                    reason = "Not allowed now."
+                    reason = not_allowed or _("Not allowed now.")
+                    not_allowed = reason
             shown.append({"value": value, "disabled": bool(reason), "reason": reason})
     return {"plain": plain, "shown": shown, "reasons": [o["reason"] for o in shown if o["reason"]],
             "supers": [{"value": v, "options": opts} for v, opts in sorted(supers.items())]}

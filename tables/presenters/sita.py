@@ -6,6 +6,9 @@ leak through it. Every card is given with its penalty (RULING T5) for the badge.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games.engines.sita import ROW_LIMIT, penalty
 
 
@@ -18,7 +21,7 @@ def _points(cards: list[int]) -> int:
 
 
 def _plural(points: int) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
+    return ngettext("%(num)s point", "%(num)s points", points) % {"num": points}
 
 
 def _rows(view: dict) -> list[dict]:
@@ -72,7 +75,8 @@ def _pending(view: dict, names: list[str], viewer_seat: int | None, rows: list[d
     options = []
     if mine:
         legal = {action["row"] for action in view["legal_actions"] if action["type"] == "take_row"}
-        options = [{"row": row["index"], "label": f"Take row {row['number']} ({row['points_label']})",
+        options = [{"row": row["index"], "label": _("Take row %(number)s (%(points)s)") % {"number": row["number"],
+                                                                                      "points": row["points_label"]},
                     "cards": row["cards"], "points": row["points"]} for row in rows if row["index"] in legal]
         lowest = min(row["points"] for row in rows)
         for option in options:
@@ -100,20 +104,20 @@ def _players(view: dict, names: list[str], viewer_seat: int | None) -> list[dict
 def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
     """One line saying what the table waits for: who, never what they chose (RULING T2)."""
     if view["over"]:
-        return "The game is over."
+        return _("The game is over.")
     pending = view["pending_too_low"]
     if pending is not None:
         if pending["seat"] == viewer_seat:
-            return f"Your {pending['card']} is lower than every row: take a row."
-        return f"{names[pending['seat']]} is choosing a row to take."
+            return _("Your %(card)s is lower than every row: take a row.") % {"card": pending["card"]}
+        return _("%(name)s is choosing a row to take.") % {"name": names[pending["seat"]]}
     waiting = [names[seat] for seat in view["to_act"] if seat != viewer_seat]
     if viewer_seat in view["to_act"]:
-        return "Choose a card."
+        return _("Choose a card.")
     if view["my_choice"] is not None:
         if not waiting:
-            return "Revealing…"
-        return f"Your {view['my_choice']} is locked. Waiting for {_join(waiting)}."
-    return f"Waiting for {_join(waiting)}." if waiting else ""
+            return _("Revealing…")
+        return _("Your %(card)s is locked. Waiting for %(names)s.") % {"card": view["my_choice"], "names": _join(waiting)}
+    return _("Waiting for %(names)s.") % {"names": _join(waiting)} if waiting else ""
 
 
 def _turn_sheet(view: dict) -> list[dict]:
@@ -126,7 +130,7 @@ def _turn_sheet(view: dict) -> list[dict]:
 def _join(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(items[:-1]), "last": items[-1]}
 
 
 def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
@@ -142,6 +146,7 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "status": _status(view, names, viewer_seat),
         "turn_sheet": _turn_sheet(view),
         "match_sheet": view["score_sheet"],
-        "match_label": f"Match {view['round_number']} of {view['rounds_total']}",
-        "turn_label": f"Turn {min(view['turn'], view['turns_total'])} of {view['turns_total']}",
+        "match_label": _("Match %(number)s of %(total)s") % {"number": view["round_number"], "total": view["rounds_total"]},
+        "turn_label": _("Turn %(number)s of %(total)s") % {"number": min(view["turn"], view["turns_total"]),
+                                                          "total": view["turns_total"]},
     }

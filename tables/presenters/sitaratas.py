@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from functools import partial
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from games.engines.cards import SUIT_SYMBOL, is_joker
 
-SUIT_WORDS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+SUIT_WORDS = {"S": gettext_lazy("Spades"), "H": gettext_lazy("Hearts"), "D": gettext_lazy("Diamonds"),
+              "C": gettext_lazy("Clubs")}
 
 
 def _rotation(players: int, viewer_seat: int | None) -> list[int]:
@@ -23,14 +27,14 @@ def _trump_info(view: dict) -> dict:
     """How this round's trump was set (RULING S3): indicator card, joker indicator, or drawn."""
     trump, indicator = view["trump"], view["indicator"]
     if trump is None:
-        return {"symbol": "NT", "name": "No trump", "red": False, "indicator": indicator,
-                "note": "Joker indicator: no trump suit"}
+        return {"symbol": "NT", "name": _("No trump"), "red": False, "indicator": indicator,
+                "note": _("Joker indicator: no trump suit")}
     red = trump in ("H", "D")
     if indicator is None:
         return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_WORDS[trump], "red": red, "indicator": None,
-                "note": "Whole deck dealt: trump drawn"}
+                "note": _("Whole deck dealt: trump drawn")}
     return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_WORDS[trump], "red": red, "indicator": indicator,
-            "note": "Indicator card"}
+            "note": _("Indicator card")}
 
 
 def _seat_box(view: dict, names: list[str], seat: int, viewer_seat: int | None) -> dict:
@@ -45,7 +49,7 @@ def _seat_box(view: dict, names: list[str], seat: int, viewer_seat: int | None) 
         pace = "under"
     return {
         "seat": seat,
-        "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
+        "name": names[seat] if seat < len(names) else _("Seat %(number)s") % {"number": seat + 1},
         "is_me": seat == viewer_seat,
         "is_dealer": seat == view["dealer"],
         "to_act": seat in view["to_act"],
@@ -141,18 +145,19 @@ def _round_summary(view: dict, names: list[str]) -> dict | None:
 
 def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
     if view["over"]:
-        return "Game over."
+        return _("Game over.")
     acting = view["to_act"][0] if view["to_act"] else None
     if acting is None:
         return ""
-    verb = "bid" if view["phase"] == "bidding" else "play a card"
     if acting == viewer_seat:
         if view["phase"] == "bidding":
             if view["cards"] == 1:
-                return "Your bid: will you take the one trick (1) or not (0)?"
-            return f"Your bid: how many of the {view['cards']} tricks will you take?"
-        return "Your turn: play a card."
-    return f"Waiting for {names[acting]} to {verb}."
+                return _("Your bid: will you take the one trick (1) or not (0)?")
+            return _("Your bid: how many of the %(cards)s tricks will you take?") % {"cards": view["cards"]}
+        return _("Your turn: play a card.")
+    if view["phase"] == "bidding":
+        return _("Waiting for %(name)s to bid.") % {"name": names[acting]}
+    return _("Waiting for %(name)s to play a card.") % {"name": names[acting]}
 
 
 def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
@@ -171,7 +176,7 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "dealer_name": names[view["dealer"]],
         "bid_sum": sum(bids_made),
         "all_bid": len(bids_made) == n,
-        "forbidden_note": (f"{names[view['dealer']]} (dealer) may not bid {view['forbidden_bid']}."
+        "forbidden_note": (_("%(name)s (dealer) may not bid %(bid)s.") % {"name": names[view["dealer"]], "bid": view["forbidden_bid"]}
                            if view["forbidden_bid"] is not None else ""),
         "trick": _trick_slots(view, names),
         "collected": bool(view["trick"] and not view["trick"]["plays"] and last),

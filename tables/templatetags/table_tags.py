@@ -5,24 +5,35 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django import template
+from django.utils.formats import number_format
+from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from markupsafe import Markup, _escape_inner, escape
 
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
 register = template.Library()
 
-TRUMP_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs", "NT": "No trump", None: "No trump"}
+TRUMP_NAMES = {"S": gettext_lazy("Spades"), "H": gettext_lazy("Hearts"), "D": gettext_lazy("Diamonds"),
+               "C": gettext_lazy("Clubs"), "NT": gettext_lazy("No trump"), None: gettext_lazy("No trump")}
 
 
 # Cards and buttons are built with markupsafe's escape, which is in C, and f-strings: the live
 # fragment draws dozens of them per seat on every move (issue 9). Markup is safe HTML to Django.
-RANK_WORDS = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {"A": gettext_lazy("Ace"), "K": gettext_lazy("King"), "Q": gettext_lazy("Queen"), "J": gettext_lazy("Jack")}
+# A card's name is one sentence per suit (issue 26): some languages inflect the suit with the rank.
+CARD_WORDS = {"S": gettext_lazy("%(rank)s of spades"), "H": gettext_lazy("%(rank)s of hearts"),
+              "D": gettext_lazy("%(rank)s of diamonds"), "C": gettext_lazy("%(rank)s of clubs")}
 
 
 @register.simple_tag
-@lru_cache(maxsize=1024)
 def card(code: str, size: str = "") -> Markup:
+    return _card(code, size, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _card(code: str, size: str, language: str | None) -> Markup:
     """A standard card or joker drawn with CSS: rank and suit in the corner, a big pip.
 
     A card is one image to a screen reader (its name in words). A joker carries no letter in
@@ -31,7 +42,7 @@ def card(code: str, size: str = "") -> Markup:
     """
     size = escape(size)
     if is_joker(code):
-        colour, title = ("red", "Red joker") if code == "RJ" else ("", "Black joker")
+        colour, title = ("red", _("Red joker")) if code == "RJ" else ("", _("Black joker"))
         return Markup(
             f'<span class="card joker {colour} {size}" title="{title}" role="img" aria-label="{title}">'
             f'<span class="corner">★</span><span class="joker-word">JOKER</span><span class="pip">★</span></span>'
@@ -39,7 +50,7 @@ def card(code: str, size: str = "") -> Markup:
     suit, rank = suit_of(code), escape(rank_of(code))
     symbol = SUIT_SYMBOL[suit]
     colour = "red" if suit in RED_SUITS else ""
-    words = f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}"
+    words = CARD_WORDS[suit] % {"rank": RANK_WORDS.get(rank, "10" if rank == "T" else rank)}
     return Markup(
         f'<span class="card {colour} suit-{suit} {size}" title="{rank}{symbol}" role="img" aria-label="{words}">'
         f'<span class="corner">{rank}<span class="suit">{symbol}</span></span><span class="pip">{symbol}</span></span>'
@@ -53,12 +64,16 @@ def cards(codes: list[str], size: str = "") -> Markup:
 
 
 @register.simple_tag
-@lru_cache(maxsize=1024)
 def sita_card(number: int, penalty: int, size: str = "") -> Markup:
-    number, penalty, size = int(number), int(penalty), escape(size)
-    plural = "" if penalty == 1 else "s"
+    return _sita_card(int(number), int(penalty), size, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _sita_card(number: int, penalty: int, size: str, language: str | None) -> Markup:
+    size = escape(size)
+    points = escape(ngettext("%(num)s point", "%(num)s points", penalty) % {"num": penalty})
     return Markup(
-        f'<span class="card sita p{penalty} {size}" title="{number} ({penalty} point{plural})"><span class="number">'
+        f'<span class="card sita p{penalty} {size}" title="{number} ({points})"><span class="number">'
         f'{number}</span><span class="badge">{penalty}</span><span class="pips">{"●" * penalty}</span></span>'
     )
 
@@ -92,36 +107,53 @@ def ws_button(label: str, css: str = "", disabled: bool = False, title: str = ""
     )
 
 
+BOT_LEVEL_NAMES = {"easy": pgettext_lazy("bot level", "Easy"), "normal": pgettext_lazy("bot level", "Normal"),
+                   "strong": pgettext_lazy("bot level", "Strong")}
+
+
+def bot_level_name(level: str) -> str:
+    """RULING P45's levels, as the viewer's language names them."""
+    return str(BOT_LEVEL_NAMES.get(level, level))
+
+
 @register.simple_tag
 def bot_add_form(position: int) -> Markup:
     """The host's "Add bot" control for an empty seat: the level to add, normal preselected (RULING P45)."""
     from games.bots import DEFAULT_LEVEL, LEVELS
 
+    label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
+
     choices = "".join(
-        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>{level.capitalize()}</option>'
+        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>{escape(bot_level_name(level))}</option>'
         for level in LEVELS
     )
     return Markup(
         f'<form ws-send class="ws-form bot-add"><input type="hidden" name="command" value="bot_add">'
         f'<input type="hidden" name="position" value="{int(position)}">'
-        f'<select name="level" class="small" aria-label="Bot level for seat {int(position) + 1}">{choices}</select>'
-        f'<button type="submit" class="small secondary">Add bot</button></form>'
+        f'<select name="level" class="small" aria-label="{escape(label)}">{choices}</select>'
+        f'<button type="submit" class="small secondary">{escape(_("Add bot"))}</button></form>'
     )
+
+
+LENGTH_NAMES = {"micro": gettext_lazy("Micro"), "mini": gettext_lazy("Mini"), "full": gettext_lazy("Full")}
 
 
 @register.simple_tag
 def options_label(game: str, options: dict, stake: int = 0) -> str:
     """A table's options in words, as the lobby, the table and the history show them."""
     if game == "sitaratas":
-        deck = "With jokers" if options.get("deck") == "jokers" else "Classic deck"
-        order = "max → 1 → max" if options.get("order") == "down_up" else "1 → max → 1"
+        deck = _("With jokers") if options.get("deck") == "jokers" else _("Classic deck")
+        order = _("max → 1 → max") if options.get("order") == "down_up" else _("1 → max → 1")
         return f"{deck} · {order}"
     if game == "estimation":
-        label = str(options.get("length", "")).capitalize()
-        return f"{label} · stake {stake:,} coin{'' if stake == 1 else 's'}" if stake else label
+        label = str(LENGTH_NAMES.get(options.get("length"), ""))
+        if not stake:
+            return label
+        coins = ngettext("stake %(num)s coin", "stake %(num)s coins", stake) % {"num": number_format(stake, force_grouping=True)}
+        return f"{label} · {coins}"
     if game == "sita":
         matches = options.get("matches")
-        return f"{matches} match{'' if matches == 1 else 'es'}"
+        return ngettext("%(num)s match", "%(num)s matches", matches) % {"num": matches}
     return ""
 
 
@@ -143,7 +175,7 @@ def trump_symbol(trump: str | None) -> str:
 
 @register.filter
 def trump_name(trump: str | None) -> str:
-    return TRUMP_NAMES.get(trump, str(trump))
+    return str(TRUMP_NAMES.get(trump, trump))
 
 
 @register.filter

@@ -6,6 +6,7 @@
     .venv/bin/python tests/benchmarks/load.py --daphne 2 --advance 850  # games late in their course
     .venv/bin/python tests/benchmarks/load.py --quick          # a short smoke run
     .venv/bin/python tests/benchmarks/load.py --chat 10        # and a chat message every 10 moves
+    .venv/bin/python tests/benchmarks/load.py --languages en,et,ar  # each table's seats in three languages
 
 It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with
 DEBUG off, against a fresh database ``sitaratas_bench`` on the server of ``DATABASE_URL``
@@ -224,8 +225,8 @@ def setup_django(env: dict) -> None:
     django.setup()
 
 
-def make_players(count: int, prefix: str) -> list[tuple[int, str]]:
-    """Users with real sessions: (user id, session key)."""
+def make_players(count: int, prefix: str, languages: tuple[str, ...] = ("",)) -> list[tuple[int, str]]:
+    """Users with real sessions: (user id, session key); their profile languages in turn (issue 26)."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.backends.db import SessionStore
@@ -235,7 +236,8 @@ def make_players(count: int, prefix: str) -> list[tuple[int, str]]:
     password = make_password("bench-pass-phrase-not-used")
     players = []
     for index in range(count):
-        user = User.objects.create(username=f"{prefix}{index}", email=f"{prefix}{index}@example.com", password=password)
+        user = User.objects.create(username=f"{prefix}{index}", email=f"{prefix}{index}@example.com", password=password,
+                                   language=languages[index % len(languages)])
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -1090,6 +1092,8 @@ def main() -> int:
                         help="play each game this many moves on before measuring (an Estimation game has ~1,100)")
     parser.add_argument("--chat", type=int, default=0, metavar="MOVES",
                         help="one players' chat message per this many moves of a table (issue 23: 10)")
+    parser.add_argument("--languages", default="",
+                        help="players' languages in turn, e.g. en,et,ar (issue 26: each seat renders its own)")
     parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")
     args = parser.parse_args()
     if args.quick:
@@ -1108,7 +1112,7 @@ def main() -> int:
                        check=True)
     setup_django(env)
     log("creating players and tables")
-    players = make_players(args.tables * args.seats, "p")
+    players = make_players(args.tables * args.seats, "p", tuple(args.languages.split(",")))
     table_ids = open_tables(players, game=args.game, seats=args.seats, options=json.loads(args.options), start=True)
     if args.advance:
         log(f"playing each game {args.advance} moves on")

@@ -1,0 +1,82 @@
+"""Which language a viewer reads (issue 26): English, Estonian or Arabic (right to left).
+
+A signed-in player's choice on the profile wins; otherwise the cookie the footer's switcher
+sets, otherwise the browser's Accept-Language, otherwise English (``LANGUAGE_CODE``). Pages
+get it from Django's ``LocaleMiddleware`` and ``ProfileLanguageMiddleware`` below; the table
+socket has no request, so it asks ``scope_language`` once at the handshake and renders every
+push and refusal in that language.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext_lazy
+
+RTL_LANGUAGES = frozenset({"ar"})
+
+
+def supported(code: str | None) -> str | None:
+    """``code`` if the site speaks it (or a variant of it), else None."""
+    if not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+class ProfileLanguageMiddleware:
+    """After authentication: a signed-in player's own language, whatever the browser says."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        language = supported(getattr(user, "language", "")) if user is not None and user.is_authenticated else None
+        if language:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return self.get_response(request)
+
+
+def scope_language(scope: dict) -> str:
+    """The language of a socket's viewer, from its handshake: profile, cookie, Accept-Language."""
+    user = scope.get("user")
+    language = supported(getattr(user, "language", "")) if user is not None and user.is_authenticated else None
+    if language:
+        return language
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", [])}
+    request = SimpleNamespace(COOKIES=scope.get("cookies") or {},
+                              META={"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")})
+    return translation.get_language_from_request(request) or settings.LANGUAGE_CODE
+
+
+def is_rtl(language: str | None) -> bool:
+    return (language or "").split("-")[0] in RTL_LANGUAGES
+
+
+def lazy_format(message: str, **params: object) -> str:
+    """``message % params``, translated when it is read rather than now: a refusal raised in a
+    service is read by the socket that shows it, in that viewer's language, and in English by
+    the metrics that sort refusals (ops/observe.py)."""
+    return _lazy_format(message, params)
+
+
+def _format(message: str, params: dict) -> str:
+    return str(message) % params
+
+
+_lazy_format = lazy(_format, str)
+
+
+def refusal(error: Exception) -> str:
+    """The message of a refusal from a lower layer, kept lazy (see ``lazy_format``). A plain
+    text from the game engines, which know no Django, is looked up in the catalogue as it is."""
+    message = error.args[0] if error.args else ""
+    return message if isinstance(message, Promise) else gettext_lazy(str(message))
