@@ -138,6 +138,12 @@ def new_page(browser, site_url, transactional_db):
         context.close()
 
 
+def left_accounts(page) -> None:
+    """Wait until the form's POST has sent the browser on: the account pages' own URLs end in "/"
+    too, so waiting for "**/" could return before the POST was answered."""
+    page.wait_for_url(lambda url: "/accounts/" not in url)
+
+
 def sign_up(page, username: str, password: str = "Kolm-Kaardi-Trikk-9") -> None:
     page.goto("/accounts/signup/")
     page.fill("input[name=username]", username)
@@ -145,7 +151,7 @@ def sign_up(page, username: str, password: str = "Kolm-Kaardi-Trikk-9") -> None:
     page.fill("input[name=password1]", password)
     page.fill("input[name=password2]", password)
     page.click("form button[type=submit]")
-    page.wait_for_url("**/")
+    left_accounts(page)
 
 
 def screenshot(page, name: str) -> Path:
@@ -163,7 +169,7 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", password)
     page.click("form button[type=submit]")
-    page.wait_for_url("**/")
+    left_accounts(page)
 
 
 def open_table(page, game: str, *, bots: int = 0, start: bool = False, **fields: str) -> str:

@@ -10,7 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from accounts.models import User
 from games.models import Match
 from payouts.split import split_pot
-from tests.browser.conftest import open_table, screenshot, sign_up
+from tests.browser.conftest import log_in, open_table, screenshot, sign_up
 from tests.payouts.helpers import wallet
 
 pytestmark = pytest.mark.browser
@@ -78,11 +78,7 @@ def test_two_players_play_a_staked_table_to_the_end_and_their_wallets_change_by_
     assert "Payout from the pot" in winner_page.inner_text("#coin-movements")
     screenshot(winner_page, "wallet-desktop")
     phone = new_page(mobile=True)
-    phone.goto("/accounts/login/")
-    phone.fill("input[name=login]", "stakeguest")
-    phone.fill("input[name=password]", "Kolm-Kaardi-Trikk-9")
-    phone.click("form button[type=submit]")
-    phone.wait_for_url("**/")
+    log_in(phone, "stakeguest", "Kolm-Kaardi-Trikk-9")
     phone.goto("/wallet/")
     assert "Stake held" in phone.inner_text("#coin-movements")
     screenshot(phone, "wallet-phone")
