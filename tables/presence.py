@@ -38,6 +38,9 @@ MAX_SOCKETS_PER_TABLE = 5
 MAX_SOCKETS_PER_USER = 20
 BEAT_SLICE = 100  # keys per heartbeat pipeline
 
+POOL_SIZE = 32
+POOL_WAIT_SECONDS = 10
+
 _clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis]" = weakref.WeakKeyDictionary()
 
 
@@ -46,7 +49,10 @@ def _client() -> aioredis.Redis:
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
-        client = _clients[loop] = aioredis.Redis.from_url(settings.REDIS_URL)
+        # A bounded pool: thousands of sockets opening at once wait their turn for one of these
+        # connections instead of each opening its own (Redis refuses clients past maxclients).
+        pool = aioredis.BlockingConnectionPool.from_url(settings.REDIS_URL, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS)
+        client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client
 
 
