@@ -22,6 +22,14 @@ application = ProtocolTypeRouter(
     }
 )
 
+# The first Celery task a process sends (a turn clock's countdown, a bot's turn) resolved and
+# imported the broker's transport on a move's thread, in the middle of play: a quarter of a
+# second of CPU under load, during which the process's sockets waited. Resolved here, at start;
+# nothing connects until the first send.
+from config.celery import app as celery_app  # noqa: E402
+
+celery_app.producer_pool  # noqa: B018
+
 # Issue 9: a full garbage collection walks every live object, and a Daphne process holding
 # thousands of sockets has close to a million; each full pass stalled every socket of the
 # process for 0.1–1 s (measured: 125 ms at 230,000 objects, 660 ms at 770,000), often enough

@@ -30,8 +30,19 @@ def install_loop_policy() -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
+def plain_autobahn_debug_formatting() -> None:
+    """Autobahn pretty-prints its ~50 protocol options for a debug line on every new WebSocket,
+    whether or not debug lines are written; pprint is pure Python, and under a flood of
+    openings (issue 21's abuse benchmark) it was a sizeable part of each one. Its debug lines
+    (and its timings' text) get the plain repr instead."""
+    from autobahn.websocket import protocol
+
+    protocol.pformat = repr
+
+
 def main() -> int:
     install_loop_policy()
+    plain_autobahn_debug_formatting()
     from daphne.cli import CommandLineInterface
 
     CommandLineInterface.entrypoint()

@@ -46,6 +46,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             return
         self.user = user
         self.throttle, self.user_throttle = guard.new_throttle(), guard.user_throttle(user.pk)
+        self.login_recheck = guard.new_session_check()
         self.session_key = self.scope["session"].session_key
         broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -120,10 +121,9 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         if refusal:
             await self.send(text_data=live.render_flash(refusal))
             return
-        current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
-            self.session_key, self.user.pk)
-        if not current:
-            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+        # RULING P18: an ended login is told to the socket (session_ended, session_check); the
+        # message itself re-reads the session only now and then, in case such an event was lost.
+        if self.login_recheck.due() and not await self._session_holds():
             return
         try:
             await self.receive_json(await self.decode_json(text_data), **kwargs)
@@ -180,8 +180,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         # A state whose finished rounds this process has not read yet (issue 27) is read with the table.
         if (same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version
                 and live.state_at_hand(self.snapshot, event["version"], event["state"])):
-            self.snapshot = self.snapshot.with_state(version=event["version"], state=event["state"],
-                                                     clock=event.get("clock"))
+            self.snapshot = fanout.moved(self.snapshot, event.get("id"), version=event["version"],
+                                         state=event["state"], clock=event.get("clock"))
         else:
             # One read per process for all its sockets of this table (tables/fanout.py).
             self.snapshot = await fanout.snapshot(self.table_id, event.get("id")) or self.snapshot
@@ -201,10 +201,16 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
 
     async def session_check(self, event: dict) -> None:
         # RULING P18: the account was saved (a new password, deactivated): does this login still hold?
+        await self._session_holds()
+
+    async def _session_holds(self) -> bool:
+        """Read the session again (RULING P18); a socket whose login ended is told and closed."""
         current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
             self.session_key, self.user.pk)
+        self.login_recheck.done()
         if not current and not self.closing:
             await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+        return current and not self.closing
 
     async def _release(self) -> None:
         if self.admitted:

@@ -4,8 +4,11 @@ A lobby change (a seat taken, a ready flag) and a presence change reach every so
 of the table, and each used to read the table (or Redis) and render its own view: 50
 sockets cost 50 reads per change. Each such event now carries an id; the first socket
 of a process to handle it starts the read, and the others of that process await the
-same result. Views are rendered once per (snapshot, viewer, who is connected): a user's
-five windows on one table share one render.
+same result. A move's event carries its new state, and the sockets of a process that
+held the same view before it share one new snapshot too (``moved``). Views are rendered
+once per (snapshot, what the viewer may see, who is connected): a user's five windows on
+one table share one render, and so do all the spectators of a table (the view depends
+on the viewer only through their seat and whether they host the table).
 
 What a read returns is never older than the event: it starts after the event was sent,
 and the event is sent after its transaction commits (tables/broadcast.py).
@@ -24,15 +27,21 @@ from django.utils.safestring import SafeString
 from tables import live, presence
 
 KEEP_SECONDS = 5.0  # long enough for every socket of the process to take its turn at the event
+# A move's snapshot and renders: the process's sockets of the table take their turns at a move
+# within one pass of the loop, and a busy table makes several moves a second, each with a
+# fragment per seat; kept as long as a lobby read, they added up to megabytes.
+MOVE_KEEP_SECONDS = 1.0
 
 Result = TypeVar("Result")
 
 
 class _Shared:
-    """Per event loop: reads in flight or just done, by event id, and renders by snapshot."""
+    """Per event loop: reads in flight or just done, by event id, moves' snapshots by event id,
+    and renders by snapshot."""
 
     def __init__(self) -> None:
         self.reads: dict[tuple, asyncio.Future] = {}
+        self.moves: dict[str, list[tuple[live.Snapshot, live.Snapshot]]] = {}
         self.renders: dict[int, tuple[live.Snapshot, dict]] = {}
 
 
@@ -68,6 +77,26 @@ async def snapshot(table_id: int, event_id: str | None) -> live.Snapshot | None:
     return result
 
 
+def moved(before: live.Snapshot, event_id: str | None, *, version: int, state: str,
+          clock: dict | None) -> live.Snapshot:
+    """``before`` with a move's new state; one snapshot per process for every socket that held
+    the same view before the move (compared by value), so their views render once."""
+    if not event_id:
+        return before.with_state(version=version, state=state, clock=clock)
+    shared = _here()
+    pairs = shared.moves.get(event_id)
+    if pairs is None:
+        pairs = shared.moves[event_id] = []
+        asyncio.get_running_loop().call_later(MOVE_KEEP_SECONDS, shared.moves.pop, event_id, None)
+    for known, after in pairs:
+        if known is before or known == before:
+            return after
+    after = before.with_state(version=version, state=state, clock=clock)
+    pairs.append((before, after))
+    _remember(after, MOVE_KEEP_SECONDS)
+    return after
+
+
 async def connected(table_id: int, event_id: str | None) -> frozenset[int]:
     """Who is connected, read once for ``event_id`` in this process."""
     if not event_id:
@@ -80,20 +109,22 @@ async def _frozen(users: Awaitable[set[int]]) -> frozenset[int]:
     return frozenset(await users)
 
 
-def _remember(result: live.Snapshot) -> None:
+def _remember(result: live.Snapshot, keep: float = KEEP_SECONDS) -> None:
     shared = _here()
     key = id(result)
     if key not in shared.renders:
         shared.renders[key] = (result, {})
-        asyncio.get_running_loop().call_later(KEEP_SECONDS, shared.renders.pop, key, None)
+        asyncio.get_running_loop().call_later(keep, shared.renders.pop, key, None)
 
 
 def render(snap: live.Snapshot, *, user_id: int, connected: set[int] | frozenset[int]) -> SafeString:
-    """This viewer's fragment; rendered once per viewer and connected set for a shared snapshot."""
+    """This viewer's fragment; rendered once per kind of viewer and connected set for a shared snapshot."""
     entry = _here().renders.get(id(snap))
-    if entry is None or entry[0] is not snap:  # not shared (a move's state, a resync): render it
+    if entry is None or entry[0] is not snap:  # not shared (a resync, a refused command): render it
         return live.render_live(snap, user_id=user_id, connected=connected, oob=True)
-    key = (user_id, frozenset(connected))
+    # All the view takes from its viewer (tables/live.py, live_context): their seat, whether
+    # they host the table, and whether they are logged in at all.
+    key = (live.seat_of(snap, user_id), user_id == snap.host_id, user_id is None, frozenset(connected))
     html = entry[1].get(key)
     if html is None:
         html = entry[1][key] = live.render_live(snap, user_id=user_id, connected=connected, oob=True)

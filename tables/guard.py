@@ -8,8 +8,11 @@ command added later is limited and checked like the others:
   message over either limit is refused (the socket is told once per dry spell), and a
   socket that keeps sending into an empty bucket is closed;
 - the frame itself: text only, at most ``MAX_FRAME_CHARS``, JSON nesting Python can read;
-- the session (RULING P18): a socket whose login has ended (logout, a password change
-  or reset, a deactivated account) is closed at its next message.
+- the session (RULING P18): a socket whose login has ended is closed when it is told so
+  (tables/sessions.py: logout, a password change or reset, deactivation); as a safety net for
+  a lost event or a session ended without one (expired, deleted), a socket that sends a
+  message re-checks its session if ``SESSION_RECHECK_SECONDS`` have passed since the last
+  check. The check reads the database on a pool thread, so it is not made for every frame.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ USER_RATE = 10.0
 PENALTY_TO_CLOSE = 20
 # A browser's message is a few hundred characters (htmx sends the form's fields and headers).
 MAX_FRAME_CHARS = 4096
+# RULING P18: a message re-checks the session when this long has passed since its last check
+# (the handshake checked it). Every ended login the site itself causes is told to the sockets.
+SESSION_RECHECK_SECONDS = 60.0
 
 CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
@@ -119,6 +125,32 @@ def user_throttle(user_id: int) -> Throttle:
     if throttle is None:
         throttle = _user_throttles[user_id] = Throttle(burst=USER_BURST, rate=USER_RATE)
     return throttle
+
+
+@dataclass
+class SessionCheck:
+    """When a socket's session is due to be read again (RULING P18). ``clock`` is for tests."""
+
+    every: float = SESSION_RECHECK_SECONDS
+    clock: object = time.monotonic
+    checked: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.checked = self.clock()  # the handshake's authentication read the session
+
+    def due(self) -> bool:
+        return self.clock() - self.checked >= self.every
+
+    def done(self) -> None:
+        self.checked = self.clock()
+
+
+def new_session_check() -> SessionCheck:
+    """A socket's session re-check at the current interval and clock (read at each connect, for tests)."""
+    return SessionCheck(every=SESSION_RECHECK_SECONDS, clock=session_clock)
+
+
+session_clock = time.monotonic
 
 
 def frame_refusal(text_data: str | None) -> str | None:

@@ -10,6 +10,7 @@ reaches the template.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from django.template import engines
 from django.utils import timezone
@@ -174,7 +175,10 @@ def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int],
     return _render("tables/_live.html", context)
 
 
+@lru_cache(maxsize=256)
 def render_flash(message: str) -> SafeString:
+    # The same few refusals over and over ("slow down", "not your turn"), above all to a socket
+    # that floods (RULING P15): rendered once each.
     return _render("tables/_flash.html", {"message": message, "oob": True})
 
 

@@ -114,10 +114,12 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
     now = time.time()
     per_table = getattr(settings, "MAX_SOCKETS_PER_TABLE", MAX_SOCKETS_PER_TABLE)
     in_all = getattr(settings, "MAX_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER)
-    refused = await _client().eval(
-        _ADMIT, 2, sockets_key(user_id), _cooling_key(table_id, user_id), now, now + _expiry(),
-        f"{table_id} {channel_name}", f"{table_id} ",
-        per_table, in_all, int(_expiry() * 2) + 1,
+    # By its hash (EVALSHA; the script is sent again only if Redis lost it): every opening runs
+    # this, and a flood of openings sent and hashed the whole script each time.
+    refused = await _client().register_script(_ADMIT)(
+        keys=[sockets_key(user_id), _cooling_key(table_id, user_id)],
+        args=[now, now + _expiry(), f"{table_id} {channel_name}", f"{table_id} ", per_table, in_all,
+              int(_expiry() * 2) + 1],
     )
     if refused == 1:
         return TOO_MANY_HERE.format(per_table)

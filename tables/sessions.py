@@ -1,10 +1,11 @@
 """Open table sockets hear at once when their login ends (RULING P18).
 
-Each socket also checks its session at every message (tables/guard.py); this closes the
-sockets that are only watching, which send nothing. When a user logs out, or their
-account is saved (a new password, a password reset, deactivation), each of their open
-table sockets, wherever it runs, is told through the channel layer; the socket list is
-the one the caps of RULING P16 keep in Redis. A socket whose session ended is closed.
+This is how a socket learns it: it does not read its session for every message (that cost
+a pool thread and two queries per frame), only now and then as a safety net
+(tables/guard.py). When a user logs out, or their account is saved (a new password, a
+password reset, deactivation), each of their open table sockets, wherever it runs, is told
+through the channel layer; the socket list is the one the caps of RULING P16 keep in Redis.
+A socket whose session ended is closed, whether it is sending or only watching.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def tell_sockets(user_id: int, event: dict) -> int:
 def _tell_safely(user_id: int, event: dict) -> None:
     try:
         tell_sockets(user_id, event)
-    except Exception:  # noqa: BLE001 (the per-message check still stops the socket)
+    except Exception:  # noqa: BLE001 (the sockets' timed re-check still stops them)
         logger.warning("could not tell the table sockets of user %s", user_id, exc_info=True)
 
 

@@ -188,32 +188,74 @@ async def test_a_crashed_socket_stops_counting_as_connected(host, player, settin
 # --- F4: the session ----------------------------------------------------------------------
 
 
-async def test_a_socket_whose_session_ended_is_closed_and_changes_nothing(host, player) -> None:
+async def socket_on_a_clock(host, player, monkeypatch) -> tuple:
+    """A player's socket on a table whose session re-check runs on ``now[0]``, a clock the test moves."""
+    now = [1000.0]
+    monkeypatch.setattr(guard, "session_clock", lambda: now[0])
     table = await database_sync_to_async(open_table)(host, "sita")
     socket, _ = await connect(table.pk, player)
     await drain(socket)
+    return table, socket, now
+
+
+async def test_a_socket_whose_session_ended_unannounced_is_closed_at_its_recheck_and_changes_nothing(
+        host, player, monkeypatch) -> None:
+    # RULING P18's safety net: a session that ends with no event (deleted, expired) is found out
+    # by the first message after the re-check interval, and that message is not carried out.
+    table, socket, now = await socket_on_a_clock(host, player, monkeypatch)
     await database_sync_to_async(lambda: Session.objects.all().delete())()  # logged out everywhere
+    # Within the interval a message does not read the session (it is not read for every frame).
+    assert await still_open(socket)
+    now[0] += guard.SESSION_RECHECK_SECONDS
     await socket.send_json_to({"command": "seat_take", "position": 1})
     assert "logged out" in await socket.receive_from()
     assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
     assert not await database_sync_to_async(lambda: table.seats.filter(user=player).exists())()
 
 
-async def test_a_password_change_closes_the_old_socket_at_once(host, player) -> None:
-    # RULING P18: closed though it sends nothing (tables/sessions.py); a command racing the
-    # close is refused by the check at every message.
+async def test_a_recheck_finds_a_login_that_still_holds_and_the_message_is_carried_out(
+        host, player, monkeypatch) -> None:
+    table, socket, now = await socket_on_a_clock(host, player, monkeypatch)
+    now[0] += guard.SESSION_RECHECK_SECONDS
+    await socket.send_json_to({"command": "seat_take", "position": 1})
+    await drain(socket)
+    assert await database_sync_to_async(lambda: table.seats.filter(user=player, position=1).exists())()
+    assert await still_open(socket)
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("change", ["password", "deactivate"])
+async def test_a_password_change_or_deactivation_closes_the_old_socket_at_once(host, player, change) -> None:
+    # RULING P18: closed though it sends nothing (tables/sessions.py), long before any re-check.
     table = await database_sync_to_async(open_table)(host, "sita")
     socket, _ = await connect(table.pk, player)
     await drain(socket)
 
-    def change_password():
-        player.set_password("another-long-pass-phrase")
+    def save_account():
+        if change == "password":
+            player.set_password("another-long-pass-phrase")
+        else:
+            player.is_active = False
         player.save()
 
-    await database_sync_to_async(change_password)()
-    await socket.send_json_to({"command": "seat_take", "position": 1})
+    await database_sync_to_async(save_account)()
+    assert "logged out" in await socket.receive_from()
     assert await closed_with(socket) == guard.CLOSE_LOGGED_OUT
-    assert not await database_sync_to_async(lambda: table.seats.filter(user=player).exists())()
+
+
+async def test_saving_an_account_leaves_its_sockets_open_while_the_login_holds(host, player) -> None:
+    table = await database_sync_to_async(open_table)(host, "sita")
+    socket, _ = await connect(table.pk, player)
+    await drain(socket)
+
+    def rename():
+        player.display_name = "Someone else"
+        player.save()
+
+    await database_sync_to_async(rename)()
+    await drain(socket, quiet=0.5)  # the socket was told to check its login, and did
+    assert await still_open(socket)
+    await socket.disconnect()
 
 
 async def test_logging_out_closes_that_sessions_sockets_only(host, player) -> None:

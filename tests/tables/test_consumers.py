@@ -204,3 +204,40 @@ async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(host, play
         assert event.seat == 0
     for communicator in sockets:
         await communicator.disconnect()
+
+
+
+async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(host, player, outsider,
+                                                                           monkeypatch) -> None:
+    # tables/fanout.py: the sockets of a process share the move's snapshot and every render they can.
+    from tables import live
+    from tests.conftest import make_user
+
+    @database_sync_to_async
+    def start_sita():
+        table = open_table(host, "sita", seat_count=2)
+        services.seat_take(table_id=table.pk, user=player, position=1)
+        services.seat_ready(table_id=table.pk, user=player, ready=True)
+        return table, services.table_start(table_id=table.pk, host=host)
+
+    table, match = await start_sita()
+    others = [outsider] + [await database_sync_to_async(make_user)(f"watcher{i}") for i in range(2)]
+    seated = [(await connect(table.pk, user))[0] for user in (host, player)]
+    watching = [(await connect(table.pk, user))[0] for user in others + [outsider]]
+    for communicator in seated + watching:
+        await drain(communicator)
+    engine, state = await database_sync_to_async(state_of)(match)
+    match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    renders = []
+    render = live.render_live
+    monkeypatch.setattr(live, "render_live",
+                        lambda snap, **k: renders.append((snap.version, k["user_id"])) or render(snap, **k))
+    await seated[0].send_json_to({"command": "act", "action": engine.legal_actions(state, 0)[0],
+                                  "version": match.version})
+    views = [(await receive_until_version(communicator, match.version + 1))[-1] for communicator in seated + watching]
+    after = sorted(user for version, user in renders if version == match.version + 1)
+    # One render per seat, and one for all four spectator sockets (three users) together.
+    assert len(after) == 3 and {host.pk, player.pk} < set(after) and len(set(after) & {o.pk for o in others}) == 1
+    assert len(set(views[2:])) == 1 and views[0] != views[1]  # the spectators' one view; each seat its own
+    for communicator in seated + watching:
+        await communicator.disconnect()
