@@ -309,9 +309,12 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
     """A move's cost in round 1 and in round 18 of a full Estimation game, on a quiet site.
 
     For each: CPU of the move's service call and the four seats' renders (what a Daphne process
-    does per move with a table's sockets on it), the bytes of the move's write statement (the
-    state and rounds it sends), and the WAL PostgreSQL wrote for it (the server's, so other work
-    on the server only adds: the minimum and median over the moves are printed).
+    does per move with a table's sockets on it), the bytes of the state text the move writes,
+    and the WAL PostgreSQL wrote for the move: its records, read back with pg_walinspect, that
+    touch this database, and the commits of their transactions (the site is not running yet,
+    so nothing else writes here; other databases on the server are left out). Full-page
+    images are printed apart: they come with the first change of a page after a checkpoint,
+    whatever the move.
     """
     from django.db import connection
 
@@ -323,10 +326,26 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
     engine = get_engine("estimation")
     results = {}
 
-    def wal() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect")
+        cursor.execute("SELECT oid FROM pg_database WHERE datname = current_database()")
+        ours = f"%rel %/{cursor.fetchone()[0]}/%"
+
+    def lsn() -> str:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn")
-            return int(cursor.fetchone()[0])
+            cursor.execute("SELECT pg_current_wal_insert_lsn()")
+            return cursor.fetchone()[0]
+
+    def wal(start: str) -> tuple[int, int]:
+        """(bytes, of which full-page images) of this database's WAL since ``start``: the move
+        committed durably, so its records are all flushed."""
+        with connection.cursor() as cursor:
+            cursor.execute("""
+                WITH r AS (SELECT xid, record_length, fpi_length, block_ref
+                           FROM pg_get_wal_records_info(%s, pg_current_wal_flush_lsn()))
+                SELECT coalesce(sum(record_length), 0), coalesce(sum(fpi_length), 0) FROM r
+                WHERE xid IN (SELECT xid FROM r WHERE block_ref LIKE %s AND xid <> '0')""", [start, ours])
+            return tuple(int(value) for value in cursor.fetchone())
 
     # The second game to the start of its last round.
     advance_games(table_ids[1:], 10**6, until=lambda state: state["round_number"] >= state["rounds_total"])
@@ -335,21 +354,23 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
         users = {player.seat: player.user for player in match.match_players.select_related("user")}
         rng = random.Random(5)
         snapshot = live.load_snapshot(table_id)
-        cpu, written, sent = [], [], []
+        cpu, written, images, sent = [], [], [], []
         for _ in range(moves):
             state = states.loaded(match.game, match.pk, match.version, match.state)
             seat = engine.to_act(state)[0]
             action = rng.choice(engine.legal_actions(state, seat))
-            wal_before = wal()
+            start = lsn()
             started = time.process_time()
             match = services.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
             snapshot = snapshot.with_state(version=match.version, state=match.state)
             for viewer in users.values():
                 live.render_live(snapshot, user_id=viewer.pk, connected={u.pk for u in users.values()}, oob=True)
             cpu.append(time.process_time() - started)
-            written.append(wal() - wal_before)
+            total, image = wal(start)
+            written.append(total)
+            images.append(image)
             sent.append(len(match.state.encode()))
-        results[label] = {"cpu": cpu, "wal": written, "statement": sent,
+        results[label] = {"cpu": cpu, "wal": written, "fpi": images, "statement": sent,
                           "state_kib": len(engine.dumps(states.loaded(match.game, match.pk, match.version,
                                                                        match.state))) / 1024}
     return results
@@ -900,11 +921,12 @@ def report_moves(name: str, result: dict, echo: dict, group: dict) -> list[str]:
 def report_flat(flat: dict) -> list[str]:
     one, last = flat["round 1"], flat["round 18"]
     lines = ["\n[4] a move's cost over a full Estimation game (service call + four seats' renders, in the "
-             "benchmark's process; WAL: server-wide, min and median)"]
+             "benchmark's process; WAL: the move's records, min and median, of which full-page images)"]
     for label, r in flat.items():
         lines.append(f"  {label:8s} CPU per move p50 {percentile(r['cpu'], 50) * 1e6:7.0f} us  mean "
                      f"{sum(r['cpu']) / len(r['cpu']) * 1e6:7.0f} us   state text written {sum(r['statement']) / len(r['statement']):7.0f} B"
                      f"   WAL min {min(r['wal']):6d} B  median {percentile(r['wal'], 50):6.0f} B"
+                     f" (full-page images median {percentile(r['fpi'], 50):5.0f} B, total {sum(r['fpi'])} B)"
                      f"   whole state {r['state_kib']:.1f} KiB")
     cpu = percentile(last["cpu"], 50) / percentile(one["cpu"], 50)
     written = (sum(last["statement"]) / len(last["statement"])) / (sum(one["statement"]) / len(one["statement"]))
