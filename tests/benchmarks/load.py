@@ -232,35 +232,42 @@ def make_players(count: int, prefix: str) -> list[tuple[int, str]]:
 
     from accounts.models import User
 
+    from django.db import transaction
+
     password = make_password("bench-pass-phrase-not-used")
     players = []
-    for index in range(count):
-        user = User.objects.create(username=f"{prefix}{index}", email=f"{prefix}{index}@example.com", password=password)
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        players.append((user.pk, session.session_key))
+    with transaction.atomic():  # one commit: thousands of durable ones took minutes
+        for index in range(count):
+            user = User.objects.create(username=f"{prefix}{index}", email=f"{prefix}{index}@example.com",
+                                       password=password)
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            players.append((user.pk, session.session_key))
     return players
 
 
 def open_tables(players: list[tuple[int, str]], *, game: str, seats: int, options: dict, start: bool) -> list[int]:
+    from django.db import transaction
+
     from accounts.models import User
     from tables import services
 
     users = {user.pk: user for user in User.objects.filter(pk__in=[pk for pk, _ in players])}
     table_ids = []
     step = seats if start else 1  # a lobby needs only its host
-    for first in range(0, len(players) - step + 1, step):
-        group = [users[pk] for pk, _ in players[first:first + step]]
-        table = services.table_create(host=group[0], game=game, seat_count=seats, options=options)
-        if start:
-            for position, user in enumerate(group[1:], start=1):
-                services.seat_take(table_id=table.pk, user=user, position=position)
-                services.seat_ready(table_id=table.pk, user=user, ready=True)
-            services.table_start(table_id=table.pk, host=group[0])
-        table_ids.append(table.pk)
+    with transaction.atomic():  # the services' own transactions nest in one commit
+        for first in range(0, len(players) - step + 1, step):
+            group = [users[pk] for pk, _ in players[first:first + step]]
+            table = services.table_create(host=group[0], game=game, seat_count=seats, options=options)
+            if start:
+                for position, user in enumerate(group[1:], start=1):
+                    services.seat_take(table_id=table.pk, user=user, position=position)
+                    services.seat_ready(table_id=table.pk, user=user, ready=True)
+                services.table_start(table_id=table.pk, host=group[0])
+            table_ids.append(table.pk)
     return table_ids
 
 
