@@ -10,7 +10,9 @@
 It starts the site as ``make run`` does (Daphne, a Celery worker, PostgreSQL, Redis) with
 DEBUG off, against a fresh database ``sitaratas_bench`` on the server of ``DATABASE_URL``
 (or the embedded servers of config/launch.py when ``DATABASE_URL`` / ``REDIS_URL`` are
-unset). Players get real sessions; tables are opened and started through ``tables.services``.
+unset). Players get real sessions; tables are opened and started through ``tables.services``,
+each phase of moves on tables of its own, opened (and with ``--advance``, played on) just
+before it.
 Every seat is a plain asyncio WebSocket client that reads only what the server pushes: the
 fragment's ``data-version``, whether its own seat is marked to act, and the hidden fields of
 the enabled ``ws-send`` forms (the buttons a person would press); it presses one after a
