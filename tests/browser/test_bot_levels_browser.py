@@ -28,3 +28,7 @@ def test_the_host_adds_a_strong_and_an_easy_bot_from_the_lobby(new_page) -> None
     page.click("#live button:has-text('Start the game')")
     page.wait_for_selector("#live #game")
     assert page.locator("#live .seat .bot-level").all_text_contents() == ["strong bot", "easy bot"]
+    # The bots choose at once; the test ends when only the host's choice is awaited, so the
+    # database is quiet when it is emptied for the next test.
+    page.wait_for_selector("#game .sita-hand button:not([disabled])")
+    page.wait_for_timeout(1500)
