@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.models import Match, MatchPlayer, Rating
@@ -47,7 +46,7 @@ def ratings_update(*, match: Match, players: list[MatchPlayer]) -> bool:
         return False
     with transaction.atomic():
         ratings = _lock_ratings(game=match.game, user_ids={player.user_id for player in players})
-        model, now = _model(), timezone.now()
+        model = _model()
         ordered = sorted(players, key=lambda player: player.seat)
         teams = [[model.create_rating([ratings[p.user_id].mu, ratings[p.user_id].sigma])] for p in ordered]
         # Plackett-Luce ranks: lower is better and equal ranks are ties, exactly our places.
@@ -58,7 +57,7 @@ def ratings_update(*, match: Match, players: list[MatchPlayer]) -> bool:
             rating.mu, rating.sigma = new.mu, new.sigma
             rating.ordinal = ordinal(new.mu, new.sigma)
             rating.games += 1
-            rating.updated_at = now
+            rating.updated_at = match.ended_at  # the game's end, as the settling move recorded it
             player.rating_after = rating.ordinal
         Rating.objects.bulk_update(ratings.values(), ["mu", "sigma", "ordinal", "games", "updated_at"])
         MatchPlayer.objects.bulk_update(ordered, ["rating_before", "rating_after"])

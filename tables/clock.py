@@ -29,6 +29,8 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tables.tasks import clock_expire
+
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
 # RULING P9: Sitaratas' rule book says a lost connection never skips a turn (S11), so its
 # tables start without a clock; the host may still choose one.
@@ -133,8 +135,6 @@ def arm(match, *, now: datetime) -> None:
 
 
 def _queue(match_id: int, version: int, at: int) -> None:
-    from tables.tasks import clock_expire
-
     countdown = max(0.0, (at - ms(datetime.now(dt_timezone.utc))) / 1000)
     clock_expire.apply_async((match_id, version, at), countdown=countdown)
 

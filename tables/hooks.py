@@ -11,13 +11,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from accounts.models import User
-from games.models import Match, MatchPlayer, Signature
+from games.models import Match, MatchPlayer
 from games.ratings import ratings_update
-from games.services import SIGNATURE_GAME
-from payouts import selectors as payout_selectors
 from payouts import services as payouts
 from payouts.services import PayoutError
-from tables import fairness
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 
@@ -90,31 +87,3 @@ def is_paused(match: Match) -> bool:
     if match.game != PASS_GAME:  # votes exist only in Sitaratas: no query on the other games' moves
         return False
     return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()
-
-
-def live_extra(*, table: Table, match: Match | None) -> dict:
-    """Extra context for the table page: the pot, payouts, the lobby note and the vote."""
-    from tables.votes import vote_panel
-
-    extra: dict = {}
-    if table.stake:
-        extra["pot"] = payout_selectors.table_pot(table=table, match=match)
-        if match is not None and match.status == Match.Status.FINISHED:
-            extra["payouts"] = {seat: payout for seat, payout in match.match_players.values_list("seat", "payout")
-                                if payout is not None}
-        if table.status == Table.Status.LOBBY:
-            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coin{'' if table.stake == 1 else 's'} from your wallet; "
-                                   "leaving gives them back. The winners share the pot.")
-    elif table.game == PASS_GAME and table.status == Table.Status.LOBBY:
-        extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
-    if table.game == PASS_GAME and match is not None:
-        extra["vote"] = vote_panel(match)
-    extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
-    if match is not None and match.game == SIGNATURE_GAME and match.status == Match.Status.FINISHED:
-        # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
-        extra["signature"] = Signature.objects.filter(match=match).values("text").first()
-    if table.status == Table.Status.LOBBY:
-        from tables.play_screen import last_attempt_note
-
-        extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
-    return extra

@@ -24,13 +24,12 @@ from games.engines import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from tables import matchstore
 from tables.models import DismissalVote
+from tables.tasks import bots_move
+from tables.votes import vote_close_expired
 
 
 def stalled_work_resume(*, now: datetime) -> dict[str, int]:
     """Close overdue votes and queue the bots of stalled games again. Safe to run twice or at once."""
-    from tables.tasks import bots_move
-    from tables.votes import vote_close_expired
-
     closed = 0
     for vote_id in DismissalVote.objects.filter(status=DismissalVote.Status.OPEN, deadline__lte=now).values_list(
             "pk", flat=True):

@@ -1,25 +1,22 @@
 """Every write to tables, seats and matches (docs/style.md §5–7).
 
-Each public function is one transaction. Lobby writes lock the Table row; game
-writes lock the Match row, check seat, turn, pause and version, apply the
-engine, save ``version + 1`` and append the MatchEvent (docs/design.md, "How a move
-flows"). Broadcasts and bot tasks go out only after commit.
+Each public function is one transaction (``match_dismiss`` and ``bots_queue`` run in their
+caller's, under its Match lock). Lobby writes lock the Table row; game writes lock the Match
+row (tables/matchstore.py), check seat, turn, pause and version, apply the engine, save
+``version + 1`` and append the MatchEvent (docs/design.md, "How a move flows"). Broadcasts
+and bot tasks go out only after commit.
 """
 
 from __future__ import annotations
 
 import random
-import threading
 import time
-from collections import OrderedDict
-from contextlib import contextmanager
 from datetime import datetime, timedelta
 
-import psycopg
 from django.utils.translation import gettext_lazy as _
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max, Q
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from config.i18n import lazy_format, refusal
@@ -31,6 +28,7 @@ from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from ops import metrics
 from tables import clock, fairness, hooks, matchstore
+from tables.tasks import bots_move
 from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
 from tables.models import Seat, Table
@@ -100,9 +98,7 @@ def seat_leave(*, table_id: int, user: User) -> None:
             raise TableError(_("The host cannot leave; close the table instead."))
         hooks.seat_left(table=table, user=user)
         fairness.value_withdraw(table=table, user=user)
-        seat.user = None
-        seat.is_ready = False
-        seat.save(update_fields=["user", "is_ready"])
+        _vacate(table.seats.filter(pk=seat.pk))
         _touch(table)
 
 
@@ -149,9 +145,7 @@ def bot_remove(*, table_id: int, host: User, position: int) -> None:
         seat = _seat_at(table, position)
         if seat.user is None or not seat.user.is_bot:
             raise TableError(_("There is no bot in that seat."))
-        seat.user = None
-        seat.is_ready = False
-        seat.save(update_fields=["user", "is_ready"])
+        _vacate(table.seats.filter(pk=seat.pk))
         _touch(table)
 
 
@@ -176,7 +170,7 @@ def _close(table: Table, reason: str, admin: User | None = None) -> None:
     for seat in table.seats.exclude(user=None).select_related("user"):
         if not seat.user.is_bot:
             hooks.seat_left(table=table, user=seat.user, by=admin, memo=f"Table closed before the start: {reason}")
-    table.seats.update(user=None, is_ready=False)
+    _vacate(table.seats.all())
     table.status = Table.Status.CLOSED
     table.closed_reason = reason
     table.save(update_fields=["status", "closed_reason"])
@@ -228,7 +222,7 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         table.last_activity_at = now
         table.save(update_fields=["status", "last_activity_at"])
         hooks.match_started(table=table, match=match, users=[seat.user for seat in seats])
-        _after_move(match, state, engine)
+        _after_move(match, state, engine, now=now)
     return match
 
 
@@ -239,7 +233,7 @@ def match_act(*, match_id: int, user: User, action: object, version: int | None,
     """Apply one player's action. Refuses (changing nothing) anything out of turn, stale or illegal."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = _lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         seat = _seat_of(match, user)
         # A move made on an older view is stale, except in a simultaneous choice (SITA): there
         # the others' locked choices change nothing this seat could see (RULING T2).
@@ -256,14 +250,14 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
     """
     now = now or timezone.now()
     with transaction.atomic():
-        match = _lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         if match.version != version or match.status != Match.Status.PLAYING or hooks.is_paused(match):
             return 0
         engine = _engine(match.game)
         state = matchstore.loaded(match.game, match.pk, match.version, match.state)
         # RULING P12: the house plays for an away seat as for a bot, after the same pause.
         away = clock.away_seats(match)
-        bots = {seat: user_id for seat, user_id, is_bot in _players(match) if is_bot or seat in away}
+        bots = {seat: user_id for seat, user_id, is_bot in matchstore.seating(match) if is_bot or seat in away}
         events: list[tuple] = []
         # In SITA every bot chooses at once; in the trick games exactly one seat is awaited.
         for seat in [seat for seat in engine.to_act(state) if seat in bots]:
@@ -277,7 +271,7 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
                                  events=events, by_clock=seat in away)
         if events:
-            _after_move(match, state, engine, events)
+            _after_move(match, state, engine, events, now=now)
         return len(events)
 
 
@@ -295,7 +289,7 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
         state = _apply_state(match, engine, state, seat=seat, user_id=user.pk, action=action, now=now, events=events)
     except IllegalAction as error:
         raise TableError(refusal(error)) from None
-    _after_move(match, state, engine, events)
+    _after_move(match, state, engine, events, now=now)
     return match
 
 
@@ -311,7 +305,7 @@ def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action
     return new_state
 
 
-def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
+def _after_move(match: Match, state, engine, events: list[tuple] = (), *, now: datetime) -> None:
     """Save the state and the events, settle a finished game, and queue the broadcast and any bot turn."""
     # Issue 27: the finished rounds are written once, beside the state (games/storage.py).
     stored = storage.placeholders_in_text(match.game, match.state)
@@ -321,31 +315,28 @@ def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
     if rounds_write != (None, None):
         seed = state.get("seed")
         transaction.on_commit(lambda: matchstore.remember_rounds(match.pk, seed, rounds))
-    humans = {seat for seat, _, is_bot in _players(match) if not is_bot}
-    clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events,
-                     now=events[-1][4] if events else timezone.now())
+    humans = {seat for seat, _, is_bot in matchstore.seating(match) if not is_bot}
+    clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events, now=now)
     if events:
         metrics.move_done(match.game, len(events))
-    _write_move(match, events, rounds_write)
+    matchstore.write_move(match, events, rounds_write)
     if engine.is_over(state):
-        _settle(match, state, engine)
-        # Every column the move and the settling wrote, but not the rounds: the move's statement
-        # wrote them, and the instance may hold an older copy (or none).
-        match.save(update_fields=[field.attname for field in _MATCH_FIELDS if not field.primary_key])
+        _settle(match, state, engine, now=now)
+        match.save(update_fields=matchstore.SETTLED_FIELDS)
     # A finished game changes more than the state (places, payouts): consumers re-read it all.
     finished = match.status != Match.Status.PLAYING
     table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished,
                             clock=clock.public(match))
     if match.status == Match.Status.PLAYING:
-        _queue_bots(match, state, engine)
+        bots_queue(match, state, engine)
 
 
-def _queue_bots(match: Match, state, engine) -> None:
+def bots_queue(match: Match, state, engine) -> None:
+    """Queue the bots' turn after commit if a bot (or the house, for an away seat) is awaited.
+    Called under the Match lock, by a move and by a dismissal vote that did not pass."""
     away = clock.away_seats(match)
-    bot_seats = {seat for seat, _, is_bot in _players(match) if is_bot or seat in away}
+    bot_seats = {seat for seat, _, is_bot in matchstore.seating(match) if is_bot or seat in away}
     if bot_seats & set(engine.to_act(state)):
-        from tables.tasks import bots_move
-
         match_id, version = match.pk, match.version
         # robust: the move has committed; if the broker is down the task is lost, not the move, and
         # beat's sweep queues it again (RULING P35, tables/recovery.py).
@@ -354,12 +345,12 @@ def _queue_bots(match: Match, state, engine) -> None:
         )
 
 
-def _settle(match: Match, state, engine) -> None:
+def _settle(match: Match, state, engine, *, now: datetime) -> None:
     """The last move: record the result, places and totals in the same transaction (docs/design.md)."""
     record = engine.record(state)
     match.status = Match.Status.FINISHED
     match.record = fairness.with_fairness(match, record)  # RULING P33: the secret, now the game is over
-    match.ended_at = timezone.now()
+    match.ended_at = now
     match.end_reason = "Finished."
     places = places_from_groups(record["placements"])
     players = list(match.match_players.all())
@@ -379,7 +370,7 @@ def match_abort(*, match_id: int, by: User, reason: str, now: datetime | None = 
     if not (reason or "").strip():
         raise TableError(_("Aborting a game needs a reason."))  # RULING P19
     with transaction.atomic():
-        match = _lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         if match.status != Match.Status.PLAYING:
             raise TableError(_("Only a game in play can be aborted."))
         _close_unfinished(match, status=Match.Status.ABORTED, reason=f"Aborted by {by.name}: {reason.strip()}",
@@ -393,7 +384,7 @@ def _close_unfinished(match: Match, *, status: str, reason: str, now: datetime, 
     table = Table.objects.select_for_update().get(pk=match.table_id)  # Match, then Table: as votes do.
     _end_attempt(match, status=status, reason=reason, now=now)
     hooks.match_aborted(table=table, match=match, by=by)
-    table.seats.update(user=None, is_ready=False)
+    _vacate(table.seats.all())
     table.status, table.closed_reason = Table.Status.CLOSED, match.end_reason
     table.save(update_fields=["status", "closed_reason"])
 
@@ -458,7 +449,7 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
     """
     now = now or timezone.now()
     with transaction.atomic():
-        match = _lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         if match.status != Match.Status.PLAYING:
             return 0
         if version is not None and not clock.take_timer(match, version=version, at=at, now=now):
@@ -475,7 +466,7 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
             return 0
         engine = _engine(match.game)
         state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-        users = {seat: user_id for seat, user_id, _level in _players(match)}
+        users = {seat: user_id for seat, user_id, _level in matchstore.seating(match)}
         bot = get_bot(match.game)
         events: list[tuple] = []
         # SITA: every seat that has not chosen when time is up gets a bot choice at once.
@@ -487,7 +478,7 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
             state = _apply_state(match, engine, state, seat=seat, user_id=users[seat], action=action, now=now,
                                  events=events, by_clock=True)
             clock.expired(match, seat, now=now)
-        _after_move(match, state, engine, events)
+        _after_move(match, state, engine, events, now=now)
         return len(events)
 
 
@@ -495,7 +486,7 @@ def seat_back(*, match_id: int, user: User, position: int | None = None, now: da
     """RULING P12: "I'm back" ends the away mark of the player's own seat, and only theirs."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = _lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         seat = _seat_of(match, user)
         if position is not None and position != seat:
             raise TableError(_("You can only say you are back for your own seat."))
@@ -549,7 +540,7 @@ def match_abandon_idle(*, match_id: int, now: datetime | None = None) -> bool:
     """RULING P14: an untimed game with no move for 24 hours ends as abandoned, as an admin abort would."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = _lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         if match.status != Match.Status.PLAYING or match.turn_clock:
             return False
         last = match.events.order_by("-version").values_list("created_at", flat=True).first() or match.started_at
@@ -586,111 +577,6 @@ def _lock_lobby(table_id: int) -> Table:
     return table
 
 
-# The hot path of every move, written as two fixed statements (issue 9). The ORM built the same
-# SELECT … FOR UPDATE, INSERTs and UPDATE anew on every move: about 1 ms of CPU per move, a
-# seventh of what a move costs a Daphne process in all. The rows and the transaction are the
-# same as the ORM's; the model still defines the columns. They bind their values on the server,
-# unlike Django's cursors, so psycopg prepares each once per connection and PostgreSQL stops
-# parsing and planning them on every move, and the state's text is not quoted into the SQL.
-# The events (one per move; several when SITA's bots choose at once) go in as arrays, in the
-# same statement as the state: one round trip fewer for the thread, and one statement fewer for
-# PostgreSQL, on every move.
-# Not the finished rounds: a move needs them only when its process has no copy (tables/matchstore.py).
-_MATCH_FIELDS = [field for field in Match._meta.concrete_fields if field.attname != "rounds"]
-_LOCK_MATCH_SQL = (
-    f"SELECT {', '.join(connection.ops.quote_name(field.column) for field in _MATCH_FIELDS)} "
-    f"FROM {connection.ops.quote_name(Match._meta.db_table)} WHERE id = %s FOR UPDATE"
-)
-_MATCH_CONVERTED = [(index, field) for index, field in enumerate(_MATCH_FIELDS) if hasattr(field, "from_db_value")]
-_INSERT_EVENTS_SQL = (
-    f"INSERT INTO {connection.ops.quote_name(MatchEvent._meta.db_table)} "
-    "(match_id, version, seat, user_id, action, created_at, by_clock) "
-    "SELECT %s::bigint, * FROM unnest(%s::integer[], %s::smallint[], %s::bigint[], %s::jsonb[], %s::timestamptz[], "
-    "%s::boolean[])"
-)
-_EVENT_ACTION = MatchEvent._meta.get_field("action")
-_SAVE_MOVE_SQL = (
-    f"WITH events AS ({_INSERT_EVENTS_SQL}) "
-    f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET state = %s, version = %s, turn_version = %s, "
-    "deadlines = %s, clock_due = %s, clock_seats = %s, "
-    # Issue 27: the finished rounds are written (whole, or appended to) only when a round ends;
-    # otherwise the column keeps its value, and PostgreSQL its stored copy, untouched.
-    "rounds = COALESCE(%s::text, CASE WHEN %s::text IS NULL THEN rounds ELSE left(rounds, -1) || ',' || %s::text END) "
-    "WHERE id = %s"
-)
-_DEADLINES, _CLOCK_SEATS = Match._meta.get_field("deadlines"), Match._meta.get_field("clock_seats")
-
-
-@contextmanager
-def _prepared_cursor():
-    """A psycopg cursor with server-side binding, on Django's connection and in its transaction.
-
-    Not in psycopg's pipeline mode: it saved two round trips per move, but its Python-side
-    bookkeeping cost more CPU than they did (0.41 against 0.27 ms per move's statements, on an
-    idle machine), and under load CPU is what runs out.
-    """
-    with connection.cursor():  # Django's connection set-up, as for any query
-        pass
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        yield cursor
-
-
-def _lock_match(match_id: int) -> Match:
-    """The Match row, locked until commit: one writer per game at a time (docs/style.md §6)."""
-    with _prepared_cursor() as cursor:
-        cursor.execute(_LOCK_MATCH_SQL, [match_id])  # with the transaction's BEGIN
-        row = cursor.fetchone()
-    if row is None:
-        raise TableError(_("There is no such game."))
-    values = list(row)
-    for index, field in _MATCH_CONVERTED:  # the JSON columns, as the ORM would read them
-        values[index] = field.from_db_value(values[index], None, connection)
-    return Match.from_db(connection.alias, [field.attname for field in _MATCH_FIELDS], values)
-
-
-def _write_move(match: Match, events: list[tuple], rounds_write: tuple[str | None, str | None]) -> None:
-    """Append the move's MatchEvents and save the new state, versions and any finished round, in one
-    statement. ``rounds_write``: (the whole rounds column, or rounds to append to it), as
-    ``games.storage.rounds_write`` gives them; (None, None) leaves it as it is."""
-    versions, seats, users, actions, times, by_clock = (list(column) for column in zip(*events)) if events else ([],) * 6
-    values = [match.pk, versions, seats, users, [_EVENT_ACTION.get_db_prep_value(a, connection) for a in actions], times,
-              by_clock]
-    whole, appended = rounds_write
-    with _prepared_cursor() as cursor:
-        # The clock's deadlines are written with the move that set them (RULING P10).
-        cursor.execute(_SAVE_MOVE_SQL, [
-            *values, match.state, match.version, match.turn_version,
-            _DEADLINES.get_db_prep_value(match.deadlines, connection), match.clock_due,
-            _CLOCK_SEATS.get_db_prep_value(match.clock_seats, connection), whole, appended, appended, match.pk,
-        ])
-
-
-# (match id, seed) -> (seat, user id, is a bot) for every seat, per process (issue 9). Who sits
-# where is written once, with the match, in table_start, and never changes after; so a move
-# reads it from here instead of querying it. The seed guards against ids that a test
-# database reuses after a flush. Moves now run on several threads at once (tables/live/consumer.py),
-# hence the lock around the dict.
-_PLAYERS: OrderedDict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = OrderedDict()
-_PLAYERS_LIMIT = 2048
-_PLAYERS_LOCK = threading.Lock()
-
-
-def _players(match: Match) -> tuple[tuple[int, int, bool], ...]:
-    """(seat, user id, is a bot) for every seat: queried once per match and process."""
-    key = (match.pk, match.seed)
-    with _PLAYERS_LOCK:
-        players = _PLAYERS.get(key)
-    if players is None:
-        players = tuple(match.match_players.order_by("seat").values_list("seat", "user_id", "user__is_bot"))
-        # table_start also asks, before its MatchPlayer rows commit; if it rolls back, the id is
-        # never used again (sequences do not roll back) and a reused one comes with another seed.
-        with _PLAYERS_LOCK:
-            _PLAYERS[key] = players
-            while len(_PLAYERS) > _PLAYERS_LIMIT:
-                _PLAYERS.popitem(last=False)
-    return players
-
-
 def _bot_level(user_id: int) -> str:
     """The level a bot account plays at (RULING P45); one small query per bot move."""
     level = User.objects.filter(pk=user_id).values_list("bot_level", flat=True).first()
@@ -698,7 +584,7 @@ def _bot_level(user_id: int) -> str:
 
 
 def _seat_of(match: Match, user: User) -> int:
-    seat = next((seat for seat, user_id, _level in _players(match) if user_id == user.pk), None)
+    seat = next((seat for seat, user_id, _level in matchstore.seating(match) if user_id == user.pk), None)
     if seat is None:
         raise TableError(_("You are not playing in this game."))
     return seat
@@ -711,6 +597,11 @@ def _seat_at(table: Table, position: object) -> Seat:
     if seat is None:
         raise TableError(_("There is no such seat."))
     return seat
+
+
+def _vacate(seats: QuerySet[Seat]) -> None:
+    """Empty these seats: nobody in them, nobody ready (leaving, removing a bot, closing)."""
+    seats.update(user=None, is_ready=False)
 
 
 def _require_host(table: Table, user: User) -> None:

@@ -1,11 +1,14 @@
-"""Celery tasks. Each takes ids, re-reads, and is harmless when run twice or late (docs/style.md §7)."""
+"""Celery tasks. Each takes ids, re-reads, and is harmless when run twice or late (docs/style.md §7).
+
+The services queue these tasks, so each task imports its service inside its body: the
+services import this module, never the other way round at import time.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.utils import timezone
 
-from tables import services
 from tables.connections import retry_on_dead_connection
 
 
@@ -13,12 +16,16 @@ from tables.connections import retry_on_dead_connection
 @retry_on_dead_connection
 def bots_move(match_id: int, version: int) -> int:
     """RULING P1: a bot's turn; does nothing if the game moved on since it was queued."""
+    from tables import services
+
     return services.bots_act(match_id=match_id, version=version)
 
 
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def close_idle_lobbies() -> int:
+    from tables import services
+
     return services.lobbies_close_idle(now=timezone.now())
 
 
@@ -35,6 +42,8 @@ def vote_expire(vote_id: int) -> bool:
 @retry_on_dead_connection
 def clock_expire(match_id: int, version: int, at: int | None = None) -> int:
     """RULING P11: the match's armed countdown (its version and time); harmless twice, late or early."""
+    from tables import services
+
     return services.clock_expire(match_id=match_id, version=version, at=at)
 
 
@@ -42,6 +51,8 @@ def clock_expire(match_id: int, version: int, at: int | None = None) -> int:
 @retry_on_dead_connection
 def clocks_sweep() -> dict:
     """Deadlines that passed while no worker ran; all-away and idle untimed games (RULINGS P11, P13, P14)."""
+    from tables import services
+
     return services.clocks_sweep(now=timezone.now())
 
 

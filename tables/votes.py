@@ -29,6 +29,7 @@ from tables import clock, matchstore, services
 from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
 from tables.models import DismissalVote
+from tables.tasks import vote_expire
 
 Status = DismissalVote.Status
 VOTE_GAME = "sitaratas"
@@ -37,7 +38,7 @@ VOTE_GAME = "sitaratas"
 def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> DismissalVote:
     now = now or timezone.now()
     with transaction.atomic():
-        match = services._lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         humans = _humans(match)
         if match.game != VOTE_GAME:
             raise TableError(_("Only a Sitaratas game can be dismissed by vote."))
@@ -67,7 +68,7 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         if not _decide(match, vote, voters=len(humans), now=now):
             vote_id, countdown = vote.pk, settings.DISMISSAL_VOTE_SECONDS
-            transaction.on_commit(lambda: _queue_expiry(vote_id, countdown))
+            transaction.on_commit(lambda: vote_expire.apply_async((vote_id,), countdown=countdown))
         table_changed_on_commit(match.table_id, lobby=True)
         return vote
 
@@ -75,7 +76,7 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
 def vote_cast(*, match_id: int, user: User, yes: bool, now: datetime | None = None) -> DismissalVote:
     now = now or timezone.now()
     with transaction.atomic():
-        match = services._lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         vote = DismissalVote.objects.filter(match=match, status=Status.OPEN).first()
         if vote is None:
             raise TableError(_("There is no open vote."))
@@ -101,14 +102,14 @@ def vote_close_expired(*, vote_id: int, now: datetime | None = None) -> bool:
         match_id = DismissalVote.objects.filter(pk=vote_id).values_list("match_id", flat=True).first()
         if match_id is None:
             return False
-        match = services._lock_match(match_id)
+        match = matchstore.lock_match(match_id)
         vote = DismissalVote.objects.get(pk=vote_id)
         if vote.status != Status.OPEN:
             return False
         if now < vote.deadline:
             # Delivered early (a clock or a retry): look again at the deadline.
             seconds = (vote.deadline - now).total_seconds()
-            transaction.on_commit(lambda: _queue_expiry(vote_id, seconds))
+            transaction.on_commit(lambda: vote_expire.apply_async((vote_id,), countdown=seconds))
             return False
         _close(match, vote, Status.EXPIRED, now=now)
         return True
@@ -176,7 +177,7 @@ def _close(match: Match, vote: DismissalVote, status: str, *, now: datetime) -> 
         clock.resume(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         engine = get_engine(match.game)
-        services._queue_bots(match, matchstore.loaded(match.game, match.pk, match.version, match.state), engine)
+        services.bots_queue(match, matchstore.loaded(match.game, match.pk, match.version, match.state), engine)
     table_changed_on_commit(match.table_id, lobby=True)
 
 
@@ -189,9 +190,3 @@ def _round(match: Match) -> tuple[int, int]:
     engine = get_engine(match.game)
     view = engine.view(matchstore.loaded(match.game, match.pk, match.version, match.state), None)
     return view.get("round_number") or 1, match.players
-
-
-def _queue_expiry(vote_id: int, countdown: float) -> None:
-    from tables.tasks import vote_expire
-
-    vote_expire.apply_async((vote_id,), countdown=countdown)

@@ -160,7 +160,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             # Issue 9: not on the one thread that every database_sync_to_async call of this process
             # shares by default, or all the tables' moves would wait for each other. A pool thread
             # has its own database connection; moves on one match still run one at a time under
-            # its row lock (services._lock_match). The broadcast after commit goes to the event
+            # its row lock (matchstore.lock_match). The broadcast after commit goes to the event
             # loop (tables/live/broadcast.py); an older version arriving after a newer one never
             # replaces it (table_changed).
             await database_sync_to_async(run_command, thread_sensitive=False)(

@@ -18,11 +18,17 @@ from django.utils.translation import gettext_lazy
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
+from games.models import Match, Signature
+from games.services import SIGNATURE_GAME
+from payouts import selectors as payout_selectors
 from tables import clock as turn_clock
-from tables import hooks, matchstore
-from tables.live import templates
+from tables import fairness, matchstore
 from tables.connections import retry_on_dead_connection
+from tables.hooks import PASS_GAME
+from tables.live import templates
 from tables.models import Table
+from tables.live.play_screen import last_attempt_note
+from tables.votes import vote_panel
 
 GAME_TITLES = {"sitaratas": gettext_lazy("Sitaratas"), "estimation": gettext_lazy("Estimation"),
                "sita": gettext_lazy("SITA")}
@@ -95,9 +101,33 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         seats=seats, match_id=match.pk if match else None, seed=match.seed if match else None,
         match_status=match.status if match else None, version=match.version if match else 0,
         state=match.state if match else None,
-        extra=hooks.live_extra(table=table, match=match),
+        extra=_extra(table=table, match=match),
         turn_clock=table.clock, clock=turn_clock.public(match),
     )
+
+
+def _extra(*, table: Table, match: Match | None) -> dict:
+    """Extra context for the table page: the pot, payouts, the lobby note and the vote."""
+    extra: dict = {}
+    if table.stake:
+        extra["pot"] = payout_selectors.table_pot(table=table, match=match)
+        if match is not None and match.status == Match.Status.FINISHED:
+            extra["payouts"] = {seat: payout for seat, payout in match.match_players.values_list("seat", "payout")
+                                if payout is not None}
+        if table.status == Table.Status.LOBBY:
+            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coin{'' if table.stake == 1 else 's'} from your wallet; "
+                                   "leaving gives them back. The winners share the pot.")
+    elif table.game == PASS_GAME and table.status == Table.Status.LOBBY:
+        extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
+    if table.game == PASS_GAME and match is not None:
+        extra["vote"] = vote_panel(match)
+    extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
+    if match is not None and match.game == SIGNATURE_GAME and match.status == Match.Status.FINISHED:
+        # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
+        extra["signature"] = Signature.objects.filter(match=match).values("text").first()
+    if table.status == Table.Status.LOBBY:
+        extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
+    return extra
 
 
 def state_at_hand(snapshot: Snapshot, version: int, text: str) -> bool:

@@ -9,7 +9,6 @@ value renders as nothing, however deep the lookup.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 
 from django.template.defaultfilters import pluralize
@@ -20,12 +19,13 @@ from jinja2 import ChainableUndefined, Environment, Template, nodes, pass_contex
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from tables.play_screen import last_play, tricks_done
+from tables.caching import BoundedCache
+from tables.live.play_screen import last_play, tricks_done
 from tables.templatetags.table_tags import (_card, _sita_card, at, bot_add_form, bot_level_name, card, cards, escape_text, options_label, signed, sita_card,
                                             ws_button)
 
-_SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
-_SHARED_LIMIT = 4096
+# The blocks shared by every viewer, per version or per round (below).
+SHARED_BLOCKS: BoundedCache[Markup] = BoundedCache(4096)
 
 
 def shared_by_version(snap, name: str, caller, language: str | None = None) -> Markup:
@@ -58,11 +58,9 @@ def shared_by_round(snap, name: str, rounds: int, caller, language: str | None =
 
 
 def _shared(key: tuple, caller) -> Markup:
-    html = _SHARED_HTML.get(key)
+    html = SHARED_BLOCKS.get(key)
     if html is None:
-        html = _SHARED_HTML[key] = Markup(caller())
-        if len(_SHARED_HTML) > _SHARED_LIMIT:
-            _SHARED_HTML.popitem(last=False)
+        html = SHARED_BLOCKS.put(key, Markup(caller()))
     return html
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
 from tests.conftest import make_user
-from tests.games.history_helpers import finished_match
+from tests.games.history_helpers import finished_match, play_out
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
 from tables import services
 
@@ -270,25 +270,14 @@ def _six_player_sitaratas_over(username: str):
     """A six-seat Sitaratas played to its end (in memory, as the history tests do), a long name at seat 0."""
     import random
 
-    from django.db import transaction
-
     from accounts.models import User
     from games.bots import get_bot
-    from tests.tables.helpers import state_of
 
     host = User.objects.create_user(username=username, email=f"{username}@example.com", password="a-long-pass-phrase")
     table = open_table(host, "sitaratas", seat_count=6, options={"deck": "classic"})
     fill_with_bots(table, host)
     match = services.table_start(table_id=table.pk, host=host)
-    engine, state = state_of(match)
-    while not engine.is_over(state):
-        seat = engine.to_act(state)[0]
-        state = engine.apply(state, seat, get_bot("sitaratas")(engine.view(state, seat), random.Random(seat)))
-    with transaction.atomic():
-        match = type(match).objects.select_for_update().get(pk=match.pk)
-        match.state = engine.dumps(state)
-        services._settle(match, state, engine)
-        match.save()
+    play_out(match, lambda engine, state, seat: get_bot("sitaratas")(engine.view(state, seat), random.Random(seat)))
     return table
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
-from django.db import transaction
-
 from accounts.models import User
 from games.bots import get_bot
+from games import storage
 from games.models import Match
 from tables import services
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, state_of
@@ -40,21 +39,30 @@ def play_to_end(match: Match, *, stop_after: int | None = None) -> Match:
 
 
 def finished_match(host: User, game: str, *, humans: tuple[User, ...] = (), options: dict | None = None) -> Match:
-    """A game played to its end in memory, then settled by the service's own last step.
-
-    Per-move transactions would make a whole Sitaratas take minutes; the settle path
-    (places, totals, payouts, ratings) is the real one.
-    """
+    """A game played to its end in memory, its last action through the service (``play_out``)."""
     match = started_match(host, game, humans=humans, options=options)
+    return play_out(match, lambda engine, state, seat: get_bot(match.game)(engine.view(state, seat),
+                                                                           random.Random(f"{match.pk}:{seat}")))
+
+
+def play_out(match: Match, choose) -> Match:
+    """The game played in memory up to its last action, which is played through ``match_act``,
+    so the settle path (places, totals, payouts, ratings) is the real one.
+
+    Per-move transactions would make a whole Sitaratas take minutes: the state before the last
+    action is written as the match's own, as moves would have left it (without their events).
+    ``choose(engine, state, seat)`` gives a seat's action.
+    """
     engine, state = state_of(match)
-    while not engine.is_over(state):
-        for seat in engine.to_act(state):
-            if seat in engine.to_act(state):
-                action = get_bot(match.game)(engine.view(state, seat), random.Random(f"{match.pk}:{seat}"))
-                state = engine.apply(state, seat, action)
-    with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
-        match.state = engine.dumps(state)
-        services._settle(match, state, engine)
-        match.save()
-    return match
+    while True:
+        seat = engine.to_act(state)[0]
+        action = choose(engine, state, seat)
+        after = engine.apply(state, seat, action)
+        if engine.is_over(after):
+            break
+        state = after
+    text, rounds = storage.split(match.game, state)
+    Match.objects.filter(pk=match.pk).update(state=text, rounds=storage.rounds_write(0, rounds)[0] or "")
+    services.match_act(match_id=match.pk, user=match.match_players.get(seat=seat).user, action=action,
+                       version=match.version)
+    return Match.objects.get(pk=match.pk)

@@ -115,11 +115,10 @@ def test_a_process_without_the_rounds_reads_them_and_a_socket_does_not(host, pla
         match = play_to_end(match, stop_after=1)
         match.refresh_from_db()
     expected = storage.full_state(match)
-    matchstore._LATEST.clear()
-    matchstore._ROUNDS.clear()
+    matchstore.clear()
     # On an event loop nothing is read: the socket reads the table instead (tables/live/consumer.py).
     assert matchstore.loaded("estimation", match.pk, match.version, match.state, fetch=False) is None
     assert matchstore.loaded("estimation", match.pk, match.version, match.state) == expected
-    matchstore._LATEST.clear()
+    matchstore.STATES.clear()
     # The rounds now kept in this process serve the next state without a read.
     assert matchstore.loaded("estimation", match.pk, match.version, match.state, fetch=False) == expected

@@ -16,7 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 
 from games.models import Match
 from payouts import services as payouts
-from tables import services, votes
+from tables import services, tasks, votes
 from tables.errors import TableError
 from tables.models import Table
 from tests.conftest import make_user
@@ -130,7 +130,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
 
 def test_random_ledger_sequences_never_create_lose_or_double_count(monkeypatch) -> None:
-    monkeypatch.setattr(votes, "_queue_expiry", lambda vote_id, countdown: None)
+    monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     run_state_machine_as_test(LedgerMachine, settings=settings(
         max_examples=12, stateful_step_count=25, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

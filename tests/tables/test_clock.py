@@ -33,7 +33,7 @@ T0 = datetime(2026, 12, 1, 12, 0, tzinfo=dt_timezone.utc)
 def queued(monkeypatch) -> list:
     """Countdown tasks queued after commit, recorded instead of sent (the worker tests send them)."""
     calls: list = []
-    monkeypatch.setattr(clock, "_queue", lambda match_id, version, at: calls.append((match_id, version, at)))
+    monkeypatch.setattr(tasks.clock_expire, "apply_async", lambda args, countdown: calls.append(tuple(args)))
     return calls
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import fairness as protocol
 from games.models import Match
-from tables import services, votes
+from tables import services, tasks, votes
 from tables.models import DealCommitment, Table
 from tests.games.history_helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table
@@ -148,7 +148,7 @@ async def test_the_socket_refuses_ready_and_start_without_a_players_value(host, 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_dismissal_reveals_the_secret_and_the_next_attempt_gets_a_new_commitment(client, host, player, monkeypatch) -> None:
-    monkeypatch.setattr(votes, "_queue_expiry", lambda vote_id, countdown: None)
+    monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     table = open_table(host, "sitaratas", seat_count=3)
     services.seat_take(table_id=table.pk, user=player, position=1)
     services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)

@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 
 from games.engines import get_engine
 from tables.live.snapshot import SeatInfo, Snapshot, live_context, render_live
-from tables.live.templates import _SHARED_HTML
+from tables.live.templates import SHARED_BLOCKS
 from tables.templatetags.table_tags import card, cards, escape_text
 
 SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')
@@ -47,7 +47,7 @@ def test_sharing_never_changes_what_a_viewer_sees(game, seats) -> None:
         viewers = [*range(1, seats + 1), None]
         shared = [render_live(snap, user_id=viewer, connected=set()) for viewer in viewers]
         for viewer, html in zip(viewers, shared):
-            _SHARED_HTML.clear()
+            SHARED_BLOCKS.clear()
             assert render_live(snap, user_id=viewer, connected=set()) == html, (version, viewer)
         if engine.is_over(state):
             break

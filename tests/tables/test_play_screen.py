@@ -14,7 +14,7 @@ from django.urls import reverse
 from games.engines import get_engine
 from games.models import Match
 from payouts.models import Transfer
-from tables import services, votes
+from tables import services, tasks, votes
 from tables.live.snapshot import SeatInfo, Snapshot, load_snapshot, render_live
 from tables.live.presenters import present
 from tables.templatetags.table_tags import card, options_label
@@ -200,7 +200,7 @@ def test_the_phone_menu_button_is_in_every_page(client) -> None:
 
 def test_after_an_approved_dismissal_the_lobby_says_what_happened_and_that_the_passes_came_back(
         host, player, monkeypatch) -> None:
-    monkeypatch.setattr(votes, "_queue_expiry", lambda vote_id, countdown: None)
+    monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     table = open_table(host, "sitaratas", seat_count=3)
     services.seat_take(table_id=table.pk, user=player, position=1)
     services.seat_ready(table_id=table.pk, user=player, ready=True)

@@ -23,7 +23,7 @@ def queued(monkeypatch) -> list:
     """Bot tasks and vote expiries queued, recorded instead of sent to the broker (as if lost)."""
     calls: list = []
     monkeypatch.setattr(tasks.bots_move, "apply_async", lambda args, **options: calls.append(tuple(args)))
-    monkeypatch.setattr(votes, "_queue_expiry", lambda vote_id, countdown: None)
+    monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     return calls
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match, MatchEvent
-from tables import services
+from tables import matchstore, services
 from tables.errors import TableError
 from tables.models import Table
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_sitaratas_with_a_bot, state_of
@@ -149,21 +149,21 @@ def test_a_move_by_someone_not_playing_is_refused_with_the_seating_known(host, p
     action = engine.legal_actions(state, awaited)[0]
     with pytest.raises(TableError, match="not playing"):
         services.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
-    assert (match.pk, match.seed) in services._PLAYERS  # the refusal was judged on the known seating
+    assert (match.pk, match.seed) in matchstore.SEATINGS  # the refusal was judged on the known seating
     with pytest.raises(TableError, match="not playing"):
         services.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
     assert Match.objects.get(pk=match.pk).version == match.version
     assert MatchEvent.objects.filter(match=match).count() == match.version
 
 
-def test_a_seating_remembered_from_a_flushed_database_is_not_reused(host, player, outsider, monkeypatch) -> None:
+def test_a_seating_remembered_from_a_flushed_database_is_not_reused(host, player, outsider) -> None:
     # A test database flushed and filled again can give a new match the id of one this process
     # has seen; its seed tells them apart.
     match = _started_sita(host, player, outsider)
     # This process has seen only the old match with this id (table_start remembered the new one).
-    monkeypatch.delitem(services._PLAYERS, (match.pk, match.seed))
+    matchstore.SEATINGS.discard((match.pk, match.seed))
     stale = ((0, outsider.pk, False), (1, host.pk, False), (2, player.pk, False))
-    monkeypatch.setitem(services._PLAYERS, (match.pk, match.seed ^ 1), stale)
+    matchstore.SEATINGS.put((match.pk, match.seed ^ 1), stale)
     engine, state = state_of(match)
     card = engine.legal_actions(state, 0)[0]  # a card from the host's hand (seat 0)
     with pytest.raises(TableError):  # the outsider sits at 2 here: seat 0's card is not hers to play

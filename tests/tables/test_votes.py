@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def queued(monkeypatch) -> list:
     """Expiry tasks queued after commit, recorded instead of sent to the broker."""
     calls: list = []
-    monkeypatch.setattr(votes, "_queue_expiry", lambda vote_id, countdown: calls.append((vote_id, countdown)))
+    monkeypatch.setattr(vote_expire, "apply_async", lambda args, countdown: calls.append((*args, countdown)))
     return calls
 
 
@@ -95,8 +95,8 @@ def test_a_proposal_is_once_per_attempt_only_in_rounds_1_to_n_and_only_by_a_play
     assert DismissalVote.objects.count() == 1
 
     other = start_sitaratas(make_user("hugo"), [make_user("ivy")])
-    engine_view = votes._round(other)
-    assert engine_view == (1, 3)
+    panel = votes.vote_panel(other)
+    assert (panel["round_number"], panel["rounds"]) == (1, 3)
     Match.objects.filter(pk=other.pk).update(players=0)  # pretend round 1 is past the first N rounds
     with pytest.raises(TableError, match="rounds 1 to 0"):
         votes.vote_propose(match_id=other.pk, user=other.match_players.get(seat=0).user)

@@ -17,7 +17,6 @@ from config.asgi import application
 from games.engines import get_engine
 from games.models import Match
 from payouts import selectors
-from tables import votes
 from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
 from tests.conftest import make_user
@@ -29,7 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _no_broker(monkeypatch) -> None:
-    monkeypatch.setattr(votes, "_queue_expiry", lambda vote_id, countdown: None)
+    monkeypatch.setattr(vote_expire, "apply_async", lambda args, countdown: None)
 
 
 @database_sync_to_async
