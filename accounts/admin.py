@@ -8,6 +8,7 @@ from django.contrib.auth.forms import UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from accounts.admin_tools import ask_reason
 from accounts.models import User
 from accounts.services import AccountError, account_anonymise
 
@@ -42,11 +43,10 @@ class UserAdmin(BaseUserAdmin):
     def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]):
         """RULING P23: each account through the service, one transaction each; RULING P19: the admin
         says why, and each deletion is in the admin log."""
-        from tables.admin import ask_reason
-
-        reason, page = ask_reason(self, request, queryset, "Delete the selected accounts")
+        answers, page = ask_reason(self, request, queryset, "Delete the selected accounts")
         if page is not None:
             return page
+        reason = answers["reason"]
         done = 0
         for user in queryset:
             try:

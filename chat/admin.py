@@ -13,9 +13,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
-from django.template.response import TemplateResponse
 from django.utils import timezone
 
+from accounts.admin_tools import ViewOnlyInline, each_with_reason
 from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
 from chat.services import ChatError
@@ -32,33 +32,10 @@ class MuteForm(ReasonForm):
                                    help_text="The muted player is shown the reason and when the mute ends.")
 
 
-def _with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, *, form_class, title: str,
-                 each, done: str) -> TemplateResponse | None:
-    """An intermediate page asks for the reason (and period), then runs ``each`` row by row."""
-    form = form_class(request.POST if "apply" in request.POST else None)
-    if not form.is_valid():
-        context = {"form": form, "queryset": queryset, "action": request.POST["action"], "title": title,
-                   "opts": model_admin.model._meta, **model_admin.admin_site.each_context(request)}
-        return TemplateResponse(request, "chat/admin_reason.html", context)
-    for row in queryset:
-        try:
-            each(row, form.cleaned_data)
-        except ChatError as error:
-            model_admin.message_user(request, f"{row}: {error}", messages.ERROR)
-        else:
-            model_admin.message_user(request, f"{row}: {done}.", messages.SUCCESS)
-    return None
-
-
-class ReportInline(admin.TabularInline):
+class ReportInline(ViewOnlyInline):
     model = ChatReport
     fields = ["created_at", "reporter", "reason", "resolved_at"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class OpenReportsFilter(admin.SimpleListFilter):
@@ -113,9 +90,11 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     @admin.action(description="Hide the selected messages (asks for a reason)")
     def hide_messages(self, request: HttpRequest, queryset: QuerySet):
-        return _with_reason(self, request, queryset, form_class=ReasonForm, title="Hide messages", done="hidden",
-                            each=lambda message, data: services.message_hide(message_id=message.pk, by=request.user,
-                                                                             reason=data["reason"]))
+        # The chat services write each action's admin log entry themselves.
+        return each_with_reason(self, request, queryset, form_class=ReasonForm, title="Hide messages", done="hidden",
+                                refused=ChatError, log=False,
+                                service=lambda message, data: services.message_hide(
+                                    message_id=message.pk, by=request.user, reason=data["reason"]))
 
     @admin.action(description="Dismiss the reports on the selected messages (keep them)")
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet):
@@ -135,8 +114,8 @@ class ChatMessageAdmin(admin.ModelAdmin):
             services.mute_create(user=message.author, by=request.user, reason=data["reason"],
                                  until=timezone.now() + timedelta(hours=data["hours"]))
 
-        return _with_reason(self, request, rows, form_class=MuteForm, title="Mute authors from chat", each=mute,
-                            done="author muted")
+        return each_with_reason(self, request, rows, form_class=MuteForm, title="Mute authors from chat",
+                                service=mute, done="author muted", refused=ChatError, log=False)
 
 
 @admin.register(ChatMute)

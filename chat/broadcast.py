@@ -13,7 +13,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import ChatMessage
-from tables.live.broadcast import group_name
+
+
+def group_name(table_id: int) -> str:
+    """The table's group: the game's events (tables/live/broadcast.py) and chat's share it. Named
+    here, as chat sits below tables and the table's socket hears both on one group."""
+    return f"table.{table_id}"
 
 
 def message_payload(message: ChatMessage, *, author_name: str) -> dict:

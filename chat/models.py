@@ -1,14 +1,21 @@
 """Table chat: messages (append-only), reports, site-wide mutes and personal mutes.
 
 A message is never edited or deleted: moderation only hides it, once, recording
-who hid it and why (a database trigger enforces this, migration 0001). Chat is a
-layer above tables and accounts: it reads them, they never import it.
+who hid it and why (a database trigger enforces this, migration 0001). Chat sits below
+tables (docs/design.md): the table's socket carries it (tables/live/chat.py), and chat reaches
+a table through its foreign keys and the app registry (``table_model``), never by importing tables.
 """
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
 from django.db import models
+
+
+def table_model():
+    """The tables app's ``Table``, looked up in the app registry."""
+    return apps.get_model("tables", "Table")
 
 
 class Channel(models.TextChoices):

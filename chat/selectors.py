@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -12,9 +12,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from chat import rules
 from chat.broadcast import message_payload
-from chat.models import Channel, ChatMessage, ChatMute, ChatRoom, PersonalMute
+from chat.models import Channel, ChatMessage, ChatMute, ChatRoom, PersonalMute, table_model
 from games.models import Match
-from tables.models import Table
 
 
 def mute_active(*, user_id: int, now: datetime | None = None) -> ChatMute | None:
@@ -29,13 +28,13 @@ def mute_message(mute: ChatMute) -> str:
         "until": date_format(until, "j M Y, H:i"), "zone": until.tzname(), "reason": mute.reason}
 
 
-def viewer_role(*, table: Table, user_id: int) -> tuple[bool, Match | None]:
+def viewer_role(*, table: Model, user_id: int) -> tuple[bool, Match | None]:
     """Whether the user is a player at the table now, and the match a message belongs to.
 
     In a game (or after it) the players are the match's; in the lobby, whoever holds a seat.
     A message said during or after a game belongs to that game, so it shows on its page.
     """
-    if table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
+    if table.status in (table.Status.PLAYING, table.Status.FINISHED):
         match = table.matches.order_by("-attempt").first()
         if match is not None:
             return match.match_players.filter(user_id=user_id).exists(), match
@@ -54,7 +53,7 @@ def muted_by(user_id: int) -> set[int]:
 def panel_state(*, table_id: int, user: User) -> dict | None:
     """Everything the panel needs on (re)connect or after a change of room: the recent messages
     this viewer may see, where they write, and why they cannot, if they cannot."""
-    table = Table.objects.filter(pk=table_id).first()
+    table = table_model().objects.filter(pk=table_id).first()
     if table is None:
         return None
     is_player, _match = viewer_role(table=table, user_id=user.pk)
@@ -64,7 +63,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     write = rules.write_channel(is_player=is_player)
     notice = ""
     mute = mute_active(user_id=user.pk)
-    if table.status == Table.Status.CLOSED:
+    if table.status == table.Status.CLOSED:
         notice = _("This table is closed; its chat is too.")
     elif mute is not None:
         notice = mute_message(mute)

@@ -18,9 +18,8 @@ from django.utils import timezone
 from config.i18n import lazy_format
 from accounts.models import User
 from chat import broadcast, rules
-from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute
+from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from chat.selectors import mute_active, mute_message, spectator_chat_on, viewer_role
-from tables.models import Table
 
 REASON_LENGTH = 200
 _LOCK_NAMESPACE = 23_0001  # pg_advisory_xact_lock(namespace, user id): one chat writer per user
@@ -48,8 +47,8 @@ def message_post(*, table_id: int, user: User, channel: str, text: object, now: 
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, user.pk])
         now = now or timezone.now()
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None or table.status == Table.Status.CLOSED:
+        table = table_model().objects.filter(pk=table_id).first()
+        if table is None or table.status == table.Status.CLOSED:
             raise ChatError(_("This table is closed; its chat is too."))
         mute = mute_active(user_id=user.pk, now=now)
         if mute is not None:
@@ -179,7 +178,7 @@ def personal_mute_set(*, owner: User, muted_id: int, on: bool) -> None:
 def spectator_chat_set(*, table_id: int, by: User, on: bool) -> None:
     """RULING P26: the host turns spectators' chat off or on again; every socket re-reads the chat."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        table = table_model().objects.select_for_update().filter(pk=table_id).first()
         if table is None:
             raise ChatError(_("There is no such table."))
         if table.host_id != by.pk:

@@ -1,8 +1,8 @@
 """Admin for games: matches with their record and event log, ratings.
 
 Events are append-only and the record is written once by the services, so
-everything here is read-only; the one write is "Abort game", which goes
-through ``tables.services.match_abort`` like any other abort (refunds and all).
+everything here is read-only. "Abort game" on the games list belongs to the tables'
+admin (tables/admin.py), which extends this one: it writes through the table services.
 """
 
 from __future__ import annotations
@@ -12,33 +12,20 @@ import json
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
+from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Signature
 from games.services import signatures_clear
-from tables.admin import ServiceWrittenAdmin, ViewOnlyAdmin, ask_reason, each_through_service
-from tables.services import match_abort
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class MatchPlayerInline(ReadOnlyInline):
+class MatchPlayerInline(ViewOnlyInline):
     model = MatchPlayer
     fields = ["seat", "user", "place", "total", "payout", "rating_before", "rating_after"]
     readonly_fields = fields
 
 
-class MatchEventInline(ReadOnlyInline):
+class MatchEventInline(ViewOnlyInline):
     model = MatchEvent
     fields = ["version", "seat", "user", "action", "created_at", "by_clock"]
     readonly_fields = fields
@@ -56,23 +43,12 @@ class MatchAdmin(ServiceWrittenAdmin):
               "started_at", "ended_at", "turn_clock", "record_pretty"]
     readonly_fields = fields
     inlines = [MatchPlayerInline, MatchEventInline]
-    actions = ["abort_games"]
 
     @admin.display(description="record")
     def record_pretty(self, match: Match) -> str:
         if match.record is None:
             return "—"
         return format_html('<pre style="max-height:30rem;overflow:auto">{}</pre>', json.dumps(match.record, indent=1))
-
-    @admin.action(description="Abort game (refunds stakes, releases passes)")
-    def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
-        """RULING P8, P19: asks why first; the reason is kept with the game and in the admin log."""
-        reason, page = ask_reason(self, request, queryset, "Abort the selected games")
-        if page is not None:
-            return page
-        each_through_service(self, request, queryset, lambda match: match_abort(
-            match_id=match.pk, by=request.user, reason=reason), "aborted", reason)
-        return None
 
 
 @admin.register(MatchEvent)
@@ -95,7 +71,7 @@ class RatingAdmin(ViewOnlyAdmin):
 
 
 @admin.register(Signature)
-class SignatureAdmin(admin.ModelAdmin):
+class SignatureAdmin(ViewOnlyAdmin):
     """RULING S15: signatures are written only by their Sitaratas; an admin may only read them or
     clear one's text (moderation). The row stays, so a cleared signature is not offered again."""
 
@@ -107,21 +83,13 @@ class SignatureAdmin(admin.ModelAdmin):
 
     actions = ["clear_text"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
     @admin.action(description="Clear the text (moderation; not offered again)")
     def clear_text(self, request: HttpRequest, queryset: QuerySet[Signature]):
         # RULINGS S15, P19: moderation says why, and each cleared signature is in the admin log.
-        reason, page = ask_reason(self, request, queryset, "Clear the selected signatures")
+        answers, page = ask_reason(self, request, queryset, "Clear the selected signatures")
         if page is not None:
             return page
+        reason = answers["reason"]
         signatures = list(queryset)
         cleared = signatures_clear(ids=[signature.pk for signature in signatures])
         for signature in signatures:

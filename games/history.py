@@ -15,7 +15,6 @@ from games import charts
 from games.engines import get_engine
 from games.engines.sita import PENALTY, penalty
 from games.models import Match, MatchPlayer, Signature
-from games.replay import rebuild_state
 from games.services import sitaratas_player
 from games.scoresheets import score_sheet
 
@@ -108,7 +107,7 @@ def clock_moves(match: Match) -> list[dict]:
     if not any(by_clock for *_, by_clock in events):
         return []
     engine = get_engine(match.game)
-    state = rebuild_state(match, upto=0)  # the deal, made as the game made it
+    state = engine.new_game(match.players, match.options, match.seed)  # the deal, made as the game made it
     moves = []
     for version, seat, action, by_clock in events:
         if by_clock:

@@ -2,7 +2,7 @@
 
 The state column is the engine's ``dumps`` text, its finished rounds kept once in the
 rounds column (``games.storage``); it can always be rebuilt from the seed and the events
-(``games.replay.rebuild_state``), which the tests prove.
+(tests/games/replay.py), which the tests prove.
 """
 
 from __future__ import annotations
@@ -65,11 +65,6 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} #{self.pk} (table {self.table_id}, attempt {self.attempt})"
-
-    @property
-    def is_live(self) -> bool:
-        return self.status == self.Status.PLAYING
-
 
 class MatchPlayer(models.Model):
     """Who sat where in a match, and how it went for them once it ended."""

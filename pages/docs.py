@@ -31,7 +31,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.engines.cards import JOKERS, RANKS, SUITS
 from games.engines.sita import penalty
-from tables.templatetags.table_tags import card, sita_card
+from games.templatetags.card_tags import card, sita_card
 
 RULE_GAMES = {"sitaratas": _("Sitaratas"), "estimation": _("Estimation"), "sita": _("SITA")}
 RULING_HEADING = re.compile(r"^### ([A-Z]\d+) — (.+)$", re.MULTILINE)

@@ -8,22 +8,11 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.template.response import TemplateResponse
 
+from accounts.admin_tools import ViewOnlyAdmin, action_page
 from accounts.models import User
 from payouts import services
 from payouts.models import Account, Entry, Transfer
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class GrantForm(forms.Form):
@@ -43,13 +32,11 @@ def _grant_action(model_admin, request, queryset, *, what: str, grant):
             model_admin.log_change(request, user, f"Granted {amount} {what}: {memo}")
         messages.success(request, f"Granted {form.cleaned_data['amount']} {what} to {len(users)} player(s).")
         return None
-    context = {"form": form, "users": users, "what": what, "queryset": queryset, "action": request.POST["action"],
-               "title": f"Grant {what}", "opts": Account._meta, **admin.site.each_context(request)}
-    return TemplateResponse(request, "payouts/admin_grant.html", context)
+    return action_page(model_admin, request, queryset, form, f"Grant {what}", users=users)
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(ViewOnlyAdmin):
     list_display = ["key", "kind", "user", "table", "balance"]
     list_filter = ["kind", "asset"]
     search_fields = ["key", "user__username", "user__display_name"]
@@ -79,7 +66,7 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Transfer)
-class TransferAdmin(ReadOnlyAdmin):
+class TransferAdmin(ViewOnlyAdmin):
     list_display = ["created_at", "asset", "reason", "user", "table", "match", "by", "memo"]
     list_filter = ["asset", "reason"]
     search_fields = ["user__username", "memo"]

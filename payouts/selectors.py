@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Q, Sum
 
 from accounts.models import User
 from games.models import Match
 from payouts.models import Account, Asset, Entry, Transfer
-from tables.models import Table
+
+if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never looked up here
+    from tables.models import Table
 
 Kind = Account.Kind
 PASS_KINDS = (Kind.PASSES_FREE, Kind.PASSES_HELD, Kind.PASSES_RESTORED, Kind.PASSES_USED)

@@ -16,6 +16,7 @@ started, and the places they finished in.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 from django.conf import settings
@@ -27,7 +28,9 @@ from accounts.models import User
 from games.models import Match
 from payouts.models import Account, Asset, Entry, Transfer
 from payouts.split import split_pot
-from tables.models import Table
+
+if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never looked up here
+    from tables.models import Table
 
 Kind = Account.Kind
 Reason = Transfer.Reason

@@ -1,81 +1,31 @@
-"""Admin for tables, their seats and dismissal votes.
+"""Admin for tables, their seats and dismissal votes, and the games list's abort.
 
 "Close lobby" goes through ``tables.services.table_close`` so holds and passes
-are released exactly as when the host closes the table. Like every admin action
-(RULING P19), it asks why first, and writes the reason to Django's admin log.
+are released exactly as when the host closes the table; "Abort game" on the games list
+through ``tables.services.match_abort``, like any other abort (refunds and all). Like every
+admin action (RULING P19), each asks why first, and writes the reason to Django's admin log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from django import forms
-from django.contrib import admin, messages
-from django.db.models import Model, QuerySet
+from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
+from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, each_with_reason
+from games.admin import MatchAdmin as GamesMatchAdmin
+from games.models import Match
 from tables.errors import TableError
 from tables.models import DismissalVote, Seat, Table
-from tables.services import table_close
+from tables.services import match_abort, table_close
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=150, help_text="Why (kept with the record and in the admin log).")
-
-
-def ask_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
-               title: str) -> tuple[str | None, TemplateResponse | None]:
-    """RULING P19: an admin action first asks why. Returns the reason, or the page asking for it."""
-    form = ReasonForm(request.POST if "apply" in request.POST else None)
-    if form.is_valid():
-        return form.cleaned_data["reason"], None
-    context = {"form": form, "users": [], "queryset": queryset, "action": request.POST["action"], "title": title,
-               "opts": model_admin.model._meta, **admin.site.each_context(request)}
-    return None, TemplateResponse(request, "payouts/admin_grant.html", context)
-
-
-def each_through_service(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
-                         service: Callable[[Model], object], done: str, reason: str) -> None:
-    """Run an admin action row by row through a service; a refusal is reported, not raised.
-    Each row done is written to the admin log with the reason (RULING P19)."""
-    for row in queryset:
-        try:
-            service(row)
-        except TableError as error:
-            model_admin.message_user(request, f"{row}: {error}", messages.ERROR)
-        else:
-            model_admin.log_change(request, row, f"{done.capitalize()}: {reason}")
-            model_admin.message_user(request, f"{row}: {done}.", messages.SUCCESS)
-
-
-class ServiceWrittenAdmin(admin.ModelAdmin):
-    """Rows the services create and end: no adding or deleting from the admin (holds, passes, refunds)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class ViewOnlyAdmin(ServiceWrittenAdmin):
-    """For rows the services write (or that are append-only): admins read them, never edit them here."""
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class SeatInline(admin.TabularInline):
+class SeatInline(ViewOnlyInline):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = ["position", "user", "is_ready"]
     # Seats change only through the services (holds and passes ride along).
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 @admin.register(Table)
@@ -91,12 +41,9 @@ class TableAdmin(ServiceWrittenAdmin):
 
     @admin.action(description="Close lobby (releases holds and passes)")
     def close_lobbies(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
-        reason, page = ask_reason(self, request, queryset, "Close the selected lobbies")
-        if page is not None:
-            return page
-        each_through_service(self, request, queryset, lambda table: table_close(
-            table_id=table.pk, by=request.user, reason=reason), "closed", reason)
-        return None
+        return each_with_reason(self, request, queryset, title="Close the selected lobbies", done="closed",
+                                refused=TableError, service=lambda table, answers: table_close(
+                                    table_id=table.pk, by=request.user, reason=answers["reason"]))
 
 
 @admin.register(Seat)
@@ -111,3 +58,19 @@ class DismissalVoteAdmin(ViewOnlyAdmin):
     list_display = ["match", "proposer", "status", "eligible", "needed", "created_at", "deadline", "closed_at"]
     list_filter = ["status", "created_at"]
     search_fields = ["=match__id", "proposer__username"]
+
+
+# The games list is games' own admin, with the one action that writes through the table services.
+admin.site.unregister(Match)
+
+
+@admin.register(Match)
+class MatchAdmin(GamesMatchAdmin):
+    actions = [*GamesMatchAdmin.actions, "abort_games"]
+
+    @admin.action(description="Abort game (refunds stakes, releases passes)")
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
+        """RULING P8, P19: asks why first; the reason is kept with the game and in the admin log."""
+        return each_with_reason(self, request, queryset, title="Abort the selected games", done="aborted",
+                                refused=TableError, service=lambda match, answers: match_abort(
+                                    match_id=match.pk, by=request.user, reason=answers["reason"]))

@@ -1,8 +1,8 @@
 """Bare echo sockets: the physical limit of one Daphne process, with nothing of ours in it.
 
 The load benchmark (tests/benchmarks/load.py) measures them beside a move, on the
-same Daphne, so our own cost shows as a ratio. They read nothing and need no login, so they exist
-only where ``ECHO_SOCKETS`` is on (the benchmark sets it).
+same Daphne, so our own cost shows as a ratio. They read nothing and need no login, so they are
+routed only where ``ECHO_SOCKETS`` is on (the benchmark sets it; tables/live/routing.py).
 
 - ``ws/echo/`` sends back what it receives: one message in, one out.
 - ``ws/echo/<room>/`` sends what it receives to every socket of its room through the
@@ -14,18 +14,11 @@ only where ``ECHO_SOCKETS`` is on (the benchmark sets it).
 from __future__ import annotations
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 FRAGMENT_SIZE = 10_000  # bytes: about one Estimation table fragment
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
-    async def connect(self) -> None:
-        if not settings.ECHO_SOCKETS:  # the benchmark turns them on; a live site keeps them closed
-            await self.close()
-            return
-        await self.accept()
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.send(text_data=text_data, bytes_data=bytes_data)
 
@@ -34,7 +27,7 @@ class GroupEchoConsumer(EchoConsumer):
     async def connect(self) -> None:
         self.group = f"echo.{int(self.scope['url_route']['kwargs']['room'])}"
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await super().connect()  # refused, it leaves the group again in disconnect
+        await self.accept()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -25,7 +25,7 @@ from accounts.models import User
 from games import storage
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
-from games.models import Match, MatchEvent, MatchPlayer
+from games.models import Match, MatchPlayer
 from ops import metrics
 from tables import clock, fairness, hooks, matchstore
 from tables.tasks import bots_move

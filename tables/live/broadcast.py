@@ -22,15 +22,13 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from chat.broadcast import group_name
+
 logger = logging.getLogger(__name__)
 
 # Set by a consumer: the event loop its commands' broadcasts are sent from.
 socket_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("socket_loop", default=None)
 _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
-
-
-def group_name(table_id: int) -> str:
-    return f"table.{table_id}"
 
 
 def send_table_changed(table_id: int, *, match_id: int | None = None, version: int | None = None,

@@ -20,7 +20,7 @@ def tricks_done(view: dict | None) -> str:
 
 def card_words(code: str) -> str:
     """A card as a screen reader says it: "Queen of hearts", "Red joker"."""
-    from tables.templatetags.table_tags import CARD_WORDS, RANK_WORDS
+    from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
 
     if code in ("RJ", "BJ"):
         return _("Red joker") if code == "RJ" else _("Black joker")

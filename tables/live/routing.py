@@ -1,10 +1,18 @@
+from django.conf import settings
 from django.urls import path
 
 from tables.live.consumer import TableConsumer
-from tables.echo import EchoConsumer, GroupEchoConsumer
 
-websocket_urlpatterns = [
-    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
-    path("ws/echo/", EchoConsumer.as_asgi()),
-    path("ws/echo/<int:room>/", GroupEchoConsumer.as_asgi()),
-]
+
+def routes(*, echo: bool) -> list:
+    """The table's socket; with ``echo``, the load benchmark's bare echo sockets beside it
+    (tables/echo.py). A live site has no route to them: they read nothing and need no login."""
+    patterns = [path("ws/tables/<int:table_id>/", TableConsumer.as_asgi())]
+    if echo:
+        from tables.echo import EchoConsumer, GroupEchoConsumer
+
+        patterns += [path("ws/echo/", EchoConsumer.as_asgi()), path("ws/echo/<int:room>/", GroupEchoConsumer.as_asgi())]
+    return patterns
+
+
+websocket_urlpatterns = routes(echo=settings.ECHO_SOCKETS)  # the load benchmark sets ECHO_SOCKETS

@@ -19,10 +19,11 @@ from jinja2 import ChainableUndefined, Environment, Template, nodes, pass_contex
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
+from games.templatetags.card_tags import (at, card, card_html, cards, escape_text, options_label, signed, sita_card,
+                                          sita_card_html)
 from tables.caching import BoundedCache
 from tables.live.play_screen import last_play, tricks_done
-from tables.templatetags.table_tags import (_card, _sita_card, at, bot_add_form, bot_level_name, card, cards, escape_text, options_label, signed, sita_card,
-                                            ws_button)
+from tables.live.widgets import bot_add_form, bot_level_name, ws_button
 
 # The blocks shared by every viewer, per version or per round (below).
 SHARED_BLOCKS: BoundedCache[Markup] = BoundedCache(4096)
@@ -167,13 +168,13 @@ def gettexts(language: str | None) -> dict:
 
     # The cards too, drawn in this language without asking for the active one per card.
     def bound_card(code: str, size: str = "") -> Markup:
-        return _card(code, size, language)
+        return card_html(code, size, language)
 
     def bound_cards(codes: list[str], size: str = "") -> Markup:
-        return Markup("".join([_card(code, size, language) for code in codes]))
+        return Markup("".join([card_html(code, size, language) for code in codes]))
 
     def bound_sita_card(number: int, penalty: int, size: str = "") -> Markup:
-        return _sita_card(int(number), int(penalty), size, language)
+        return sita_card_html(int(number), int(penalty), size, language)
 
     # And the shared blocks, one entry per language, without asking for the active one per block.
     def bound_by_version(snap, name: str, caller) -> Markup:

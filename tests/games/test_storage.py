@@ -13,7 +13,7 @@ from games import storage
 from games.bots import get_bot
 from games.engines import codec, get_engine
 from games.models import Match
-from games.replay import rebuild_state
+from tests.games.replay import rebuild_state
 from tables import matchstore
 from tests.games.history_helpers import play_to_end, started_match
 

@@ -3,15 +3,12 @@ PROMETHEUS_MULTIPROC_DIR, and a task's lag and run time are recorded (issue 28).
 
 from __future__ import annotations
 
-import os
-
 import pytest
-import redis
-from django.conf import settings
 from prometheus_client import CollectorRegistry
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from tests.tables.test_bots_on_celery import wait_for, worker  # noqa: F401  (the worker fixture)
+from tables.tasks import close_idle_lobbies
+from tests.tables.test_bots_on_celery import idle_lobby, is_closed, wait_for, worker  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -23,27 +20,24 @@ def metrics_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_a_worker_s_task_lag_and_run_time_are_summed_from_its_files(metrics_dir, worker) -> None:  # noqa: F811
-    from config.celery import ping
-
-    client = redis.Redis.from_url(settings.REDIS_URL)
+def test_a_worker_s_task_lag_and_run_time_are_summed_from_its_files(metrics_dir, host, worker) -> None:  # noqa: F811
 
     def sample(name: str) -> float:
         registry = CollectorRegistry()
         MultiProcessCollector(registry, path=str(metrics_dir))
-        return registry.get_sample_value(name, {"task": "config.celery.ping"}) or 0.0
+        return registry.get_sample_value(name, {"task": "tables.tasks.close_idle_lobbies"}) or 0.0
 
-    def ping_once(key: str, countdown: float) -> None:
-        client.delete(key)
-        ping.apply_async((key,), countdown=countdown)
-        assert wait_for(lambda: client.get(key) == b"pong", 30)
+    def run_once(countdown: float) -> None:
+        table = idle_lobby(host)
+        close_idle_lobbies.apply_async(countdown=countdown)
+        assert wait_for(lambda: is_closed(table), 30)
 
     # The first one waits for the worker to start: its lag is real, but not the one measured here.
-    ping_once(f"test-metrics-warm-{os.getpid()}", 0)
+    run_once(0)
     assert wait_for(lambda: sample("sitaratas_task_seconds_count") == 1.0, 10)
     lag_before = sample("sitaratas_task_lag_seconds_sum")
 
-    ping_once(f"test-metrics-ping-{os.getpid()}", 1)
+    run_once(1)
 
     assert wait_for(lambda: sample("sitaratas_task_seconds_count") == 2.0, 10)
     assert sample("sitaratas_task_lag_seconds_count") == 2.0

@@ -6,14 +6,17 @@ import os
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis
 from django.conf import settings
+from django.utils import timezone
 
 from games.models import Match
 from tables import services
+from tables.models import Table
+from tables.tasks import close_idle_lobbies
 from tests.browser.conftest import _test_database_url
 from tests.tables.helpers import open_table
 
@@ -49,14 +52,22 @@ def wait_for(predicate, seconds: float) -> bool:
     return False
 
 
-def test_a_task_queued_with_a_countdown_runs_on_a_real_worker(worker) -> None:
-    from config.celery import ping
+def idle_lobby(host) -> Table:
+    """A lobby idle for longer than LOBBY_IDLE_HOURS: the ``close_idle_lobbies`` task closes it (RULING P8)."""
+    table = open_table(host, "sita")
+    idle_since = timezone.now() - timedelta(hours=settings.LOBBY_IDLE_HOURS + 1)
+    Table.objects.filter(pk=table.pk).update(last_activity_at=idle_since)
+    return table
 
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    key = f"test-ping-{os.getpid()}"
-    client.delete(key)
-    ping.apply_async((key,), countdown=1)
-    assert wait_for(lambda: client.get(key) == b"pong", 30)
+
+def is_closed(table: Table) -> bool:
+    return Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
+
+
+def test_a_task_queued_with_a_countdown_runs_on_a_real_worker(host, worker) -> None:
+    table = idle_lobby(host)
+    close_idle_lobbies.apply_async(countdown=1)
+    assert wait_for(lambda: is_closed(table), 30)
 
 
 @pytest.mark.parametrize(("game", "options"), [("sitaratas", {"order": "down_up"}), ("estimation", {}), ("sita", {})])

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import history
 from games.engines import get_engine
 from games.models import Match, MatchEvent, Rating
-from games.replay import rebuild_state
+from tests.games.replay import rebuild_state
 from payouts import selectors
 from tables import clock, services, tasks, votes
 from tables.errors import TableError

@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from games.engines import get_engine
 from tables.live.snapshot import SeatInfo, Snapshot, live_context, render_live
 from tables.live.templates import SHARED_BLOCKS
-from tables.templatetags.table_tags import card, cards, escape_text
+from games.templatetags.card_tags import card, cards, escape_text
 
 SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')
 

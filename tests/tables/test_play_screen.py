@@ -17,7 +17,7 @@ from payouts.models import Transfer
 from tables import services, tasks, votes
 from tables.live.snapshot import SeatInfo, Snapshot, load_snapshot, render_live
 from tables.live.presenters import present
-from tables.templatetags.table_tags import card, options_label
+from games.templatetags.card_tags import card, options_label
 from tests.conftest import make_user
 from tests.payouts.helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table

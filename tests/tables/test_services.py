@@ -70,7 +70,7 @@ def test_a_bot_only_table_plays_to_the_end_and_the_state_rebuilds_from_the_log(h
     places = sorted(mp.place for mp in match.match_players.all())
     assert places[0] == 1
 
-    from games.replay import rebuild_state
+    from tests.games.replay import rebuild_state
 
     engine, state = state_of(match)
     assert engine.dumps(rebuild_state(match)) == engine.dumps(state)

@@ -1,4 +1,5 @@
-"""Cards and the one-click WebSocket forms of the table page."""
+"""Cards, trumps and table options in words: drawn the same by the live table, the history pages
+and the rules pages (which load this library), and by the live fragment's Jinja2 environment."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from functools import lru_cache
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from markupsafe import Markup, _escape_inner, escape
@@ -29,11 +30,11 @@ CARD_WORDS = {"S": gettext_lazy("%(rank)s of spades"), "H": gettext_lazy("%(rank
 
 @register.simple_tag
 def card(code: str, size: str = "") -> Markup:
-    return _card(code, size, get_language())
+    return card_html(code, size, get_language())
 
 
 @lru_cache(maxsize=4096)
-def _card(code: str, size: str, language: str | None) -> Markup:
+def card_html(code: str, size: str, language: str | None) -> Markup:
     """A standard card or joker drawn with CSS: rank and suit in the corner, a big pip.
 
     A card is one image to a screen reader (its name in words). A joker carries no letter in
@@ -65,11 +66,11 @@ def cards(codes: list[str], size: str = "") -> Markup:
 
 @register.simple_tag
 def sita_card(number: int, penalty: int, size: str = "") -> Markup:
-    return _sita_card(int(number), int(penalty), size, get_language())
+    return sita_card_html(int(number), int(penalty), size, get_language())
 
 
 @lru_cache(maxsize=4096)
-def _sita_card(number: int, penalty: int, size: str, language: str | None) -> Markup:
+def sita_card_html(number: int, penalty: int, size: str, language: str | None) -> Markup:
     size = escape(size)
     points = escape(ngettext("%(num)s point", "%(num)s points", penalty) % {"num": penalty})
     return Markup(
@@ -93,46 +94,6 @@ def escape_text(value: object) -> str:
     if html is not None:
         return html()
     return _escape_inner(str(value))
-
-
-@register.simple_tag
-def ws_button(label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object) -> Markup:
-    """A form that sends its hidden fields over the table's socket (htmx ws-send) on click."""
-    hidden = "".join(
-        f'<input type="hidden" name="{escape_text(name)}" value="{escape_text(value)}">' for name, value in fields.items()
-    )
-    return Markup(
-        f'<form ws-send class="ws-form">{hidden}<button type="submit" class="{escape_text(css)}" '
-        f'{"disabled" if disabled else ""} title="{escape_text(title)}">{escape_text(label)}</button></form>'
-    )
-
-
-BOT_LEVEL_NAMES = {"easy": pgettext_lazy("bot level", "Easy"), "normal": pgettext_lazy("bot level", "Normal"),
-                   "strong": pgettext_lazy("bot level", "Strong")}
-
-
-def bot_level_name(level: str) -> str:
-    """RULING P45's levels, as the viewer's language names them."""
-    return str(BOT_LEVEL_NAMES.get(level, level))
-
-
-@register.simple_tag
-def bot_add_form(position: int) -> Markup:
-    """The host's "Add bot" control for an empty seat: the level to add, normal preselected (RULING P45)."""
-    from games.bots import DEFAULT_LEVEL, LEVELS
-
-    label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
-
-    choices = "".join(
-        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>{escape(bot_level_name(level))}</option>'
-        for level in LEVELS
-    )
-    return Markup(
-        f'<form ws-send class="ws-form bot-add"><input type="hidden" name="command" value="bot_add">'
-        f'<input type="hidden" name="position" value="{int(position)}">'
-        f'<select name="level" class="small" aria-label="{escape(label)}">{choices}</select>'
-        f'<button type="submit" class="small secondary">{escape(_("Add bot"))}</button></form>'
-    )
 
 
 LENGTH_NAMES = {"micro": gettext_lazy("Micro"), "mini": gettext_lazy("Mini"), "full": gettext_lazy("Full")}

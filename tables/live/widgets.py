@@ -1,0 +1,47 @@
+"""The one-click WebSocket forms of the live fragment (globals of its Jinja2 environment)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+from markupsafe import Markup, escape
+
+from games.templatetags.card_tags import escape_text
+
+
+def ws_button(label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object) -> Markup:
+    """A form that sends its hidden fields over the table's socket (htmx ws-send) on click."""
+    hidden = "".join(
+        f'<input type="hidden" name="{escape_text(name)}" value="{escape_text(value)}">' for name, value in fields.items()
+    )
+    return Markup(
+        f'<form ws-send class="ws-form">{hidden}<button type="submit" class="{escape_text(css)}" '
+        f'{"disabled" if disabled else ""} title="{escape_text(title)}">{escape_text(label)}</button></form>'
+    )
+
+
+BOT_LEVEL_NAMES = {"easy": pgettext_lazy("bot level", "Easy"), "normal": pgettext_lazy("bot level", "Normal"),
+                   "strong": pgettext_lazy("bot level", "Strong")}
+
+
+def bot_level_name(level: str) -> str:
+    """RULING P45's levels, as the viewer's language names them."""
+    return str(BOT_LEVEL_NAMES.get(level, level))
+
+
+def bot_add_form(position: int) -> Markup:
+    """The host's "Add bot" control for an empty seat: the level to add, normal preselected (RULING P45)."""
+    from games.bots import DEFAULT_LEVEL, LEVELS
+
+    label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
+
+    choices = "".join(
+        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>{escape(bot_level_name(level))}</option>'
+        for level in LEVELS
+    )
+    return Markup(
+        f'<form ws-send class="ws-form bot-add"><input type="hidden" name="command" value="bot_add">'
+        f'<input type="hidden" name="position" value="{int(position)}">'
+        f'<select name="level" class="small" aria-label="{escape(label)}">{choices}</select>'
+        f'<button type="submit" class="small secondary">{escape(_("Add bot"))}</button></form>'
+    )
