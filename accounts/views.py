@@ -14,7 +14,6 @@ from config.i18n import supported
 
 from accounts.forms import ProfileForm
 from accounts.models import User
-from accounts.selectors import profile_stats
 
 
 @login_required
@@ -36,7 +35,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 return _redirect_with_language(redirect("profile", username=player.username),
                                                form.cleaned_data["language"])
             return redirect("profile", username=player.username)
-    context = {"player": player, "own": own, "form": form, **profile_stats(player=player)}
+    context = {"player": player, "own": own, "form": form}  # the games: games' player_games tag
     return render(request, "accounts/profile.html", context)
 
 

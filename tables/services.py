@@ -1,7 +1,7 @@
 """Every write to tables, seats and matches (docs/style.md §5–7).
 
-Each public function is one transaction (``match_dismiss`` and ``bots_queue`` run in their
-caller's, under its Match lock). Lobby writes lock the Table row; game writes lock the Match
+Each public function is one transaction, but the steps of a move that run in their caller's,
+under its Match lock: ``action_apply``, ``move_save``, ``bots_queue`` and ``match_dismiss``. Lobby writes lock the Table row; game writes lock the Match
 row (tables/matchstore.py), check seat, turn, pause and version, apply the engine, save
 ``version + 1`` and append the MatchEvent (docs/design.md, "How a move flows"). Broadcasts
 and bot tasks go out only after commit.
@@ -222,7 +222,7 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         table.last_activity_at = now
         table.save(update_fields=["status", "last_activity_at"])
         hooks.match_started(table=table, match=match, users=[seat.user for seat in seats])
-        _after_move(match, state, engine, now=now)
+        move_save(match, state, engine, now=now)
     return match
 
 
@@ -268,10 +268,10 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             started = time.perf_counter()
             action = bot(engine.view(state, seat), rng)
             metrics.bot_timed(match.game, time.perf_counter() - started)
-            state = _apply_state(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
+            state = action_apply(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
                                  events=events, by_clock=seat in away)
         if events:
-            _after_move(match, state, engine, events, now=now)
+            move_save(match, state, engine, events, now=now)
         return len(events)
 
 
@@ -286,16 +286,16 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
         raise TableError(_("It is not your turn."))
     events: list[tuple] = []
     try:
-        state = _apply_state(match, engine, state, seat=seat, user_id=user.pk, action=action, now=now, events=events)
+        state = action_apply(match, engine, state, seat=seat, user_id=user.pk, action=action, now=now, events=events)
     except IllegalAction as error:
         raise TableError(refusal(error)) from None
-    _after_move(match, state, engine, events, now=now)
+    move_save(match, state, engine, events, now=now)
     return match
 
 
-def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action: object, now: datetime,
+def action_apply(match: Match, engine, state, *, seat: int, user_id: int, action: object, now: datetime,
                  events: list[tuple], by_clock: bool = False):
-    """Apply one action; its MatchEvent is written with the new state, in _after_move.
+    """Apply one action, under the Match lock; its MatchEvent is written with the new state, by ``move_save``.
     ``by_clock``: the house chose it for an absent player (RULING P11)."""
     new_state = engine.apply(state, seat, action)
     match.version += 1
@@ -305,7 +305,7 @@ def _apply_state(match: Match, engine, state, *, seat: int, user_id: int, action
     return new_state
 
 
-def _after_move(match: Match, state, engine, events: list[tuple] = (), *, now: datetime) -> None:
+def move_save(match: Match, state, engine, events: list[tuple] = (), *, now: datetime) -> None:
     """Save the state and the events, settle a finished game, and queue the broadcast and any bot turn."""
     # Issue 27: the finished rounds are written once, beside the state (games/storage.py).
     stored = storage.placeholders_in_text(match.game, match.state)
@@ -475,10 +475,10 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
                 continue
             rng = random.Random(f"{match.seed}:{match.version}:{seat}:clock")
             action = bot(engine.view(state, seat), rng)
-            state = _apply_state(match, engine, state, seat=seat, user_id=users[seat], action=action, now=now,
+            state = action_apply(match, engine, state, seat=seat, user_id=users[seat], action=action, now=now,
                                  events=events, by_clock=True)
             clock.expired(match, seat, now=now)
-        _after_move(match, state, engine, events, now=now)
+        move_save(match, state, engine, events, now=now)
         return len(events)
 
 

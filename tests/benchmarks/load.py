@@ -282,8 +282,8 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
     18). Advanced tables measure a site whose games are under way, not only just begun.
 
     The engine plays each game's moves here and ``tables.services`` writes them as one move of
-    many events, the way it writes a round of SITA bots' choices (``_apply_state`` per action,
-    then ``_after_move``): the same state, finished rounds, versions and MatchEvents as one
+    many events, the way it writes a round of SITA bots' choices (``action_apply`` per action,
+    then ``move_save``): the same state, finished rounds, versions and MatchEvents as one
     transaction per move would leave, in one per game. (Through ``match_act`` one by one, 100
     games of 850 moves took over 16 minutes of durable commits on a loaded 2-core machine.)
     ``until``: stop a game earlier, at the first state it holds true of.
@@ -298,7 +298,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
     rng = random.Random(7)
     for table_id in table_ids:
         with transaction.atomic():
-            match = services._lock_match(Match.objects.values_list("pk", flat=True).get(table_id=table_id))
+            match = matchstore.lock_match(Match.objects.values_list("pk", flat=True).get(table_id=table_id))
             engine = get_engine(match.game)
             users = {player.seat: player.user_id for player in match.match_players.all()}
             state = matchstore.loaded(match.game, match.pk, match.version, match.state)
@@ -309,10 +309,10 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
                     break
                 seat = engine.to_act(state)[0]
                 action = rng.choice(engine.legal_actions(state, seat))
-                state = services._apply_state(match, engine, state, seat=seat, user_id=users[seat], action=action,
+                state = services.action_apply(match, engine, state, seat=seat, user_id=users[seat], action=action,
                                               now=now, events=events)
             if events:
-                services._after_move(match, state, engine, events)
+                services.move_save(match, state, engine, events, now=now)
 
 
 def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:

@@ -1,4 +1,5 @@
-"""Reads for the profile page: per game, what a player has played and how it went."""
+"""Reads for the profile page: per game, what a player has played and how it went
+(games/templatetags/player_tags.py puts them on the page)."""
 
 from __future__ import annotations
 
