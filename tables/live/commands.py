@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+
 from accounts.models import User
+from chat.selectors import mute_active, mute_message
 from tables import fairness, services, signatures, votes
-from tables.live.messages import Message
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
+from tables.live.messages import Message
 
 
 @retry_on_dead_connection
@@ -50,10 +52,7 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         if match_id is None:
             raise TableError(_("The game has not started."))
         # RULING S15: a signature is moderated as chat is; a player muted site-wide may not sign
-        # while the mute lasts (it is offered again afterwards). Chat sits above tables, so the
-        # socket's edge asks it here rather than the signature service.
-        from chat.selectors import mute_active, mute_message
-
+        # while the mute lasts (it is offered again afterwards).
         mute = mute_active(user_id=user.pk)
         if mute is not None:
             raise TableError(mute_message(mute))

@@ -9,6 +9,11 @@ from __future__ import annotations
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 
+from games.models import Match
+from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
+from tables.hooks import PASS_GAME
+from tables.models import DismissalVote
+
 
 def tricks_done(view: dict | None) -> str:
     """A counter that grows whenever a trick is completed (round * 100 + tricks taken), for the
@@ -20,8 +25,6 @@ def tricks_done(view: dict | None) -> str:
 
 def card_words(code: str) -> str:
     """A card as a screen reader says it: "Queen of hearts", "Red joker"."""
-    from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
-
     if code in ("RJ", "BJ"):
         return _("Red joker") if code == "RJ" else _("Black joker")
     rank, suit = code[:-1], code[-1]
@@ -44,10 +47,6 @@ def last_attempt_note(table) -> str:
     """What the table's lobby says after its last game was dismissed by vote (RULING S12): the
     players are back in this lobby, and each needs to read what happened and that their game
     pass came back (RULING P6). Empty when the table has not had a dismissed game."""
-    from games.models import Match
-    from tables.hooks import PASS_GAME
-    from tables.models import DismissalVote
-
     match = table.matches.order_by("-attempt").only("pk", "status").first()
     if match is None or match.status != Match.Status.DISMISSED:
         return ""

@@ -26,8 +26,9 @@ from tables import fairness, matchstore
 from tables.connections import retry_on_dead_connection
 from tables.hooks import PASS_GAME
 from tables.live import templates
-from tables.models import Table
 from tables.live.play_screen import last_attempt_note
+from tables.live.presenters import present
+from tables.models import Table
 from tables.votes import vote_panel
 
 GAME_TITLES = {"sitaratas": gettext_lazy("Sitaratas"), "estimation": gettext_lazy("Estimation"),
@@ -165,8 +166,6 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
             "to_act": bool(view and seat.position in view["to_act"]),
             "total": view["totals"][seat.position] if view else None,
         })
-    from tables.live.presenters import present
-
     names = [seat.name for seat in snapshot.seats]
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     extra = dict(snapshot.extra)

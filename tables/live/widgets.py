@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from markupsafe import Markup, escape
 
+from games.bots import DEFAULT_LEVEL, LEVELS
 from games.templatetags.card_tags import escape_text
 
 
@@ -31,8 +32,6 @@ def bot_level_name(level: str) -> str:
 
 def bot_add_form(position: int) -> Markup:
     """The host's "Add bot" control for an empty seat: the level to add, normal preselected (RULING P45)."""
-    from games.bots import DEFAULT_LEVEL, LEVELS
-
     label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
 
     choices = "".join(
