@@ -123,7 +123,7 @@ def render(snap: snapshot.Snapshot, *, user_id: int, connected: set[int] | froze
     entry = _here().renders.get(id(snap))
     if entry is None or entry[0] is not snap:  # not shared (a resync, a refused command): render it
         return snapshot.render_live(snap, user_id=user_id, connected=connected, oob=True)
-    # All the view takes from its viewer (tables/snapshot.py, live_context): their seat, whether
+    # All the view takes from its viewer (tables/live/snapshot.py, live_context): their seat, whether
     # they host the table, whether they are logged in at all, and their language (two
     # windows may read two languages).
     key = (snapshot.seat_of(snap, user_id), user_id == snap.host_id, user_id is None, translation.get_language(),
