@@ -5,7 +5,7 @@ panel shows and the server's deal check. Reads only the stored record: the site 
 
 from __future__ import annotations
 
-from games import fairness
+from games.records import fairness
 from games.models import Match
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from games.engines import IllegalAction
 from games.engines import estimation as E
+from games.records.estimation import explain_points
 from games.engines.cards import make_deck
 
 DECK = sorted(make_deck())
@@ -74,7 +75,7 @@ def _check_finished(record: dict) -> None:
             assert sorted(sum(deal["hands"], [])) == DECK
         totals = [t + p for t, p in zip(totals, round_["points"])]
         for seat in range(4):
-            assert E.explain_points(round_, seat).startswith(f"{round_['points'][seat]:+d}:".replace("+0:", "0:"))
+            assert explain_points(round_, seat).startswith(f"{round_['points'][seat]:+d}:".replace("+0:", "0:"))
     assert totals == record["totals"]
     assert sorted(s for group in record["placements"] for s in group) == [0, 1, 2, 3]
 

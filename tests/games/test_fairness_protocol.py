@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from games import fairness, verify
+from games import verify
+from games.records import fairness
 from games.bots import get_bot
 from games.engines import get_engine
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import fairness as protocol
+from games.records import fairness as protocol
 from games.models import Match
 from tables import services, votes
 from tables.models import DealCommitment, Table
