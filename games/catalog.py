@@ -64,6 +64,7 @@ class Game:
     dismissal_vote: bool = False  # RULING S12: only Sitaratas can be dismissed by vote
     signature: bool = False  # RULING S13: only Sitaratas names a Sitaratas, who may sign
     clock: int = 60  # RULING P9: seconds per decision a new table starts with (0 = off)
+    numbered_cards: bool = False  # its cards are whole numbers (SITA, RULING T1), not "10H"
     round_word: str = _("Round")  # what the game calls one of its rounds
     presenter: str = ""  # dotted path of the module that shapes its live view (tables.live.presenters.<name>)
     live_template: str = ""  # Jinja2, inside the table's live fragment
@@ -107,7 +108,7 @@ GAMES: tuple[Game, ...] = (
             Option("matches", _("Matches"), minimum=1, maximum=10, initial=1,
                    short=ngettext_lazy("%(num)s match", "%(num)s matches", "num"), field="match_count"),
         ),
-        round_word=_("Match"),
+        round_word=_("Match"), numbered_cards=True,
         presenter="tables.presenters.sita", live_template="tables/games/sita.html",
         sheet_template="games/_sheet_sita.html", replay_template="games/_replay_sita.html",
     ),
