@@ -22,7 +22,6 @@ from tables.errors import TableError
 from tables.models import DismissalVote, Table
 
 
-
 def costs_pass(game: str) -> bool:
     """RULING P6: whether a seat at this game reserves a game pass (the catalogue says which)."""
     return catalog.get(game).costs_pass

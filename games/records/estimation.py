@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from games.engines.estimation import SEATS, sheet_entry as view_entry
+from games.engines.estimation import SEATS
+from games.engines.estimation import sheet_entry as view_entry
 from games.records import gettext_noop, rate
 from games.records.replay import trick_steps
 

@@ -16,7 +16,6 @@ from games.scoresheets import live_sheet
 from tables.templatetags.table_tags import SUIT_NAMES, signed
 
 
-
 def _rotation(players: int, viewer_seat: int | None) -> list[int]:
     start = 0 if viewer_seat is None else viewer_seat
     return [(start + step) % players for step in range(players)]

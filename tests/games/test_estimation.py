@@ -18,8 +18,8 @@ import pytest
 
 from games.engines import IllegalAction
 from games.engines import estimation as E
-from games.records.estimation import explain_points
 from games.engines.cards import RANKS, SUITS
+from games.records.estimation import explain_points
 
 SUIT_HANDS = [[rank + suit for rank in RANKS] for suit in SUITS]
 ROW_RANKS = (("A", "K", "Q", "J"), ("10", "9", "8", "7"), ("6", "5", "4", "3"))

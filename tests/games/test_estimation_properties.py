@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from games.engines import IllegalAction
 from games.engines import estimation as E
-from games.records.estimation import explain_points
 from games.engines.cards import make_deck
+from games.records.estimation import explain_points
 
 DECK = sorted(make_deck())
 SEEDS = st.one_of(st.integers(min_value=0, max_value=2**40), st.text(min_size=1, max_size=8))

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from games import verify
-from games.records import fairness
 from games.bots import get_bot
 from games.engines import get_engine
+from games.records import fairness
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "11" * 32

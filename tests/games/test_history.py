@@ -11,6 +11,7 @@ from games import storage
 from games.engines import get_engine
 from games.engines import estimation as E
 from games.history import matches_ended, replay_steps
+from games.records.estimation import explain_points
 from games.models import Match
 from games.scoresheets import score_sheet
 from tables import services
