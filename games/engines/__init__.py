@@ -15,6 +15,7 @@ import importlib
 from functools import cache
 from types import ModuleType
 
+
 class IllegalAction(ValueError):
     """An action the rules refuse; the message is meant for the player."""
 

@@ -9,9 +9,9 @@ import pytest
 from django.template import engines
 from django.template.loader import get_template
 
+import games.engines
 from games import catalog
 from games.bots import LEVELS, get_bot
-import games.engines
 from games.engines import get_engine
 
 GAMES = [game.name for game in catalog.GAMES]
