@@ -4,7 +4,7 @@ A game is its engine (``games.engines.<name>``), its bots, the options a host ch
 new-table form, which of the site's rules apply to it (a stake, a game pass, a dismissal vote,
 the Sitaratas' signature), its default turn clock, the presenter that shapes its live view and
 the templates that draw it live and in history. Adding a game is one entry here and that game's
-own files: engine, bots, presenter, templates.
+own files: engine, bots, records (games.records.<name>), presenter, templates.
 
 The presenter is named by its dotted path and imported only when a table is drawn: games sit
 below tables (docs/design.md) and never import them.
@@ -88,7 +88,7 @@ GAMES: tuple[Game, ...] = (
         # RULING P9: the rule book says a lost connection never skips a turn (S11), so its tables
         # start without a clock; the host may still choose one.
         costs_pass=True, dismissal_vote=True, signature=True, clock=0,
-        presenter="tables.presenters.sitaratas", live_template="tables/games/sitaratas.html",
+        presenter="tables.live.presenters.sitaratas", live_template="tables/games/sitaratas.html",
         sheet_template="games/_sheet_sitaratas.html", replay_template="games/_replay_tricks.html",
     ),
     Game(
@@ -99,7 +99,7 @@ GAMES: tuple[Game, ...] = (
                                            Choice("full", _("Full · 18 rounds"), _("Full")))),
         ),
         staked=True,
-        presenter="tables.presenters.estimation", live_template="tables/games/estimation.html",
+        presenter="tables.live.presenters.estimation", live_template="tables/games/estimation.html",
         sheet_template="games/_sheet_estimation.html", replay_template="games/_replay_tricks.html",
     ),
     Game(
@@ -109,7 +109,7 @@ GAMES: tuple[Game, ...] = (
                    short=ngettext_lazy("%(num)s match", "%(num)s matches", "num"), field="match_count"),
         ),
         round_word=_("Match"), numbered_cards=True,
-        presenter="tables.presenters.sita", live_template="tables/games/sita.html",
+        presenter="tables.live.presenters.sita", live_template="tables/games/sita.html",
         sheet_template="games/_sheet_sita.html", replay_template="games/_replay_sita.html",
     ),
 )
