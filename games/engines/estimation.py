@@ -70,7 +70,7 @@ from typing import Any
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, is_card, make_deck, rank_value, seeded_rng, sort_hand, suit_of
-from games.engines.players import player_count
+from games.engines.options import given_options, player_count
 
 State = dict[str, Any]
 
@@ -98,13 +98,7 @@ def validate_options(players: Any, options: dict | None) -> dict:
     count = player_count(players)
     if count != SEATS:
         raise ValueError(f"Estimation is played by exactly 4 players, not {count}.")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise ValueError("Options must be a mapping.")
-    unknown = set(options) - {"length"}
-    if unknown:
-        raise ValueError(f"Unknown option(s) for Estimation: {', '.join(sorted(map(str, unknown)))}.")
+    options = given_options(options, ("length",), "Estimation")
     length = options.get("length", "micro")
     if length not in LENGTHS:
         raise ValueError("Length must be one of: micro, mini, full.")

@@ -48,7 +48,7 @@ from typing import Any
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, seeded_rng
-from games.engines.players import player_count
+from games.engines.options import given_options, player_count
 
 name = "sita"
 min_players = 2
@@ -109,13 +109,7 @@ def validate_options(players: Any, options: dict | None) -> dict:
     count = player_count(players)
     if not min_players <= count <= max_players:
         raise ValueError(f"SITA needs {min_players} to {max_players} players, not {count}.")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise ValueError("Options must be a dictionary.")
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS), key=str)
-    if unknown:
-        raise ValueError(f"Unknown SITA option(s): {', '.join(map(str, unknown))}.")
+    options = given_options(options, DEFAULT_OPTIONS, "SITA")
     matches = options.get("matches", DEFAULT_OPTIONS["matches"])
     if not isinstance(matches, int) or isinstance(matches, bool) or not 1 <= matches <= MAX_MATCHES:
         raise ValueError(f"The number of matches must be a whole number from 1 to {MAX_MATCHES}.")

@@ -51,7 +51,7 @@ from typing import NamedTuple
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import SUITS, check_action_shape, is_card, is_joker, make_deck, rank_value, seeded_rng, sort_hand, suit_of
-from games.engines.players import player_count
+from games.engines.options import given_options, player_count
 
 name = "sitaratas"
 min_players = 3
@@ -119,13 +119,7 @@ def _table_size(players: object) -> int:
 
 def validate_options(players: object, options: dict | None) -> dict:
     _table_size(players)
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise ValueError("Options must be a mapping of option names to values.")
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS), key=str)
-    if unknown:
-        raise ValueError(f"Unknown option(s) for Sitaratas: {', '.join(map(str, unknown))}.")
+    options = given_options(options, DEFAULT_OPTIONS, "Sitaratas")
     full = {**DEFAULT_OPTIONS, **options}
     for key, allowed in OPTION_VALUES.items():
         if full[key] not in allowed:
