@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from accounts.models import User
+from games import catalog
 from games.models import Match, MatchPlayer
 from games.ratings import ratings_update
 from payouts import services as payouts
@@ -18,7 +19,10 @@ from payouts.services import PayoutError
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 
-PASS_GAME = "sitaratas"  # RULING P6: only Sitaratas costs a game pass.
+
+def costs_pass(game: str) -> bool:
+    """RULING P6: whether a seat at this game reserves a game pass (the catalogue says which)."""
+    return catalog.get(game).costs_pass
 
 
 @contextmanager
@@ -33,7 +37,7 @@ def seat_taken(*, table: Table, user: User) -> None:
     with _as_table_error():
         if table.stake:
             payouts.stake_hold(user=user, table=table)  # RULING P5
-        if table.game == PASS_GAME:
+        if costs_pass(table.game):
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
@@ -45,7 +49,7 @@ def seat_left(*, table: Table, user: User, by: User | None = None,
     with _as_table_error():
         if table.stake:
             payouts.stake_release(user=user, table=table, memo=memo, by=by)
-        if table.game == PASS_GAME:
+        if costs_pass(table.game):
             payouts.pass_release(user=user, table=table, memo=memo, by=by)
 
 
@@ -53,7 +57,7 @@ def match_started(*, table: Table, match: Match, users: list[User]) -> None:
     with _as_table_error():
         if table.stake:
             payouts.pot_collect(table=table, match=match, users=users)
-        if table.game == PASS_GAME:
+        if costs_pass(table.game):
             payouts.pass_use(table=table, match=match, users=users)
 
 
@@ -69,7 +73,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
 
 
 def match_dismissed(*, table: Table, match: Match) -> None:
-    if table.game == PASS_GAME:
+    if costs_pass(table.game):
         payouts.pass_restore(table=table, match=match)  # RULING P6: once per pass.
 
 
@@ -78,12 +82,12 @@ def match_aborted(*, table: Table, match: Match, by: User | None = None) -> None
     # RULING P19: each refund row names the admin who aborted.
     if table.stake:
         payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.", by=by)
-    if table.game == PASS_GAME:
+    if costs_pass(table.game):
         payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.", by=by)
 
 
 def is_paused(match: Match) -> bool:
     """RULING S12: no action and no bot move while a dismissal vote is open."""
-    if match.game != PASS_GAME:  # votes exist only in Sitaratas: no query on the other games' moves
+    if not catalog.get(match.game).dismissal_vote:  # no query on the moves of a game without votes
         return False
     return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()

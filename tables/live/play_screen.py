@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Match
 from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
-from tables.hooks import PASS_GAME
+from tables.hooks import costs_pass
 from tables.models import DismissalVote
 
 
@@ -52,7 +52,7 @@ def last_attempt_note(table) -> str:
         return ""
     vote = DismissalVote.objects.filter(match_id=match.pk).first()
     # Lazy: the snapshot that holds this note is shared by viewers of every language (issue 26).
-    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, table.game == PASS_GAME)
+    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, costs_pass(table.game))
 
 
 def _note_text(match_id: int, counted: tuple[int, int] | None, passes: bool) -> str:

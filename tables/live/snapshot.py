@@ -14,25 +14,22 @@ from functools import lru_cache
 
 from django.template import engines
 from django.utils import timezone, translation
-from django.utils.translation import gettext_lazy
 from django.utils.safestring import SafeString, mark_safe
 
+from games import catalog
 from games.engines import get_engine
 from games.models import Match, Signature
-from games.services import SIGNATURE_GAME
+from games.records.places import places_from_groups
 from payouts import selectors as payout_selectors
 from tables import clock as turn_clock
 from tables import fairness, matchstore
 from tables.connections import retry_on_dead_connection
-from tables.hooks import PASS_GAME
+from tables.hooks import costs_pass
 from tables.live import templates
 from tables.live.play_screen import last_attempt_note
 from tables.live.presenters import present
 from tables.models import Table
 from tables.votes import vote_panel
-
-GAME_TITLES = {"sitaratas": gettext_lazy("Sitaratas"), "estimation": gettext_lazy("Estimation"),
-               "sita": gettext_lazy("SITA")}
 
 
 @dataclass(frozen=True)
@@ -118,12 +115,12 @@ def _extra(*, table: Table, match: Match | None) -> dict:
         if table.status == Table.Status.LOBBY:
             extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coin{'' if table.stake == 1 else 's'} from your wallet; "
                                    "leaving gives them back. The winners share the pot.")
-    elif table.game == PASS_GAME and table.status == Table.Status.LOBBY:
+    elif costs_pass(table.game) and table.status == Table.Status.LOBBY:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
-    if table.game == PASS_GAME and match is not None:
+    if catalog.get(table.game).dismissal_vote and match is not None:
         extra["vote"] = vote_panel(match)
     extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
-    if match is not None and match.game == SIGNATURE_GAME and match.status == Match.Status.FINISHED:
+    if match is not None and catalog.get(match.game).signature and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
     if table.status == Table.Status.LOBBY:
@@ -182,7 +179,8 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "snap": snapshot,
         "my_ready": my_ready,
         "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
-        "title": str(GAME_TITLES[snapshot.game]),
+        "title": str(catalog.get(snapshot.game).title),
+        "game_template": catalog.get(snapshot.game).live_template,
         "view": view,
         "seats": seats,
         "names": names,
@@ -221,11 +219,7 @@ def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[d
     """The end-of-game panel: place, name, total, the Sitaratas mark and any payout."""
     if not view or not view["over"]:
         return []
-    rows, place = [], 1
-    for group in view["placements"]:
-        for seat in group:
-            note = "Sitaratas" if view.get("sitaratas") == seat else ""
-            rows.append({"place": place, "seat": seat, "name": names[seat], "total": view["totals"][seat],
-                         "note": note, "payout": payouts.get(seat)})
-        place += len(group)
-    return rows
+    places = places_from_groups(view["placements"])
+    return [{"place": places[seat], "seat": seat, "name": names[seat], "total": view["totals"][seat],
+             "note": "Sitaratas" if view.get("sitaratas") == seat else "", "payout": payouts.get(seat)}
+            for group in view["placements"] for seat in group]
