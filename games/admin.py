@@ -14,6 +14,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Signature
 from games.services import signatures_clear
@@ -58,20 +60,20 @@ class MatchAdmin(ServiceWrittenAdmin):
     inlines = [MatchPlayerInline, MatchEventInline]
     actions = ["abort_games"]
 
-    @admin.display(description="record")
+    @admin.display(description=gettext_lazy("record"))
     def record_pretty(self, match: Match) -> str:
         if match.record is None:
             return "—"
         return format_html('<pre style="max-height:30rem;overflow:auto">{}</pre>', json.dumps(match.record, indent=1))
 
-    @admin.action(description="Abort game (refunds stakes, releases passes)")
+    @admin.action(description=gettext_lazy("Abort game (refunds stakes, releases passes)"))
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
         """RULING P8, P19: asks why first; the reason is kept with the game and in the admin log."""
-        reason, page = ask_reason(self, request, queryset, "Abort the selected games")
+        reason, page = ask_reason(self, request, queryset, _("Abort the selected games"))
         if page is not None:
             return page
         each_through_service(self, request, queryset, lambda match: match_abort(
-            match_id=match.pk, by=request.user, reason=reason), "aborted", reason)
+            match_id=match.pk, by=request.user, reason=reason), "Aborted", _("%(row)s: aborted."), reason)
         return None
 
 
@@ -116,15 +118,16 @@ class SignatureAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    @admin.action(description="Clear the text (moderation; not offered again)")
+    @admin.action(description=gettext_lazy("Clear the text (moderation; not offered again)"))
     def clear_text(self, request: HttpRequest, queryset: QuerySet[Signature]):
         # RULINGS S15, P19: moderation says why, and each cleared signature is in the admin log.
-        reason, page = ask_reason(self, request, queryset, "Clear the selected signatures")
+        reason, page = ask_reason(self, request, queryset, _("Clear the selected signatures"))
         if page is not None:
             return page
         signatures = list(queryset)
         cleared = signatures_clear(ids=[signature.pk for signature in signatures])
         for signature in signatures:
             self.log_change(request, signature, f"Cleared the signature's text: {reason}")
-        self.message_user(request, f"{cleared} signature(s) cleared.")
+        self.message_user(request, ngettext("%(count)d signature cleared.", "%(count)d signatures cleared.", cleared)
+                          % {"count": cleared})
         return None

@@ -14,6 +14,8 @@ from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tables.errors import TableError
 from tables.models import DismissalVote, Seat, Table
@@ -21,7 +23,8 @@ from tables.services import table_close
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=150, help_text="Why (kept with the record and in the admin log).")
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=150,
+                             help_text=gettext_lazy("Why (kept with the record and in the admin log)."))
 
 
 def ask_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
@@ -36,17 +39,18 @@ def ask_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Qu
 
 
 def each_through_service(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
-                         service: Callable[[Model], object], done: str, reason: str) -> None:
+                         service: Callable[[Model], object], logged: str, done: str, reason: str) -> None:
     """Run an admin action row by row through a service; a refusal is reported, not raised.
-    Each row done is written to the admin log with the reason (RULING P19)."""
+    Each row done is written to the admin log with the reason (RULING P19): ``logged`` in English,
+    the log being the record whoever reads it; ``done`` (``%(row)s``) is the admin's message."""
     for row in queryset:
         try:
             service(row)
         except TableError as error:
-            model_admin.message_user(request, f"{row}: {error}", messages.ERROR)
+            model_admin.message_user(request, _("%(row)s: %(error)s") % {"row": row, "error": error}, messages.ERROR)
         else:
-            model_admin.log_change(request, row, f"{done.capitalize()}: {reason}")
-            model_admin.message_user(request, f"{row}: {done}.", messages.SUCCESS)
+            model_admin.log_change(request, row, f"{logged}: {reason}")
+            model_admin.message_user(request, done % {"row": row}, messages.SUCCESS)
 
 
 class ServiceWrittenAdmin(admin.ModelAdmin):
@@ -89,13 +93,13 @@ class TableAdmin(ServiceWrittenAdmin):
     inlines = [SeatInline]
     actions = ["close_lobbies"]
 
-    @admin.action(description="Close lobby (releases holds and passes)")
+    @admin.action(description=gettext_lazy("Close lobby (releases holds and passes)"))
     def close_lobbies(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
-        reason, page = ask_reason(self, request, queryset, "Close the selected lobbies")
+        reason, page = ask_reason(self, request, queryset, _("Close the selected lobbies"))
         if page is not None:
             return page
         each_through_service(self, request, queryset, lambda table: table_close(
-            table_id=table.pk, by=request.user, reason=reason), "closed", reason)
+            table_id=table.pk, by=request.user, reason=reason), "Closed", _("%(row)s: closed."), reason)
         return None
 
 
