@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 from games.models import GAME_CHOICES, Match, MatchPlayer, Rating
 
@@ -44,7 +47,10 @@ def _summary(mine: list[MatchPlayer]) -> dict:
 
 
 def _rate(hits: int, tries: int) -> str:
-    return f"{100 * hits / tries:.0f}% ({hits}/{tries})" if tries else "—"
+    if not tries:
+        return "—"
+    return _("%(percent)s%% (%(hits)s/%(tries)s)") % {"percent": number_format(round(100 * hits / tries)),
+                                                       "hits": number_format(hits), "tries": number_format(tries)}
 
 
 def _sitaratas(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
@@ -57,7 +63,7 @@ def _sitaratas(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
             if bid is not None and round_record.get("points"):
                 rounds += 1
                 exact += bid == round_record["tricks_won"][mp.seat]
-    return [("Exact bids", _rate(exact, rounds)), ("Times Sitaratas", str(sitaratas))]
+    return [(_("Exact bids"), _rate(exact, rounds)), (_("Times Sitaratas"), number_format(sitaratas))]
 
 
 def _estimation(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
@@ -75,14 +81,14 @@ def _estimation(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
             if round_record["dash_call"][mp.seat]:
                 dashes += 1
                 dash_made += hit
-    return [("Made", _rate(made, rounds)), ("Caller success", _rate(calls_made, calls)),
-            ("Dash Call success", _rate(dash_made, dashes))]
+    return [(_("Made"), _rate(made, rounds)), (_("Caller success"), _rate(calls_made, calls)),
+            (_("Dash Call success"), _rate(dash_made, dashes))]
 
 
 def _sita(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
     penalties = [r["penalties"][mp.seat] for mp in mine for r in mp.match.record["rounds"] if r.get("penalties")]
-    average = f"{sum(penalties) / len(penalties):.1f}" if penalties else "—"
-    return [("Average penalty per match", average), ("Matches", str(len(penalties)))]
+    average = number_format(sum(penalties) / len(penalties), 1) if penalties else "—"
+    return [(_("Average penalty per match"), average), (_("Matches"), number_format(len(penalties)))]
 
 
 FIGURES = {"sitaratas": _sitaratas, "estimation": _estimation, "sita": _sita}

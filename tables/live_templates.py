@@ -15,13 +15,13 @@ from functools import lru_cache
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import translation
-from django.utils.formats import number_format
 from jinja2 import ChainableUndefined, Environment, Template, nodes, pass_context
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
+from games.endings import ending_text
 from tables.play_screen import last_play, tricks_done
-from tables.templatetags.table_tags import (_card, _sita_card, at, bot_add_form, bot_level_name, card, cards, escape_text, options_label, signed, sita_card,
+from tables.templatetags.table_tags import (_card, _sita_card, at, bot_add_form, bot_level_name, card, cards, escape_text, number, options_label, signed, sita_card,
                                             ws_button)
 
 _SHARED_HTML: "OrderedDict[tuple, Markup]" = OrderedDict()
@@ -204,11 +204,6 @@ def for_language(env: Environment, language: str | None) -> Environment:
     return found[1]
 
 
-def number(value) -> str:
-    """A number as the viewer's language writes it (issue 26: 1 000 in Estonian, ١٬٠٠٠ not used)."""
-    return number_format(value, force_grouping=True) if isinstance(value, int) and abs(value) >= 1000 else str(value)
-
-
 def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined  # Django's backend would pass Undefined
     options.setdefault("extensions", []).append("jinja2.ext.i18n")
@@ -222,5 +217,5 @@ def environment(**options) -> Environment:
         "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
         "tricks_done": tricks_done, "last_play": last_play, "_format": _format,
     })
-    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize, "number": number})
+    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize, "number": number, "ending": ending_text})
     return env

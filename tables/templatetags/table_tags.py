@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from markupsafe import Markup, _escape_inner, escape
 
+from games.endings import ending_text
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
 register = template.Library()
@@ -164,6 +165,22 @@ def at(sequence, index):
         return sequence[index]
     except (IndexError, KeyError, TypeError):
         return ""
+
+
+@register.filter
+def number(value) -> str:
+    """Coins, points and ratings as the reader's language writes them (issue 26): 1 000 in
+    Estonian, 1.000 in Arabic (Django's formats: Western digits). Below 1000 a number is its
+    digits, the cheap path the live fragment takes for nearly every figure."""
+    if isinstance(value, int) and abs(value) >= 1000:
+        return number_format(value, force_grouping=True)
+    return str(value)
+
+
+@register.filter
+def ending(stored: str) -> str:
+    """``match.end_reason|ending``: why a game ended, in the reader's language (games.endings)."""
+    return ending_text(stored)
 
 
 @register.filter
