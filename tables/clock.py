@@ -27,7 +27,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.db import transaction
-from django.utils.translation import gettext as _
+
+from config.i18n import gettext as _  # the render's catalogue in a live render (config/i18n.py)
 
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
 # RULING P9: Sitaratas' rule book says a lost connection never skips a turn (S11), so its

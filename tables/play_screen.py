@@ -7,7 +7,9 @@ what every viewer already sees.
 from __future__ import annotations
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext as _
+
+# Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
+from config.i18n import gettext as _
 
 
 def tricks_done(view: dict | None) -> str:

@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from django.conf import settings
 from django.template import engines
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
 from django.utils.safestring import SafeString, mark_safe
 
+from config import i18n
 from games.engines import get_engine
 from tables import clock as turn_clock
 from tables import hooks, matchstore
@@ -153,7 +155,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "snap": snapshot,
         "my_ready": my_ready,
         "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
-        "title": str(GAME_TITLES[snapshot.game]),
+        "title": i18n.text(GAME_TITLES[snapshot.game]),
         "view": view,
         "seats": seats,
         "names": names,
@@ -167,18 +169,25 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
     }
 
 
-def _render(name: str, context: dict) -> SafeString:
+def _render(name: str, context: dict, language: str | None = None) -> SafeString:
     # Jinja2 (tables/live/templates.py): this runs once per seat on every move, in the viewer's
     # language (the consumer activates it), with that language's catalogue bound once per render.
-    language = translation.get_language()
+    language = language or translation.get_language()
     context.update(templates.gettexts(language))
     return mark_safe(templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
 
 
 def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:
-    context = live_context(snapshot, user_id=user_id, connected=connected)
-    context["oob"] = oob
-    return _render("tables/_live.html", context)
+    # The viewer's language is looked up once; the presenters' texts come from its catalogue
+    # (config/i18n.py), each translated once per process rather than once per seat and move.
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    rendering = i18n.RENDERING.set(i18n.catalogue(language))
+    try:
+        context = live_context(snapshot, user_id=user_id, connected=connected)
+        context["oob"] = oob
+        return _render("tables/_live.html", context, language)
+    finally:
+        i18n.RENDERING.reset(rendering)
 
 
 @lru_cache(maxsize=256)

@@ -6,11 +6,15 @@ from functools import lru_cache
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import get_language, pgettext_lazy
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from markupsafe import Markup, _escape_inner, escape
 
+# Inside a live render these read the render's catalogue (config/i18n.py): the fragment is drawn
+# per seat on every move. Elsewhere they are Django's own.
+from config.i18n import gettext as _
+from config.i18n import language as get_language
+from config.i18n import ngettext, text
 from games.endings import ending_text
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
@@ -93,6 +97,8 @@ def escape_text(value: object) -> str:
     html = getattr(value, "__html__", None)
     if html is not None:
         return html()
+    if isinstance(value, Promise):  # a lazy text: once per language in a live render
+        return _escape_inner(text(value))
     return _escape_inner(str(value))
 
 
@@ -114,7 +120,7 @@ BOT_LEVEL_NAMES = {"easy": pgettext_lazy("bot level", "Easy"), "normal": pgettex
 
 def bot_level_name(level: str) -> str:
     """RULING P45's levels, as the viewer's language names them."""
-    return str(BOT_LEVEL_NAMES.get(level, level))
+    return text(BOT_LEVEL_NAMES.get(level, level))
 
 
 @register.simple_tag
@@ -147,7 +153,7 @@ def options_label(game: str, options: dict, stake: int = 0) -> str:
         order = _("max → 1 → max") if options.get("order") == "down_up" else _("1 → max → 1")
         return f"{deck} · {order}"
     if game == "estimation":
-        label = str(LENGTH_NAMES.get(options.get("length"), ""))
+        label = text(LENGTH_NAMES.get(options.get("length"), ""))
         if not stake:
             return label
         coins = ngettext("stake %(num)s coin", "stake %(num)s coins", stake) % {"num": number_format(stake, force_grouping=True)}

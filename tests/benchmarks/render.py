@@ -37,7 +37,10 @@ from django.utils import translation  # noqa: E402
 
 from games.bots import get_bot  # noqa: E402
 from games.engines import get_engine  # noqa: E402
-from tables.live.snapshot import SeatInfo, Snapshot, render_live  # noqa: E402
+try:
+    from tables.live.snapshot import SeatInfo, Snapshot, render_live  # noqa: E402
+except ImportError:  # a commit before tables/live/ (to compare with the base)
+    from tables.live import SeatInfo, Snapshot, render_live  # noqa: E402
 
 GAME, SEATS, SEED, POSITIONS = "estimation", 4, 7, 61
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+# Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
+from config.i18n import gettext as _
 from games.engines.cards import SUIT_SYMBOL, is_joker
 
 SUIT_WORDS = {"S": gettext_lazy("Spades"), "H": gettext_lazy("Hearts"), "D": gettext_lazy("Diamonds"),
