@@ -94,44 +94,42 @@ class Catalogue:
     before the site had languages. Here each text is Django's answer, kept.
     """
 
+    LIMIT = 4096  # bounded; the code holds a few hundred texts
+
     def __init__(self, language: str) -> None:
         self.language = language
         self._texts: dict[object, str] = {}
 
+    def _kept(self, key: object, translate) -> str:
+        """The text under ``key``, translated (``translate()``) in this language the first time."""
+        if len(self._texts) >= self.LIMIT:
+            self._texts.clear()
+        with translation.override(self.language):
+            text = self._texts[key] = translate()
+        return text
+
     def gettext(self, message: str) -> str:
-        try:
-            return self._texts[message]
-        except KeyError:
-            with translation.override(self.language):
-                text = self._texts[message] = translation.gettext(message)
-            return text
-
-    def text(self, value: object) -> str:
-        """``str(value)`` in this language; a lazy text of gettext_lazy or pgettext_lazy is kept by
-        its arguments (the same message always reads the same), any other value is converted."""
-        args = getattr(value, "_args", None) if isinstance(value, Promise) else None
-        if not args or getattr(value, "_kw", None):
-            if isinstance(value, Promise):
-                with translation.override(self.language):
-                    return str(value)
-            return str(value)
-        key = (type(value), args)
-        try:
-            return self._texts[key]
-        except KeyError:
-            with translation.override(self.language):
-                text = self._texts[key] = str(value)
-            return text
-
+        text = self._texts.get(message)
+        return text if text is not None else self._kept(message, lambda: translation.gettext(message))
 
     def ngettext(self, singular: str, plural: str, number: int) -> str:
         key = (singular, plural, number)
-        try:
-            return self._texts[key]
-        except KeyError:
+        text = self._texts.get(key)
+        return text if text is not None else self._kept(key, lambda: translation.ngettext(singular, plural, number))
+
+    def text(self, value: object) -> str:
+        """``str(value)`` in this language. A lazy text of ``gettext_lazy`` or ``pgettext_lazy``
+        is kept by its arguments (the same message always reads the same); any other lazy
+        value is converted each time, anything else is ``str()``."""
+        if not isinstance(value, Promise):
+            return str(value)
+        args = getattr(value, "_args", None)
+        if not args or getattr(value, "_kw", None) or not all(type(arg) is str for arg in args):
             with translation.override(self.language):
-                text = self._texts[key] = translation.ngettext(singular, plural, number)
-            return text
+                return str(value)
+        key = (type(value), args)
+        text = self._texts.get(key)
+        return text if text is not None else self._kept(key, lambda: str(value))
 
 
 @lru_cache(maxsize=16)
