@@ -124,3 +124,26 @@ def test_the_admin_speaks_the_admin_language(host: User) -> None:
     assert "algas" in html.lower()  # a column's title: the field's verbose name
     html = client.get("/admin/tables/table/").content.decode()
     assert "Sulge ootesaal" in html and "viimane tegevus" in html.lower()
+
+
+def test_a_live_render_reads_each_text_once_from_its_language_catalogue() -> None:
+    # config/i18n.py: the same answers as Django's, without asking Django per seat and move.
+    from django.utils import translation
+
+    from config import i18n
+    from tables.live.presenters.estimation import PHASES, OVER_UNDER
+
+    for language in ("en", "et", "ar"):
+        catalogue = i18n.catalogue(language)
+        with translation.override(language):
+            assert catalogue.gettext("Your turn to play.") == translation.gettext("Your turn to play.")
+            assert catalogue.text(PHASES["auction"]) == str(PHASES["auction"])
+            assert catalogue.text(OVER_UNDER["over"]) == str(OVER_UNDER["over"])  # pgettext_lazy
+            assert catalogue.ngettext("%(num)s point", "%(num)s points", 2) == translation.ngettext(
+                "%(num)s point", "%(num)s points", 2)
+    rendering = i18n.RENDERING.set(i18n.catalogue("et"))
+    try:
+        assert (i18n.gettext("Round"), i18n.text(PHASES["auction"]), i18n.language()) == ("Voor", "Oksjon", "et")
+    finally:
+        i18n.RENDERING.reset(rendering)
+    assert (i18n.gettext("Round"), i18n.language()) == ("Round", "en")  # outside a render: Django's own
