@@ -10,6 +10,7 @@ from django.utils.functional import lazy
 
 # Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
 from config.i18n import gettext as _
+from config.i18n import text
 
 
 def tricks_done(view: dict | None) -> str:
@@ -27,7 +28,7 @@ def card_words(code: str) -> str:
     if code in ("RJ", "BJ"):
         return _("Red joker") if code == "RJ" else _("Black joker")
     rank, suit = code[:-1], code[-1]
-    return CARD_WORDS[suit] % {"rank": RANK_WORDS.get(rank, "10" if rank == "T" else rank)}
+    return text(CARD_WORDS[suit]) % {"rank": text(RANK_WORDS.get(rank, "10" if rank == "T" else rank))}
 
 
 def last_play(view: dict | None, names: list[str]) -> str:

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.template import engines
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from config import i18n
 from games.engines import get_engine
@@ -174,7 +174,8 @@ def _render(name: str, context: dict, language: str | None = None) -> SafeString
     # language (the consumer activates it), with that language's catalogue bound once per render.
     language = language or translation.get_language()
     context.update(templates.gettexts(language))
-    return mark_safe(templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
+    # SafeString itself: mark_safe first checks its argument for lazy texts, on every render.
+    return SafeString(templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
 
 
 def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:
