@@ -97,7 +97,9 @@ class _FoldTranslations(NodeTransformer):
 
 
 def _format(text: str, **variables) -> Markup:
-    return Markup(text) % variables
+    # What ``Markup(text) % variables`` gives, for the ``%(name)s`` placeholders the templates use,
+    # without markupsafe wrapping each value in a helper object: a render formats a few of these.
+    return Markup(text % {name: value if type(value) is int else escape_text(value) for name, value in variables.items()})
 
 
 class LiveEnvironment(Environment):
