@@ -123,13 +123,18 @@ class Catalogue:
         value is converted each time, anything else is ``str()``."""
         if not isinstance(value, Promise):
             return str(value)
-        args = getattr(value, "_args", None)
-        if not args or getattr(value, "_kw", None) or not all(type(arg) is str for arg in args):
+        try:
+            key = (type(value), value._args)
+            text = self._texts.get(key)  # a TypeError for unhashable arguments
+        except (AttributeError, TypeError):
+            text = None
+            key = None
+        if text is not None:
+            return text
+        if key is None or value._kw or not all(type(arg) is str for arg in value._args):
             with translation.override(self.language):
                 return str(value)
-        key = (type(value), args)
-        text = self._texts.get(key)
-        return text if text is not None else self._kept(key, lambda: str(value))
+        return self._kept(key, lambda: str(value))
 
 
 @lru_cache(maxsize=16)

@@ -97,6 +97,8 @@ def escape_text(value: object) -> str:
     html = getattr(value, "__html__", None)
     if html is not None:
         return html()
+    if type(value) is int:
+        return str(value)
     if isinstance(value, Promise):  # a lazy text: once per language in a live render
         return _escape_inner(text(value))
     return _escape_inner(str(value))
