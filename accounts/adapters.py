@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.utils import translation
 from django.utils.translation import gettext as _
+
+from config.i18n import supported
 
 RESERVED_PREFIXES = ("bot",)
 
@@ -16,6 +19,15 @@ class AccountAdapter(DefaultAccountAdapter):
         if username.lower().startswith(RESERVED_PREFIXES):
             raise forms.ValidationError(_("Usernames starting with “bot” are reserved."))
         return username
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # Issue 26: a mail to a player is in the language of their profile when they chose one
+        # (a reset asked for from a friend's browser still reaches them in their own); otherwise
+        # in the page's language, which is what allauth's templates and catalogues follow.
+        user = context.get("user")
+        language = supported(getattr(user, "language", "")) if user is not None else None
+        with translation.override(language or translation.get_language()):
+            super().send_mail(template_prefix, email, context)
 
     def _get_login_attempts_cache_key(self, request, **credentials) -> str:
         # RULING P18: failed logins counted per account and address (allauth counts per account

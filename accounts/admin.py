@@ -7,6 +7,8 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_tools import ask_reason
 from accounts.models import User
@@ -15,7 +17,8 @@ from accounts.services import AccountError, account_anonymise
 
 class ModeratedUserChangeForm(UserChangeForm):
     # RULING P19: a change to someone's account (deactivating, staff rights, a name) says why.
-    reason = forms.CharField(max_length=200, help_text="Why this change (kept in the admin log).")
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200,
+                             help_text=gettext_lazy("Why this change (kept in the admin log)."))
 
 
 @admin.register(User)
@@ -24,8 +27,9 @@ class UserAdmin(BaseUserAdmin):
     list_display = ["username", "display_name", "email", "is_bot", "bot_level", "is_staff", "date_joined"]
     list_filter = ["is_bot", "bot_level", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
-    fieldsets = [*BaseUserAdmin.fieldsets, ("Player", {"fields": ["display_name", "is_bot", "bot_level"]}),
-                 ("Moderation", {"fields": ["reason"]})]
+    fieldsets = [*BaseUserAdmin.fieldsets,
+                 (gettext_lazy("Player"), {"fields": ["display_name", "is_bot", "bot_level"]}),
+                 (gettext_lazy("Moderation"), {"fields": ["reason"]})]
     # A bot's level is what its past games were played at (RULING P45): never edited.
     readonly_fields = ["bot_level"]
     actions = ["delete_accounts"]
@@ -39,11 +43,11 @@ class UserAdmin(BaseUserAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    @admin.action(description="Delete account (anonymise; games and ledger kept)")
+    @admin.action(description=gettext_lazy("Delete account (anonymise; games and ledger kept)"))
     def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]):
         """RULING P23: each account through the service, one transaction each; RULING P19: the admin
         says why, and each deletion is in the admin log."""
-        answers, page = ask_reason(self, request, queryset, "Delete the selected accounts")
+        answers, page = ask_reason(self, request, queryset, _("Delete the selected accounts"))
         if page is not None:
             return page
         reason = answers["reason"]
@@ -55,9 +59,12 @@ class UserAdmin(BaseUserAdmin):
             except AccountError as error:
                 self.message_user(request, str(error), messages.ERROR)
             else:
+                # The admin log stays in English: it is the record, read by whoever audits it.
                 self.log_change(request, user, f"Deleted the account (anonymised): {reason}")
         if done:
-            self.message_user(request, f"{done} account(s) deleted (anonymised).", messages.SUCCESS)
+            self.message_user(request, ngettext("%(count)d account deleted (anonymised).",
+                                                "%(count)d accounts deleted (anonymised).", done) % {"count": done},
+                              messages.SUCCESS)
         return None
 
     def construct_change_message(self, request, form, formsets, add=False):

@@ -13,10 +13,13 @@ from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=150, help_text="Why (kept with the record and in the admin log).")
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=150,
+                             help_text=gettext_lazy("Why (kept with the record and in the admin log)."))
 
 
 def ask_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, title: str, *,
@@ -39,10 +42,11 @@ def action_page(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Q
 
 def each_with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, *, title: str,
                      service: Callable[[Model, dict], object], done: str, refused: type[Exception],
-                     form_class: type[forms.Form] = ReasonForm, log: bool = True) -> TemplateResponse | None:
+                     form_class: type[forms.Form] = ReasonForm, logged: str | None = None) -> TemplateResponse | None:
     """Ask why (RULING P19), then run ``service(row, answers)`` row by row; a refusal (``refused``)
-    is reported, not raised. With ``log``, each row done is written to the admin log with the
-    reason (without, the service writes its own entry)."""
+    is reported, not raised. ``done`` (with ``%(row)s``) is the admin's message, in their language.
+    ``logged``: the admin log's words for each row done, followed by the reason; in English, the
+    log being the record whoever reads it. None when the service writes its own entry."""
     answers, page = ask_reason(model_admin, request, queryset, title, form_class=form_class)
     if page is not None:
         return page
@@ -50,11 +54,11 @@ def each_with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, querys
         try:
             service(row, answers)
         except refused as error:
-            model_admin.message_user(request, f"{row}: {error}", messages.ERROR)
+            model_admin.message_user(request, _("%(row)s: %(error)s") % {"row": row, "error": error}, messages.ERROR)
         else:
-            if log:
-                model_admin.log_change(request, row, f"{done.capitalize()}: {answers['reason']}")
-            model_admin.message_user(request, f"{row}: {done}.", messages.SUCCESS)
+            if logged:
+                model_admin.log_change(request, row, f"{logged}: {answers['reason']}")
+            model_admin.message_user(request, done % {"row": row}, messages.SUCCESS)
     return None
 
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
@@ -10,18 +11,20 @@ class User(AbstractUser):
     A bot account has no usable password and can never log in.
     """
 
-    display_name = models.CharField(max_length=40, blank=True, help_text="Shown at tables instead of the username.")
-    is_bot = models.BooleanField(default=False, db_index=True)
+    display_name = models.CharField(_("display name"), max_length=40, blank=True,
+                                    help_text=_("Shown at tables instead of the username."))
+    is_bot = models.BooleanField(_("bot"), default=False, db_index=True)
     four_colour_suits = models.BooleanField(
-        default=False, help_text="Draw clubs green and diamonds blue, so every suit has its own colour.")
+        _("four-colour suits"), default=False,
+        help_text=_("Draw clubs green and diamonds blue, so every suit has its own colour."))
     bot_level = models.CharField(
-        max_length=10, blank=True, default="",
-        help_text="A bot's level: easy, normal or strong (each level is its own rated bot); empty for people.",
+        _("bot level"), max_length=10, blank=True, default="",
+        help_text=_("A bot's level: easy, normal or strong (each level is its own rated bot); empty for people."),
     )
 
     # Issue 26: the site's language for this player; empty follows the browser.
-    language = models.CharField(max_length=8, blank=True, default="",
-                                help_text="The site's language for this player; empty follows the browser.")
+    language = models.CharField(_("language"), max_length=8, blank=True, default="",
+                                help_text=_("The site's language for this player; empty follows the browser."))
 
     class Meta:
         ordering = ["username"]

@@ -14,22 +14,26 @@ from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_tools import ViewOnlyInline, each_with_reason
 from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
 from chat.services import ChatError
 
-MUTE_PERIODS = [("1", "1 hour"), ("24", "24 hours"), ("168", "7 days"), ("720", "30 days"), ("8760", "1 year")]
+MUTE_PERIODS = [("1", gettext_lazy("1 hour")), ("24", gettext_lazy("24 hours")), ("168", gettext_lazy("7 days")),
+                ("720", gettext_lazy("30 days")), ("8760", gettext_lazy("1 year"))]
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=services.REASON_LENGTH, help_text="Required; kept with the action.")
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=services.REASON_LENGTH,
+                             help_text=gettext_lazy("Required; kept with the action."))
 
 
 class MuteForm(ReasonForm):
-    hours = forms.TypedChoiceField(choices=MUTE_PERIODS, coerce=int, label="For",
-                                   help_text="The muted player is shown the reason and when the mute ends.")
+    hours = forms.TypedChoiceField(choices=MUTE_PERIODS, coerce=int, label=gettext_lazy("For"),
+                                   help_text=gettext_lazy("The muted player is shown the reason and when the mute ends."))
 
 
 class ReportInline(ViewOnlyInline):
@@ -39,11 +43,11 @@ class ReportInline(ViewOnlyInline):
 
 
 class OpenReportsFilter(admin.SimpleListFilter):
-    title = "reports"
+    title = gettext_lazy("reports")
     parameter_name = "reported"
 
     def lookups(self, request, model_admin):
-        return [("open", "Open reports"), ("any", "Ever reported")]
+        return [("open", _("Open reports")), ("any", _("Ever reported"))]
 
     def queryset(self, request, queryset):
         if self.value() == "open":
@@ -75,7 +79,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     def get_ordering(self, request: HttpRequest) -> list[str]:
         return ["-open_reports", "-created_at", "-id"]
 
-    @admin.display(description="open reports", ordering="open_reports")
+    @admin.display(description=gettext_lazy("open reports"), ordering="open_reports")
     def open_reports_count(self, obj: ChatMessage) -> int:
         return obj.open_reports
 
@@ -88,21 +92,23 @@ class ChatMessageAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return obj is None and request.user.is_staff  # the list and its actions, never an edit form
 
-    @admin.action(description="Hide the selected messages (asks for a reason)")
+    @admin.action(description=gettext_lazy("Hide the selected messages (asks for a reason)"))
     def hide_messages(self, request: HttpRequest, queryset: QuerySet):
         # The chat services write each action's admin log entry themselves.
-        return each_with_reason(self, request, queryset, form_class=ReasonForm, title="Hide messages", done="hidden",
-                                refused=ChatError, log=False,
+        return each_with_reason(self, request, queryset, form_class=ReasonForm, title=_("Hide messages"),
+                                done=_("%(row)s: hidden."), refused=ChatError,
                                 service=lambda message, data: services.message_hide(
                                     message_id=message.pk, by=request.user, reason=data["reason"]))
 
-    @admin.action(description="Dismiss the reports on the selected messages (keep them)")
+    @admin.action(description=gettext_lazy("Dismiss the reports on the selected messages (keep them)"))
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet):
         for message in queryset:
             count = services.reports_dismiss(message_id=message.pk, by=request.user)
-            self.message_user(request, f"{message}: {count} report(s) dismissed.", messages.SUCCESS)
+            self.message_user(request, ngettext("%(message)s: %(count)d report dismissed.",
+                                                "%(message)s: %(count)d reports dismissed.", count)
+                              % {"message": message, "count": count}, messages.SUCCESS)
 
-    @admin.action(description="Mute the authors of the selected messages site-wide (asks for a reason and period)")
+    @admin.action(description=gettext_lazy("Mute the authors of the selected messages site-wide (asks for a reason and period)"))
     def mute_authors(self, request: HttpRequest, queryset: QuerySet):
         # One mute per author, however many of their messages were selected.
         first_of_author: dict[int, ChatMessage] = {}
@@ -114,8 +120,8 @@ class ChatMessageAdmin(admin.ModelAdmin):
             services.mute_create(user=message.author, by=request.user, reason=data["reason"],
                                  until=timezone.now() + timedelta(hours=data["hours"]))
 
-        return each_with_reason(self, request, rows, form_class=MuteForm, title="Mute authors from chat",
-                                service=mute, done="author muted", refused=ChatError, log=False)
+        return each_with_reason(self, request, rows, form_class=MuteForm, title=_("Mute authors from chat"),
+                                service=mute, done=_("%(row)s: author muted."), refused=ChatError)
 
 
 @admin.register(ChatMute)
@@ -136,15 +142,15 @@ class ChatMuteAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return obj is None and request.user.is_staff
 
-    @admin.action(description="Lift the selected mutes now")
+    @admin.action(description=gettext_lazy("Lift the selected mutes now"))
     def lift(self, request: HttpRequest, queryset: QuerySet):
         for mute in queryset:
             try:
                 services.mute_lift(mute_id=mute.pk, by=request.user)
             except ChatError as error:
-                self.message_user(request, f"{mute}: {error}", messages.ERROR)
+                self.message_user(request, _("%(row)s: %(error)s") % {"row": mute, "error": error}, messages.ERROR)
             else:
-                self.message_user(request, f"{mute.user}: mute lifted.", messages.SUCCESS)
+                self.message_user(request, _("%(player)s: mute lifted.") % {"player": mute.user}, messages.SUCCESS)
 
 
 @admin.register(ChatRoom)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.utils.translation import gettext_lazy as _
+
 from chat.models import Channel
 
 MAX_LENGTH = 300
@@ -16,7 +18,11 @@ RATE_WINDOW_SECONDS = 10
 RATE_MAX_MESSAGES = 5
 RATE_MAX_SAME_TEXT = 2  # the message and one repeat (RULING P27)
 HISTORY_LENGTH = 50
-QUICK_PHRASES = ("Good luck", "Well played", "Good game", "Oops", "Thanks")
+# Issue 26: shown and sent in the writer's language, as if typed. A phrase is a chat message like
+# any other: everyone reads the words that were sent, and a report or a moderator quotes what was
+# said. As codes shown in each reader's language, the quick phrases alone would change with the
+# reader while the typed messages around them (a reply to "Bonne chance") would not.
+QUICK_PHRASES = (_("Good luck"), _("Well played"), _("Good game"), _("Oops"), _("Thanks"))
 
 _SPACES = re.compile(r"\s+")
 

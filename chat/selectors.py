@@ -85,7 +85,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
         "me": user.pk,
         "muted": sorted(muted),
         "muted_users": [{"id": pk, "name": name} for pk, name in _names(muted)],
-        "phrases": list(rules.QUICK_PHRASES),
+        "phrases": [str(phrase) for phrase in rules.QUICK_PHRASES],
         "max_length": rules.MAX_LENGTH,
     }
 

@@ -201,6 +201,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("et", "Eesti"), ("ar", "العربية")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates per language (config/formats/): templates ask for DATE_FORMAT, DATETIME_FORMAT or TIME_FORMAT.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

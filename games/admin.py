@@ -13,6 +13,8 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Signature
@@ -44,7 +46,7 @@ class MatchAdmin(ServiceWrittenAdmin):
     readonly_fields = fields
     inlines = [MatchPlayerInline, MatchEventInline]
 
-    @admin.display(description="record")
+    @admin.display(description=gettext_lazy("record"))
     def record_pretty(self, match: Match) -> str:
         if match.record is None:
             return "—"
@@ -83,10 +85,10 @@ class SignatureAdmin(ViewOnlyAdmin):
 
     actions = ["clear_text"]
 
-    @admin.action(description="Clear the text (moderation; not offered again)")
+    @admin.action(description=gettext_lazy("Clear the text (moderation; not offered again)"))
     def clear_text(self, request: HttpRequest, queryset: QuerySet[Signature]):
         # RULINGS S15, P19: moderation says why, and each cleared signature is in the admin log.
-        answers, page = ask_reason(self, request, queryset, "Clear the selected signatures")
+        answers, page = ask_reason(self, request, queryset, _("Clear the selected signatures"))
         if page is not None:
             return page
         reason = answers["reason"]
@@ -94,5 +96,6 @@ class SignatureAdmin(ViewOnlyAdmin):
         cleared = signatures_clear(ids=[signature.pk for signature in signatures])
         for signature in signatures:
             self.log_change(request, signature, f"Cleared the signature's text: {reason}")
-        self.message_user(request, f"{cleared} signature(s) cleared.")
+        self.message_user(request, ngettext("%(count)d signature cleared.", "%(count)d signatures cleared.", cleared)
+                          % {"count": cleared})
         return None

@@ -9,6 +9,7 @@ published: the players' hands of an unfinished round stay unseen.
 from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.formats import number_format
 
 from accounts.models import User
 from games import catalog, charts
@@ -62,13 +63,18 @@ def public_record(match: Match) -> dict | None:
     return match.record
 
 
+def _signed_decimal(value: float) -> str:
+    """+1.5 / -0.3 with the reader's decimal separator (issue 26: +1,5 in Estonian and Arabic)."""
+    return ("-" if round(value, 1) < 0 else "+") + number_format(abs(value), 1)
+
+
 def match_page(*, match: Match) -> dict:
     """Everything the game page shows: players, places, payouts, the score sheet and its chart."""
     players = list(match.match_players.select_related("user").order_by("seat"))
     names = [player.user.name for player in players]
     for player in players:
         rated = player.rating_after is not None and player.rating_before is not None
-        player.rating_change = f"{player.rating_after - player.rating_before:+.1f}" if rated else ""
+        player.rating_change = _signed_decimal(player.rating_after - player.rating_before) if rated else ""
     record = public_record(match)
     sheet = score_sheet(record) if record else None
     moves = clock_moves(match) if record else []

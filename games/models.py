@@ -24,45 +24,54 @@ class Match(models.Model):
         ABORTED = "aborted", _("Aborted by an admin")
         ABANDONED = "abandoned", _("Abandoned")  # RULING P14: an untimed game with no move for a day
 
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches")
-    attempt = models.PositiveIntegerField(help_text="1 for the table's first start, 2 after a dismissal, …")
-    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
-    options = models.JSONField()
-    players = models.PositiveSmallIntegerField()
-    seed = models.BigIntegerField()
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches",
+                              verbose_name=_("table"))
+    attempt = models.PositiveIntegerField(_("attempt"),
+                                          help_text=_("1 for the table's first start, 2 after a dismissal, …"))
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES, db_index=True)
+    options = models.JSONField(_("options"))
+    players = models.PositiveSmallIntegerField(_("players"))
+    seed = models.BigIntegerField(_("seed"))
     state = models.TextField(
-        help_text="The engine's dumps(), finished rounds left to ``rounds`` (games.storage); hidden cards included, "
-        "never sent to a client.")
+        _("state"),
+        help_text=_("The engine's dumps(), finished rounds left to “rounds”; hidden cards included, never sent "
+                    "to a client."))
     rounds = models.TextField(
-        default="", blank=True,
-        help_text="The finished rounds the state leaves out, a JSON array written once per round (games.storage).")
-    version = models.PositiveIntegerField(default=0, help_text="How many actions have been applied.")
+        _("finished rounds"), default="", blank=True,
+        help_text=_("The finished rounds the state leaves out, a JSON array written once per round."))
+    version = models.PositiveIntegerField(_("version"), default=0, help_text=_("How many actions have been applied."))
     turn_version = models.PositiveIntegerField(
-        default=0,
-        help_text="The version at which the seats now awaited began to be awaited. In SITA's simultaneous "
-        "choice a move made on any view since then is still current.",
+        _("turn version"), default=0,
+        help_text=_("The version at which the seats now awaited began to be awaited. In SITA's simultaneous "
+                    "choice a move made on any view since then is still current."),
     )
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING, db_index=True)
-    end_reason = models.CharField(max_length=200, blank=True)
-    record = models.JSONField(null=True, blank=True, help_text="The full record, stored when the game ends.")
-    started_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.PLAYING,
+                              db_index=True)
+    # Stored in English as the services write it (searchable in the admin); shown translated by
+    # games.endings, which also reads the rows written before the site had languages.
+    end_reason = models.CharField(_("how it ended"), max_length=200, blank=True)
+    record = models.JSONField(_("record"), null=True, blank=True,
+                              help_text=_("The full record, stored when the game ends."))
+    started_at = models.DateTimeField(_("started at"))
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True, db_index=True)
     # The turn clock (issue 19; written only by tables.clock through the move services).
-    turn_clock = models.PositiveSmallIntegerField(default=0, help_text="Seconds per decision; 0 = no clock.")
+    turn_clock = models.PositiveSmallIntegerField(_("turn clock"), default=0,
+                                                  help_text=_("Seconds per decision; 0 = no clock."))
     deadlines = models.JSONField(
-        default=dict, blank=True,
-        help_text='Per awaited human seat: {"seat": [deadline in epoch ms, version that set it]}.',
+        _("deadlines"), default=dict, blank=True,
+        help_text=_('Per awaited human seat: {"seat": [deadline in epoch ms, version that set it]}.'),
     )
-    clock_due = models.DateTimeField(null=True, blank=True, db_index=True,
-                                     help_text="The earliest deadline: what the sweep looks for.")
+    clock_due = models.DateTimeField(_("clock due"), null=True, blank=True, db_index=True,
+                                     help_text=_("The earliest deadline: what the sweep looks for."))
     clock_seats = models.JSONField(
-        default=dict, blank=True,
-        help_text='{"expiries": {seat: n in a row}, "away": {seat: since, epoch ms}, "paused": {seat: ms left}}.',
+        _("clock's seats"), default=dict, blank=True,
+        help_text=_('{"expiries": {seat: n in a row}, "away": {seat: since, epoch ms}, "paused": {seat: ms left}}.'),
     )
 
     class Meta:
         ordering = ["-started_at"]
-        verbose_name_plural = "matches"
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         constraints = [models.UniqueConstraint(fields=["table", "attempt"], name="one_match_per_attempt")]
 
     def __str__(self) -> str:
@@ -71,16 +80,21 @@ class Match(models.Model):
 class MatchPlayer(models.Model):
     """Who sat where in a match, and how it went for them once it ended."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_players")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_players")
-    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = best; tied players share it.")
-    total = models.IntegerField(null=True, blank=True)
-    payout = models.IntegerField(null=True, blank=True, help_text="Coins paid from the pot (staked tables).")
-    rating_before = models.FloatField(null=True, blank=True)
-    rating_after = models.FloatField(null=True, blank=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_players", verbose_name=_("game"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_players",
+                             verbose_name=_("player"))
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True,
+                                             help_text=_("1 = best; tied players share it."))
+    total = models.IntegerField(_("total"), null=True, blank=True)
+    payout = models.IntegerField(_("payout"), null=True, blank=True,
+                                 help_text=_("Coins paid from the pot (staked tables)."))
+    rating_before = models.FloatField(_("rating before"), null=True, blank=True)
+    rating_after = models.FloatField(_("rating after"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game's player")
+        verbose_name_plural = _("game's players")
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_player_per_seat")]
 
@@ -92,15 +106,20 @@ class MatchEvent(models.Model):
     """One applied action. Append-only: never updated or deleted."""
 
     # No index of its own: the unique (match, version) constraint's index serves every lookup by match.
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events", db_index=False)
-    version = models.PositiveIntegerField(help_text="The match version this action produced.")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    action = models.JSONField()
-    created_at = models.DateTimeField()
-    by_clock = models.BooleanField(default=False, help_text="Chosen by the house for an absent player (RULING P11).")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events", db_index=False,
+                              verbose_name=_("game"))
+    version = models.PositiveIntegerField(_("version"), help_text=_("The game's version this action produced."))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                             verbose_name=_("player"))
+    action = models.JSONField(_("action"))
+    created_at = models.DateTimeField(_("played at"))
+    by_clock = models.BooleanField(_("by the clock"), default=False,
+                                   help_text=_("Chosen by the house for an absent player (RULING P11)."))
 
     class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
         ordering = ["match", "version"]
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
 
@@ -115,15 +134,18 @@ class Rating(models.Model):
     figure shown on profiles and the leaderboard. Written only by ``games.ratings``.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField(db_index=True)
-    games = models.PositiveIntegerField(default=0, help_text="Finished games that counted.")
-    updated_at = models.DateTimeField(auto_now=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings",
+                             verbose_name=_("player"))
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    mu = models.FloatField("μ")
+    sigma = models.FloatField("σ")
+    ordinal = models.FloatField(_("rating"), db_index=True)
+    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Finished games that counted."))
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         ordering = ["game", "-ordinal"]
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_game")]
 
@@ -139,10 +161,16 @@ class Signature(models.Model):
     requests race past the service's checks.
     """
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="signature")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures")
-    text = models.CharField(max_length=80, blank=True, help_text="Plain text, escaped wherever it is shown.")
-    created_at = models.DateTimeField()
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="signature", verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures",
+                             verbose_name=_("player"))
+    text = models.CharField(_("text"), max_length=80, blank=True,
+                            help_text=_("Plain text, escaped wherever it is shown."))
+    created_at = models.DateTimeField(_("signed at"))
+
+    class Meta:
+        verbose_name = _("signature")
+        verbose_name_plural = _("signatures")
 
     def __str__(self) -> str:
         return f"signature on match {self.match_id}"

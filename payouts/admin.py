@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_tools import ViewOnlyAdmin, action_page
 from accounts.models import User
@@ -16,13 +18,15 @@ from payouts.models import Account, Entry, Transfer
 
 
 class GrantForm(forms.Form):
-    amount = forms.IntegerField(min_value=1, max_value=1_000_000)
+    amount = forms.IntegerField(label=gettext_lazy("Amount"), min_value=1, max_value=1_000_000)
     # RULING P19: required; shown to the player and kept in the admin log.
-    memo = forms.CharField(max_length=200, help_text="Why (shown to the player).")
+    memo = forms.CharField(label=gettext_lazy("Memo"), max_length=200, help_text=gettext_lazy("Why (shown to the player)."))
 
 
-def _grant_action(model_admin, request, queryset, *, what: str, grant):
-    """An intermediate page asks how many and why, then grants to each selected account's owner."""
+def _grant_action(model_admin, request, queryset, *, what: str, title: str, done, grant):
+    """An intermediate page asks how many and why, then grants to each selected account's owner.
+    ``what`` names the asset in the admin log (English: the log is the record, whoever reads it);
+    ``title`` and ``done(amount, count)`` speak the admin's language."""
     users = list(User.objects.filter(pk__in=queryset.exclude(user=None).values("user"), is_bot=False))
     form = GrantForm(request.POST if "apply" in request.POST else None)
     if form.is_valid():
@@ -30,9 +34,9 @@ def _grant_action(model_admin, request, queryset, *, what: str, grant):
         for user in users:
             grant(user=user, amount=amount, by=request.user, memo=memo)
             model_admin.log_change(request, user, f"Granted {amount} {what}: {memo}")
-        messages.success(request, f"Granted {form.cleaned_data['amount']} {what} to {len(users)} player(s).")
+        messages.success(request, done(amount, len(users)))
         return None
-    return action_page(model_admin, request, queryset, form, f"Grant {what}", users=users)
+    return action_page(model_admin, request, queryset, form, title, users=users)
 
 
 @admin.register(Account)
@@ -45,13 +49,23 @@ class AccountAdmin(ViewOnlyAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return obj is None and request.user.is_staff  # the list and its actions, never an edit form
 
-    @admin.action(description="Grant coins to the owners of the selected accounts")
+    @admin.action(description=gettext_lazy("Grant coins to the owners of the selected accounts"))
     def grant_coins(self, request, queryset):
-        return _grant_action(self, request, queryset, what="coins", grant=services.coins_grant)
+        def done(amount: int, count: int) -> str:
+            return ngettext("Granted %(amount)s coins to %(count)d player.",
+                            "Granted %(amount)s coins to %(count)d players.", count) % {"amount": amount, "count": count}
 
-    @admin.action(description="Grant game passes to the owners of the selected accounts")
+        return _grant_action(self, request, queryset, what="coins", title=_("Grant coins"), done=done,
+                             grant=services.coins_grant)
+
+    @admin.action(description=gettext_lazy("Grant game passes to the owners of the selected accounts"))
     def grant_passes(self, request, queryset):
-        return _grant_action(self, request, queryset, what="passes", grant=services.pass_grant)
+        def done(amount: int, count: int) -> str:
+            return ngettext("Granted %(amount)s passes to %(count)d player.",
+                            "Granted %(amount)s passes to %(count)d players.", count) % {"amount": amount, "count": count}
+
+        return _grant_action(self, request, queryset, what="passes", title=_("Grant game passes"), done=done,
+                             grant=services.pass_grant)
 
 
 class EntryInline(admin.TabularInline):

@@ -23,37 +23,41 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
 
 
 class Asset(models.TextChoices):
-    COINS = "coins", "Coins"
-    PASSES = "passes", "Game passes"
+    COINS = "coins", _("Coins")
+    PASSES = "passes", _("Game passes")
 
 
 class Account(models.Model):
     class Kind(models.TextChoices):
-        MINT = "mint", "Mint (source of grants)"
-        WALLET = "wallet", "Wallet"
-        STAKE_HELD = "stake_held", "Stake held at a table"
-        POT = "pot", "Table pot"
-        PASSES_FREE = "passes_free", "Free passes"
-        PASSES_HELD = "passes_held", "Pass reserved at a table"
-        PASSES_RESTORED = "passes_restored", "Pass restored after a dismissal"
-        PASSES_USED = "passes_used", "Used passes"
+        MINT = "mint", _("Mint (source of grants)")
+        WALLET = "wallet", _("Wallet")
+        STAKE_HELD = "stake_held", _("Stake held at a table")
+        POT = "pot", _("Table pot")
+        PASSES_FREE = "passes_free", _("Free passes")
+        PASSES_HELD = "passes_held", _("Pass reserved at a table")
+        PASSES_RESTORED = "passes_restored", _("Pass restored after a dismissal")
+        PASSES_USED = "passes_used", _("Used passes")
 
     # One row per (kind, owner): "wallet:12", "pot:5", "passes_held:12:5", "mint:coins".
-    key = models.CharField(max_length=80, unique=True)
-    asset = models.CharField(max_length=10, choices=Asset.choices)
-    kind = models.CharField(max_length=20, choices=Kind.choices, db_index=True)
+    key = models.CharField(_("key"), max_length=80, unique=True)
+    asset = models.CharField(_("asset"), max_length=10, choices=Asset.choices)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, db_index=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="ledger_accounts")
+                             related_name="ledger_accounts", verbose_name=_("player"))
     table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="ledger_accounts")
-    balance = models.BigIntegerField(default=0, editable=False, help_text="Sum of the entries, kept by a trigger.")
+                              related_name="ledger_accounts", verbose_name=_("table"))
+    balance = models.BigIntegerField(_("balance"), default=0, editable=False,
+                                     help_text=_("Sum of the entries, kept by a trigger."))
 
     class Meta:
+        verbose_name = _("ledger account")
+        verbose_name_plural = _("ledger accounts")
         ordering = ["key"]
         constraints = [
             models.CheckConstraint(condition=models.Q(balance__gte=0) | models.Q(kind="mint"),
@@ -66,30 +70,35 @@ class Account(models.Model):
 
 class Transfer(models.Model):
     class Reason(models.TextChoices):
-        GRANT = "grant", "Grant"
-        STAKE_HOLD = "stake_hold", "Stake held"
-        STAKE_RELEASE = "stake_release", "Stake released"
-        POT_COLLECT = "pot_collect", "Stake into the pot"
-        POT_PAYOUT = "pot_payout", "Payout from the pot"
-        POT_REFUND = "pot_refund", "Stake refunded"
-        PASS_RESERVE = "pass_reserve", "Pass reserved"
-        PASS_RELEASE = "pass_release", "Pass released"
-        PASS_USE = "pass_use", "Pass used"
-        PASS_RESTORE = "pass_restore", "Pass restored"
-        PASS_REFUND = "pass_refund", "Pass returned (game aborted)"
+        GRANT = "grant", _("Grant")
+        STAKE_HOLD = "stake_hold", _("Stake held")
+        STAKE_RELEASE = "stake_release", _("Stake released")
+        POT_COLLECT = "pot_collect", _("Stake into the pot")
+        POT_PAYOUT = "pot_payout", _("Payout from the pot")
+        POT_REFUND = "pot_refund", _("Stake refunded")
+        PASS_RESERVE = "pass_reserve", _("Pass reserved")
+        PASS_RELEASE = "pass_release", _("Pass released")
+        PASS_USE = "pass_use", _("Pass used")
+        PASS_RESTORE = "pass_restore", _("Pass restored")
+        PASS_REFUND = "pass_refund", _("Pass returned (game aborted)")
 
-    asset = models.CharField(max_length=10, choices=Asset.choices)
-    reason = models.CharField(max_length=20, choices=Reason.choices, db_index=True)
-    memo = models.CharField(max_length=200, blank=True, help_text="Why, in words.")
+    asset = models.CharField(_("asset"), max_length=10, choices=Asset.choices)
+    reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices, db_index=True)
+    memo = models.CharField(_("memo"), max_length=200, blank=True, help_text=_("Why, in words."))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="ledger_transfers", help_text="Whose coins or passes moved.")
-    table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+                             related_name="ledger_transfers", verbose_name=_("player"),
+                             help_text=_("Whose coins or passes moved."))
+    table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                              verbose_name=_("table"))
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                              verbose_name=_("game"))
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                           related_name="+", help_text="The admin who granted, if any.")
-    created_at = models.DateTimeField(db_index=True)
+                           related_name="+", verbose_name=_("by"), help_text=_("The admin who granted, if any."))
+    created_at = models.DateTimeField(_("at"), db_index=True)
 
     class Meta:
+        verbose_name = _("transfer")
+        verbose_name_plural = _("transfers")
         ordering = ["-created_at", "-pk"]
         constraints = [
             # A player's stake enters a game's pot once, is paid or refunded once, and a pass is
@@ -106,13 +115,16 @@ class Transfer(models.Model):
 
 
 class Entry(models.Model):
-    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
-    amount = models.BigIntegerField(help_text="Positive: the account gains; negative: it gives.")
+    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries",
+                                 verbose_name=_("transfer"))
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries",
+                                verbose_name=_("ledger account"))
+    amount = models.BigIntegerField(_("amount"), help_text=_("Positive: the account gains; negative: it gives."))
 
     class Meta:
         ordering = ["transfer", "pk"]
-        verbose_name_plural = "entries"
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="entry_amount_not_zero")]
 
     def __str__(self) -> str:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db.models import Q, Sum
+from django.utils.formats import number_format
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.models import Match
@@ -28,6 +30,7 @@ class Movement:
     # rows say how each of free, reserved and used changed.
     story: str = ""
     reserved: int = 0
+    lost: bool = False  # a story row: the stake stayed in the pot
     used: int = 0
 
     @property
@@ -82,7 +85,7 @@ def coin_movements(*, user: User, limit: int = 200) -> list[Movement]:
     for index in range(len(merged) - 1, -1, -1):
         move = merged[index]
         if move.story:
-            merged[index] = Movement(move.transfer, 0, balance, move.story)
+            merged[index] = Movement(move.transfer, 0, balance, move.story, lost=move.lost)
         else:
             balance = move.balance_after
     return merged[:limit]
@@ -96,7 +99,10 @@ def _stake_stories(user: User, limit: int) -> list[Movement]:
                 .annotate(coins=Sum("entries__amount", filter=Q(entries__amount__gt=0)))
                 .select_related("table", "match").order_by("-created_at")[:limit])
     for collect in collects:
-        rows.append(Movement(collect, 0, None, f"{collect.coins:,} held coin{'' if collect.coins == 1 else 's'} went into the pot."))
+        coins = number_format(collect.coins, force_grouping=True)
+        rows.append(Movement(collect, 0, None, ngettext("%(coins)s held coin went into the pot.",
+                                                        "%(coins)s held coins went into the pot.",
+                                                        collect.coins) % {"coins": coins}))
         match = collect.match
         if match is None or match.status != Match.Status.FINISHED:
             continue
@@ -105,8 +111,10 @@ def _stake_stories(user: User, limit: int) -> list[Movement]:
             # Lost: nothing came back from the pot. Dated at the game's end, so it sits after the result.
             lost = Transfer(pk=collect.pk, asset=collect.asset, reason=Transfer.Reason.POT_COLLECT, memo="",
                             user=user, table=collect.table, match=match, created_at=match.ended_at or collect.created_at)
-            rows.append(Movement(lost, 0, None, f"Stake lost: {collect.coins:,} coin{'' if collect.coins == 1 else 's'} "
-                                                f"stayed in the pot (place {player.place} in the game)."))
+            story = ngettext("Stake lost: %(coins)s coin stayed in the pot (place %(place)s in the game).",
+                             "Stake lost: %(coins)s coins stayed in the pot (place %(place)s in the game).",
+                             collect.coins) % {"coins": coins, "place": player.place}
+            rows.append(Movement(lost, 0, None, story, lost=True))
     return rows
 
 

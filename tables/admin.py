@@ -12,6 +12,8 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, each_with_reason
 from games.admin import MatchAdmin as GamesMatchAdmin
@@ -39,9 +41,10 @@ class TableAdmin(ServiceWrittenAdmin):
     inlines = [SeatInline]
     actions = ["close_lobbies"]
 
-    @admin.action(description="Close lobby (releases holds and passes)")
+    @admin.action(description=gettext_lazy("Close lobby (releases holds and passes)"))
     def close_lobbies(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
-        return each_with_reason(self, request, queryset, title="Close the selected lobbies", done="closed",
+        return each_with_reason(self, request, queryset, title=_("Close the selected lobbies"),
+                                done=_("%(row)s: closed."), logged="Closed",
                                 refused=TableError, service=lambda table, answers: table_close(
                                     table_id=table.pk, by=request.user, reason=answers["reason"]))
 
@@ -68,9 +71,10 @@ admin.site.unregister(Match)
 class MatchAdmin(GamesMatchAdmin):
     actions = [*GamesMatchAdmin.actions, "abort_games"]
 
-    @admin.action(description="Abort game (refunds stakes, releases passes)")
+    @admin.action(description=gettext_lazy("Abort game (refunds stakes, releases passes)"))
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
         """RULING P8, P19: asks why first; the reason is kept with the game and in the admin log."""
-        return each_with_reason(self, request, queryset, title="Abort the selected games", done="aborted",
+        return each_with_reason(self, request, queryset, title=_("Abort the selected games"),
+                                done=_("%(row)s: aborted."), logged="Aborted",
                                 refused=TableError, service=lambda match, answers: match_abort(
                                     match_id=match.pk, by=request.user, reason=answers["reason"]))

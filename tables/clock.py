@@ -27,7 +27,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.db import transaction
-from django.utils.translation import gettext as _
+
+from config.i18n import gettext as _  # the render's catalogue in a live render (config/i18n.py)
 
 from games import catalog
 from tables.tasks import clock_expire

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import GAME_CHOICES
@@ -11,39 +12,49 @@ from games.models import GAME_CHOICES
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        LOBBY = "lobby", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        CLOSED = "closed", "Closed"
+        LOBBY = "lobby", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CLOSED = "closed", _("Closed")
 
-    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
-    options = models.JSONField(help_text="The engine's full, validated options.")
-    seat_count = models.PositiveSmallIntegerField()
-    stake = models.PositiveIntegerField(default=0, help_text="Coins each human stakes (Estimation only; 0 = unstaked).")
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_activity_at = models.DateTimeField(db_index=True, help_text="Lobbies idle for too long close (RULING P8).")
-    closed_reason = models.CharField(max_length=200, blank=True)
-    clock = models.PositiveSmallIntegerField(default=0, help_text="Turn clock: seconds per decision, 0 = off (RULING P9).")
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES, db_index=True)
+    options = models.JSONField(_("options"), help_text=_("The engine's full, validated options."))
+    seat_count = models.PositiveSmallIntegerField(_("seats"))
+    stake = models.PositiveIntegerField(_("stake"), default=0,
+                                        help_text=_("Coins each human stakes (Estimation only; 0 = unstaked)."))
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables",
+                             verbose_name=_("host"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_activity_at = models.DateTimeField(_("last activity"), db_index=True,
+                                            help_text=_("Lobbies idle for too long close (RULING P8)."))
+    # Stored in English as the services write it; shown translated by games.endings.
+    closed_reason = models.CharField(_("why it closed"), max_length=200, blank=True)
+    clock = models.PositiveSmallIntegerField(_("turn clock"), default=0,
+                                             help_text=_("Turn clock: seconds per decision, 0 = off (RULING P9)."))
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} table #{self.pk}"
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    position = models.PositiveSmallIntegerField(_("position"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats",
+        verbose_name=_("player"),
     )
-    is_ready = models.BooleanField(default=False)
+    is_ready = models.BooleanField(_("ready"), default=False)
 
     class Meta:
         ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
             models.UniqueConstraint(
@@ -72,16 +83,24 @@ class DismissalVote(models.Model):
         REJECTED = "rejected", pgettext_lazy("vote", "Rejected")
         EXPIRED = "expired", pgettext_lazy("vote", "Expired")
 
-    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="dismissal_vote")
-    proposer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
-    eligible = models.PositiveSmallIntegerField(help_text="Every player of the attempt, bots included (RULING S12).")
-    needed = models.PositiveSmallIntegerField(help_text="A strict majority of the eligible: floor(N/2)+1. Bots never vote.")
-    yes_voters = models.JSONField(default=list)
-    no_voters = models.JSONField(default=list)
-    created_at = models.DateTimeField()
-    deadline = models.DateTimeField()
-    closed_at = models.DateTimeField(null=True, blank=True)
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="dismissal_vote",
+                                 verbose_name=_("game"))
+    proposer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                 verbose_name=_("proposer"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    eligible = models.PositiveSmallIntegerField(
+        _("eligible"), help_text=_("Every player of the attempt, bots included (RULING S12)."))
+    needed = models.PositiveSmallIntegerField(
+        _("needed"), help_text=_("A strict majority of the eligible: floor(N/2)+1. Bots never vote."))
+    yes_voters = models.JSONField(_("voted yes"), default=list)
+    no_voters = models.JSONField(_("voted no"), default=list)
+    created_at = models.DateTimeField(_("proposed at"))
+    deadline = models.DateTimeField(_("deadline"))
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("dismissal vote")
+        verbose_name_plural = _("dismissal votes")
 
     def __str__(self) -> str:
         return f"dismissal vote on match {self.match_id} ({self.status})"
@@ -96,17 +115,23 @@ class DealCommitment(models.Model):
     attempt's Match is linked.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_commitments")
-    attempt = models.PositiveIntegerField()
-    secret = models.CharField(max_length=64, help_text="Hex. Hidden until the game is over.")
-    commitment = models.CharField(max_length=64, help_text="SHA-256 of the secret, hex: public from the start.")
-    entropy = models.JSONField(default=dict, blank=True, help_text="Lobby: position -> {user, value, by}.")
-    contributions = models.JSONField(null=True, blank=True, help_text="Frozen at the start, in seat order.")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_commitments",
+                              verbose_name=_("table"))
+    attempt = models.PositiveIntegerField(_("attempt"))
+    secret = models.CharField(_("secret"), max_length=64, help_text=_("Hex. Hidden until the game is over."))
+    commitment = models.CharField(_("commitment"), max_length=64,
+                                  help_text=_("SHA-256 of the secret, hex: public from the start."))
+    entropy = models.JSONField(_("players' values"), default=dict, blank=True,
+                               help_text=_("Lobby: position -> {user, value, by}."))
+    contributions = models.JSONField(_("contributions"), null=True, blank=True,
+                                     help_text=_("Frozen at the start, in seat order."))
     match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.CASCADE,
-                                 related_name="deal_commitment")
-    created_at = models.DateTimeField(auto_now_add=True)
+                                 related_name="deal_commitment", verbose_name=_("game"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("deal commitment")
+        verbose_name_plural = _("deal commitments")
         constraints = [models.UniqueConstraint(fields=["table", "attempt"], name="one_commitment_per_attempt")]
 
     def __str__(self) -> str:

@@ -7,12 +7,17 @@ from functools import lru_cache
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 from markupsafe import Markup, _escape_inner, escape
 
+# Inside a live render these read the render's catalogue (config/i18n.py): the fragment is drawn
+# per seat on every move. Elsewhere they are Django's own.
+from config.i18n import gettext as _
+from config.i18n import language as get_language
+from config.i18n import ngettext, text
 from games import catalog
+from games.endings import ending_text
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
 register = template.Library()
@@ -96,6 +101,10 @@ def escape_text(value: object) -> str:
     html = getattr(value, "__html__", None)
     if html is not None:
         return html()
+    if type(value) is int:
+        return str(value)
+    if isinstance(value, Promise):  # a lazy text: once per language in a live render
+        return _escape_inner(text(value))
     return _escape_inner(str(value))
 
 
@@ -118,6 +127,22 @@ def at(sequence, index):
         return sequence[index]
     except (IndexError, KeyError, TypeError):
         return ""
+
+
+@register.filter
+def number(value) -> str:
+    """Coins, points and ratings as the reader's language writes them (issue 26): 1 000 in
+    Estonian, 1.000 in Arabic (Django's formats: Western digits). Below 1000 a number is its
+    digits, the cheap path the live fragment takes for nearly every figure."""
+    if isinstance(value, int) and abs(value) >= 1000:
+        return number_format(value, force_grouping=True)
+    return str(value)
+
+
+@register.filter
+def ending(stored: str) -> str:
+    """``match.end_reason|ending``: why a game ended, in the reader's language (games.endings)."""
+    return ending_text(stored)
 
 
 @register.filter

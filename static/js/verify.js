@@ -1,7 +1,9 @@
 // "Verify this deal" on the game page (docs/fairness.md): this browser recomputes, with Web
 // Crypto, that SHA-256(secret) is the commitment shown before the start and that the seed
 // follows from the secret, the commitment, the players' values and the table id; the deal
-// check (which rounds' hands the seed deals) comes from the site's engine.
+// check (which rounds' hands the seed deals) comes from the site's engine. The words are the
+// page's language (Django's JavaScript catalogue, issue 26); the engine's own details stay as
+// the engine writes them, like the command-line check's.
 (function () {
   const panel = document.getElementById("fair-verify");
   const button = document.getElementById("fair-verify-button");
@@ -12,12 +14,13 @@
   const hexToBytes = (hex) => new Uint8Array(hex.match(/../g).map((pair) => parseInt(pair, 16)));
   const bytesToHex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 
-  function add(name, ok, detail) {
+  // ``name`` is the check's code (kept on the item for tests and styles), ``title`` its words.
+  function add(name, ok, detail, title) {
     const item = document.createElement("li");
     item.className = ok === null ? "note" : ok ? "ok" : "fail";
     item.dataset.check = name;
     const label = document.createElement("strong");
-    label.textContent = name + ": ";
+    label.textContent = interpolate(gettext("%(check)s: "), { check: title || name }, true);
     item.append(label, detail);
     list.append(item);
     return ok !== false;
@@ -38,32 +41,37 @@
     const values = Array.from(panel.querySelectorAll(".fair-values li"), (li) => li.dataset.value || null);
     const hash = bytesToHex(await crypto.subtle.digest("SHA-256", hexToBytes(secret)));
     let ok = add("commitment", hash === commitment,
-      `SHA-256(secret) = ${hash.slice(0, 16)}…, the commitment shown before the start is ${commitment.slice(0, 16)}…`);
+      interpolate(gettext("SHA-256(secret) = %(hash)s…, the commitment shown before the start is %(commitment)s…"),
+        { hash: hash.slice(0, 16), commitment: commitment.slice(0, 16) }, true), gettext("commitment"));
     const key = await crypto.subtle.importKey("raw", hexToBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     const digest = new Uint8Array(await crypto.subtle.sign("HMAC", key, seedMessage(commitment, values, table)));
     const derived = new DataView(digest.buffer).getBigUint64(0) >> 2n;  // the first 62 bits
     ok = add("seed", bytesToHex(digest) === hmac && derived.toString() === seed,
-      `HMAC-SHA256(secret, commitment ‖ values ‖ table ${table}) gives seed ${derived}; the game was dealt from ${seed}`) && ok;
+      interpolate(gettext("HMAC-SHA256(secret, commitment ‖ values ‖ table %(table)s) gives seed %(derived)s; the game was dealt from %(seed)s"),
+        { table: table, derived: derived.toString(), seed: seed }, true), gettext("seed")) && ok;
     const sent = localStorage.getItem("fair-sent:" + commitment);
     if (sent) {
-      ok = add("your value", values.includes(sent), `this browser sent ${sent} with “ready”`) && ok;
+      ok = add("your value", values.includes(sent),
+        interpolate(gettext("this browser sent %(value)s with “ready”"), { value: sent }, true), gettext("your value")) && ok;
     } else {
-      add("your value", null, "this browser sent no value to this game (compare your own note of it, if you played)");
+      add("your value", null, gettext("this browser sent no value to this game (compare your own note of it, if you played)"),
+        gettext("your value"));
     }
     return ok;
   }
 
   async function serverChecks() {
     const response = await fetch(panel.dataset.checksUrl, { headers: { Accept: "application/json" } });
-    if (!response.ok) throw new Error(`the site answered ${response.status}`);
+    if (!response.ok) throw new Error(interpolate(gettext("the site answered %(status)s"), { status: response.status }, true));
     const result = await response.json();
-    if (!result.verifiable) return add("deal", false, result.message);
+    if (!result.verifiable) return add("deal", false, result.message, gettext("deal"));
     let ok = true;
     // The engine's own checks of the inputs, commitment and seed repeat the browser's; its deal
     // checks (one per round) and the play check are what the browser cannot do alone.
     for (const check of result.checks) {
       if (["inputs", "commitment", "seed"].includes(check.name)) continue;
-      ok = add(check.name + " (site's engine)", check.ok, check.detail) && ok;
+      ok = add(check.name + " (site's engine)", check.ok, check.detail,
+        interpolate(gettext("%(check)s (site's engine)"), { check: check.name }, true)) && ok;
     }
     return ok;
   }
@@ -72,17 +80,17 @@
     button.disabled = true;
     list.replaceChildren();
     verdict.className = "fair-verdict";
-    verdict.textContent = "Checking…";
+    verdict.textContent = gettext("Checking…");
     let ok;
     try {
-      if (!window.crypto || !crypto.subtle) throw new Error("this browser offers no Web Crypto here (it needs HTTPS)");
+      if (!window.crypto || !crypto.subtle) throw new Error(gettext("this browser offers no Web Crypto here (it needs HTTPS)"));
       ok = await browserChecks();
       ok = (await serverChecks()) && ok;
     } catch (error) {
-      ok = add("verification", false, String(error.message || error));
+      ok = add("verification", false, String(error.message || error), gettext("verification"));
     }
     verdict.classList.add(ok ? "ok" : "fail");
-    verdict.textContent = ok ? "✓ Every check passed." : "✗ A check failed.";
+    verdict.textContent = ok ? gettext("✓ Every check passed.") : gettext("✗ A check failed.");
     button.disabled = false;
   });
 })();

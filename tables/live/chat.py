@@ -64,7 +64,7 @@ def run_chat_command(content: dict, *, table_id: int, user: User) -> tuple[str, 
     if command == "chat_report":
         services.message_report(message_id=_int(content.get("id")), user=user, reason=content.get("reason"),
                                 table_id=table_id)
-        return "notice", "Thank you: a moderator will look at that message."
+        return "notice", str(_("Thank you: a moderator will look at that message."))
     if command in ("chat_mute", "chat_unmute"):
         services.personal_mute_set(owner=user, muted_id=_int(content.get("user")), on=command == "chat_mute")
         return "state", selectors.panel_state(table_id=table_id, user=user)

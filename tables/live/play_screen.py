@@ -7,7 +7,10 @@ what every viewer already sees.
 from __future__ import annotations
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext as _
+
+# Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
+from config.i18n import gettext as _
+from config.i18n import text
 
 from games.models import Match
 from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
@@ -28,7 +31,7 @@ def card_words(code: str) -> str:
     if code in ("RJ", "BJ"):
         return _("Red joker") if code == "RJ" else _("Black joker")
     rank, suit = code[:-1], code[-1]
-    return CARD_WORDS[suit] % {"rank": RANK_WORDS.get(rank, "10" if rank == "T" else rank)}
+    return text(CARD_WORDS[suit]) % {"rank": text(RANK_WORDS.get(rank, "10" if rank == "T" else rank))}
 
 
 def last_play(view: dict | None, names: list[str]) -> str:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from django.conf import settings
 from django.template import engines
 from django.utils import timezone, translation
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from config import i18n
 from games import catalog
 from games.engines import get_engine
 from games.models import Match, Signature
@@ -179,7 +181,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "snap": snapshot,
         "my_ready": my_ready,
         "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
-        "title": str(catalog.get(snapshot.game).title),
+        "title": i18n.text(catalog.get(snapshot.game).title),
         "game_template": catalog.get(snapshot.game).live_template,
         "view": view,
         "seats": seats,
@@ -194,18 +196,26 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
     }
 
 
-def _render(name: str, context: dict) -> SafeString:
+def _render(name: str, context: dict, language: str | None = None) -> SafeString:
     # Jinja2 (tables/live/templates.py): this runs once per seat on every move, in the viewer's
     # language (the consumer activates it), with that language's catalogue bound once per render.
-    language = translation.get_language()
+    language = language or translation.get_language()
     context.update(templates.gettexts(language))
-    return mark_safe(templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
+    # SafeString itself: mark_safe first checks its argument for lazy texts, on every render.
+    return SafeString(templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
 
 
 def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:
-    context = live_context(snapshot, user_id=user_id, connected=connected)
-    context["oob"] = oob
-    return _render("tables/_live.html", context)
+    # The viewer's language is looked up once; the presenters' texts come from its catalogue
+    # (config/i18n.py), each translated once per process rather than once per seat and move.
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    rendering = i18n.RENDERING.set(i18n.catalogue(language))
+    try:
+        context = live_context(snapshot, user_id=user_id, connected=connected)
+        context["oob"] = oob
+        return _render("tables/_live.html", context, language)
+    finally:
+        i18n.RENDERING.reset(rendering)
 
 
 @lru_cache(maxsize=256)

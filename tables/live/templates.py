@@ -14,13 +14,13 @@ from functools import lru_cache
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import translation
-from django.utils.formats import number_format
 from jinja2 import ChainableUndefined, Environment, Template, nodes, pass_context
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from games.templatetags.card_tags import (at, card, card_html, cards, escape_text, options_label, signed, sita_card,
-                                          sita_card_html)
+from games.endings import ending_text
+from games.templatetags.card_tags import (at, card, card_html, cards, escape_text, number, options_label, signed,
+                                          sita_card, sita_card_html)
 from tables.caching import BoundedCache
 from tables.live.play_screen import last_play, tricks_done
 from tables.live.widgets import bot_add_form, bot_level_name, ws_button
@@ -96,7 +96,9 @@ class _FoldTranslations(NodeTransformer):
 
 
 def _format(text: str, **variables) -> Markup:
-    return Markup(text) % variables
+    # What ``Markup(text) % variables`` gives, for the ``%(name)s`` placeholders the templates use,
+    # without markupsafe wrapping each value in a helper object: a render formats a few of these.
+    return Markup(text % {name: value if type(value) is int else escape_text(value) for name, value in variables.items()})
 
 
 class LiveEnvironment(Environment):
@@ -203,11 +205,6 @@ def for_language(env: Environment, language: str | None) -> Environment:
     return found[1]
 
 
-def number(value) -> str:
-    """A number as the viewer's language writes it (issue 26: 1 000 in Estonian, ١٬٠٠٠ not used)."""
-    return number_format(value, force_grouping=True) if isinstance(value, int) and abs(value) >= 1000 else str(value)
-
-
 def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined  # Django's backend would pass Undefined
     options.setdefault("extensions", []).append("jinja2.ext.i18n")
@@ -221,5 +218,5 @@ def environment(**options) -> Environment:
         "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
         "tricks_done": tricks_done, "last_play": last_play, "_format": _format,
     })
-    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize, "number": number})
+    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize, "number": number, "ending": ending_text})
     return env

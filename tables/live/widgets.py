@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from markupsafe import Markup, escape
 
+# Drawn in a live render: the render's catalogue (config/i18n.py), not Django's per call.
+from config.i18n import gettext as _
+from config.i18n import text
 from games.bots import DEFAULT_LEVEL, LEVELS
 from games.templatetags.card_tags import escape_text
 
@@ -27,7 +29,7 @@ BOT_LEVEL_NAMES = {"easy": pgettext_lazy("bot level", "Easy"), "normal": pgettex
 
 def bot_level_name(level: str) -> str:
     """RULING P45's levels, as the viewer's language names them."""
-    return str(BOT_LEVEL_NAMES.get(level, level))
+    return text(BOT_LEVEL_NAMES.get(level, level))
 
 
 def bot_add_form(position: int) -> Markup:

@@ -78,3 +78,13 @@ def test_another_players_profile_has_no_edit_form(client, player, outsider) -> N
     response = client.get(reverse("profile", args=[player.username]))
     assert response.status_code == 200
     assert response.context["form"] is None
+
+
+def test_a_password_reset_mail_is_in_the_player_own_language(client, player, mailoutbox) -> None:
+    # Issue 26: the profile's language, whatever the browser that asked; else the page's language.
+    player.email, player.language = "kaia@example.com", "et"
+    player.save()
+    client.post(reverse("account_reset_password"), {"email": "kaia@example.com"}, HTTP_ACCEPT_LANGUAGE="en")
+    client.post(reverse("account_reset_password"), {"email": "nobody@example.com"}, HTTP_ACCEPT_LANGUAGE="ar")
+    assert "Salasõna taasseadmine" in mailoutbox[0].subject
+    assert mailoutbox[1].to == ["nobody@example.com"] and "حساب غير معروف" in mailoutbox[1].subject

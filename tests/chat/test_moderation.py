@@ -172,3 +172,21 @@ def _finish(match: Match, host, player) -> Match:
         seat = engine.to_act(state)[0]
         action = engine.legal_actions(state, seat)[0]
         table_services.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
+
+
+@pytest.mark.django_db
+def test_quick_phrases_are_offered_and_sent_in_the_writer_language(host, player) -> None:
+    # Issue 26: a quick phrase is a message like a typed one: what was sent is what everyone reads.
+    from django.utils import translation
+
+    from chat import selectors
+
+    table = seated_sita_table(host, player)
+    with translation.override("et"):
+        estonian = selectors.panel_state(table_id=table.pk, user=player)["phrases"]
+    with translation.override("ar"):
+        arabic = selectors.panel_state(table_id=table.pk, user=host)["phrases"]
+    assert estonian == ["Edu!", "Hästi mängitud", "Hea mäng", "Oih", "Aitäh"]
+    assert arabic[0] == "بالتوفيق"
+    post(table, player, estonian[0])
+    assert ChatMessage.objects.get(table=table).text == "Edu!"

@@ -122,6 +122,14 @@ def test_the_literal_check_finds_an_untranslated_word() -> None:
     assert literals("<p>{{ _('Round') }} {% trans %}Cards{% endtrans %} ♠ 12 NT</p>") == []
 
 
+def test_the_literal_check_reads_the_jinja2_live_fragments() -> None:
+    # The live fragments' own tags: calls, shared blocks and ``{% trans %}`` blocks.
+    fragment = ('{% call shared_by_version(snap, "sheet") %}<dt>Round</dt><dd>{{ _("Trump") }}</dd>{% endcall %}'
+                '<p title="{{ _(\'Dealer\') }}">{% trans %}Cards{% endtrans %} {{ ngettext("%(num)s card", '
+                '"%(num)s cards", n) }}</p><span aria-label="Current trick"></span>')
+    assert literals(fragment) == ["Round", "Current trick"]
+
+
 def test_no_template_holds_an_untranslated_literal() -> None:
     found = {}
     for path in sorted((ROOT / "templates").rglob("*.html")):
@@ -129,3 +137,75 @@ def test_no_template_holds_an_untranslated_literal() -> None:
         if words:
             found[str(path.relative_to(ROOT))] = words
     assert found == {}
+
+
+# What a script shows a reader: text put into the page, a title, a dialogue, an error's message.
+_JS_SINK = re.compile(r"(?:\.(?:textContent|innerText|title|placeholder)\s*=(?!=)|\b(?:alert|confirm|Error)\(|"
+                      r"setAttribute\(\s*[\"'](?:title|aria-label|placeholder)[\"']\s*,)([^;\n]*)")
+_JS_TRANSLATED = re.compile(r"\b(?:gettext|ngettext|pgettext)\((?:\s*([\"'`])(?:\\.|(?!\1).)*\1\s*,?)+")
+_JS_COMPARED = re.compile(r"[!=]==?\s*([\"'`])(?:\\.|(?!\1).)*\1")  # a code compared, not shown
+_JS_STRING = re.compile(r"([\"'`])((?:\\.|(?!\1).)*)\1")
+_JS_COMMENT = re.compile(r"^\s*//[^\n]*|/\*.*?\*/", re.S | re.M)
+
+
+def js_literals(source: str) -> list[str]:
+    """Texts a script shows that do not pass through ``gettext()`` (Django's JavaScript catalogue)."""
+    found = []
+    for sink in _JS_SINK.finditer(_JS_COMMENT.sub(" ", source)):
+        for _quote, text in _JS_STRING.findall(_JS_COMPARED.sub(" ", _JS_TRANSLATED.sub(" ", sink.group(1)))):
+            text = re.sub(r"\$\{.*?\}", " ", text)
+            if [word for word in _WORD.findall(text) if word not in ALLOWED_LITERALS]:
+                found.append(text)
+    return found
+
+
+def test_the_script_check_finds_an_untranslated_text() -> None:
+    script = """
+    // verdict.textContent = "In a comment";
+    verdict.textContent = ok ? gettext("✓ Every check passed.") : "✗ A check failed.";
+    throw new Error(`the site answered ${status}`);
+    label.textContent = interpolate(gettext("%(check)s: "), { check: name }, true);
+    el.textContent = `${seconds} s`;
+    room.textContent = next.write === "players" ? gettext("Players' chat") : gettext("Spectators' chat");
+    button.title = gettext('Report') + " " + name;
+    """
+    assert js_literals(script) == ["✗ A check failed.", "the site answered  "]
+
+
+def test_no_script_shows_an_untranslated_text() -> None:
+    found = {}
+    for path in sorted((ROOT / "static" / "js").glob("*.js")):  # vendor/ is others' code
+        texts = js_literals(path.read_text(encoding="utf-8"))
+        if texts:
+            found[str(path.relative_to(ROOT))] = texts
+    assert found == {}
+
+
+def test_the_extraction_reads_jinja2_calls_and_blocks() -> None:
+    # What makes the makemessages comparison above fail for a new text of a live fragment.
+    from pages.management.commands.makemessages import jinja_as_python
+
+    python = jinja_as_python('<b>{{ _("Trump") }}</b>\n{% trans %}Cards{% endtrans %} '
+                             '{{ ngettext("%(num)s card", "%(num)s cards", n) }} {{ pgettext("vote", "Open") }}')
+    assert python.splitlines() == ["gettext('Trump'); ",
+                                   "gettext('Cards'); ngettext('%(num)s card', '%(num)s cards', None); "
+                                   "pgettext('vote', 'Open'); "]
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="gettext is not installed (apt-get install gettext)")
+def test_the_extraction_reads_the_scripts(tmp_path: Path, settings) -> None:
+    # What makes the makemessages comparison above fail for a new text of a script.
+    (tmp_path / "static" / "js").mkdir(parents=True)
+    (tmp_path / "static" / "js" / "probe.js").write_text('el.textContent = gettext("A probe of the scripts");\n')
+    (tmp_path / "locale").mkdir()
+    settings.LOCALE_PATHS = [tmp_path / "locale"]
+    import os
+
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        call_command("makemessages", locale=["et"], domain="djangojs", verbosity=0, extensions=["js"])
+    finally:
+        os.chdir(here)
+    fresh = polib.pofile(str(tmp_path / "locale" / "et" / "LC_MESSAGES" / "djangojs.po"))
+    assert [entry.msgid for entry in fresh] == ["A probe of the scripts"]

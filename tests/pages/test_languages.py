@@ -72,3 +72,83 @@ def test_a_missing_translation_falls_back_to_english(docs_tree: Path) -> None:
 
 def test_ruling_ids_come_from_the_english_documents_only(docs_tree: Path) -> None:
     assert docs.ruling_ids() == {"S1"}
+
+
+@pytest.mark.parametrize("stored, estonian, arabic", [
+    ("Finished.", "Lõppenud.", "انتهت."),
+    ("Aborted by Ann: spam: again", "Katkestas Ann: spam: again", "أوقفها Ann: spam: again"),
+    ("Abandoned: no move for 24 hours.", "Hüljatud: 24 tundi ilma käiguta.", "مهجورة: لا حركة منذ 24 ساعة."),
+    ("Closed after 2 hours without activity.", "Suletud pärast 2 tundi tegevuseta.", "أُغلقت بعد ساعتين بلا نشاط."),
+    ("Closed by the host, Ann.", "Sulges võõrustaja Ann.", "أغلقها المضيف Ann."),
+    ("An older wording.", "An older wording.", "An older wording."),
+])
+def test_why_a_game_ended_is_read_in_the_reader_language(stored: str, estonian: str, arabic: str) -> None:
+    from django.utils import translation
+
+    from games.endings import ending_text
+
+    assert ending_text(stored) == stored  # English as stored, old rows included
+    with translation.override("et"):
+        assert ending_text(stored) == estonian
+    with translation.override("ar"):
+        assert ending_text(stored) == arabic
+
+
+def test_history_shows_dates_numbers_and_endings_in_the_reader_language(host: User) -> None:
+    from datetime import datetime, timezone
+
+    from games.models import Match
+    from tests.games.history_helpers import finished_match
+
+    match = finished_match(host, "sita")
+    Match.objects.filter(pk=match.pk).update(ended_at=datetime(2026, 12, 1, 20, 5, tzinfo=timezone.utc))
+    match.match_players.filter(seat=0).update(total=1234)
+    pages = {language: Client(HTTP_ACCEPT_LANGUAGE=language) for language in ("en", "et", "ar")}
+    history = {language: client.get("/history/").content.decode() for language, client in pages.items()}
+    game = {language: client.get(f"/games/{match.pk}/").content.decode() for language, client in pages.items()}
+    assert "1 Dec 2026, 20:05" in history["en"] and f"game #{match.pk} · table {match.table_id}" in history["en"]
+    assert "1. detsember 2026, 20:05" in history["et"] and f"mäng nr {match.pk} · laud {match.table_id}" in history["et"]
+    assert "1 ديسمبر، 2026، 8:05 م" in history["ar"]
+    assert "1,234" in game["en"] and "1\xa0234" in game["et"] and "1.234" in game["ar"]
+    assert "Finished." in game["en"] and "Lõppenud." in game["et"] and "انتهت." in game["ar"]
+
+
+def test_the_admin_speaks_the_admin_language(host: User) -> None:
+    from tests.games.history_helpers import finished_match
+    from tests.tables.helpers import open_table
+
+    finished_match(host, "sita")
+    open_table(host, "estimation")  # a lobby: the list offers its actions only when it has rows
+    host.is_staff = host.is_superuser = True
+    host.language = "et"
+    host.save()
+    client = Client()
+    client.force_login(host)
+    html = client.get("/admin/games/match/").content.decode()
+    assert "Katkesta mäng (panused tagastatakse, pääsmed vabastatakse)" in html  # the action's label
+    assert "algas" in html.lower()  # a column's title: the field's verbose name
+    html = client.get("/admin/tables/table/").content.decode()
+    assert "Sulge ootesaal" in html and "viimane tegevus" in html.lower()
+
+
+def test_a_live_render_reads_each_text_once_from_its_language_catalogue() -> None:
+    # config/i18n.py: the same answers as Django's, without asking Django per seat and move.
+    from django.utils import translation
+
+    from config import i18n
+    from tables.live.presenters.estimation import PHASES, OVER_UNDER
+
+    for language in ("en", "et", "ar"):
+        catalogue = i18n.catalogue(language)
+        with translation.override(language):
+            assert catalogue.gettext("Your turn to play.") == translation.gettext("Your turn to play.")
+            assert catalogue.text(PHASES["auction"]) == str(PHASES["auction"])
+            assert catalogue.text(OVER_UNDER["over"]) == str(OVER_UNDER["over"])  # pgettext_lazy
+            assert catalogue.ngettext("%(num)s point", "%(num)s points", 2) == translation.ngettext(
+                "%(num)s point", "%(num)s points", 2)
+    rendering = i18n.RENDERING.set(i18n.catalogue("et"))
+    try:
+        assert (i18n.gettext("Round"), i18n.text(PHASES["auction"]), i18n.language()) == ("Voor", "Oksjon", "et")
+    finally:
+        i18n.RENDERING.reset(rendering)
+    assert (i18n.gettext("Round"), i18n.language()) == ("Round", "en")  # outside a render: Django's own

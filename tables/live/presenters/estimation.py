@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from functools import lru_cache, partial
 
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from markupsafe import Markup
 
+# Inside a live render these read the render's catalogue (config/i18n.py): they run per seat.
+from config.i18n import gettext as _
+from config.i18n import language as get_language
+from config.i18n import text
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
 from games.engines.estimation import MIN_CALL, TRICKS
 from games.scoresheets import live_sheet
@@ -118,8 +120,8 @@ def _waiting(view: dict, names: list[str], viewer_seat: int | None) -> str:
     if phase == "over":
         return _("The game is over.")
     if turn == viewer_seat:
-        return str(YOUR_TURN[phase])
-    return WAITING[phase] % {"name": _name(names, turn)}
+        return text(YOUR_TURN[phase])
+    return text(WAITING[phase]) % {"name": _name(names, turn)}
 
 
 def _status(view: dict, names: list[str]) -> dict:
@@ -128,7 +130,7 @@ def _status(view: dict, names: list[str]) -> dict:
     risk = view["risk"]
     super_call = view["super_call"]
     return {
-        "phase": PHASES.get(phase, phase),
+        "phase": text(PHASES.get(phase, phase)),
         "dealer": _name(names, view["dealer"]),
         "round": view["round_number"],
         "rounds_total": view["rounds_total"],
@@ -139,7 +141,7 @@ def _status(view: dict, names: list[str]) -> dict:
         "caller": _name(names, view["caller"]),
         "multiplier": view["multiplier"],
         "estimates_total": total,
-        "over_under": str(OVER_UNDER.get(view["over_under"], "")),
+        "over_under": text(OVER_UNDER.get(view["over_under"], "")),
         "over_by": abs(total - TRICKS),
         "risk": {"name": _name(names, risk["seat"]), "level": RISK_LEVELS[risk["level"]], "on": risk["level"] > 0}
         if risk else None,

@@ -6,9 +6,9 @@ leak through it. Every card is given with its penalty (RULING T5) for the badge.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
+# Inside a live render these read the render's catalogue (config/i18n.py): they run per seat.
+from config.i18n import gettext as _
+from config.i18n import ngettext
 from games.engines.sita import ROW_LIMIT, penalty
 from games.scoresheets import live_sheet
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from django.utils.translation import gettext as _
-
+# Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
+from config.i18n import gettext as _
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker
 from games.scoresheets import live_sheet
 from games.templatetags.card_tags import SUIT_NAMES, signed
