@@ -30,13 +30,19 @@ def celery_worker_command(*options: str, python: str = sys.executable) -> list[s
 
 
 def start(
-    command: list[str], *, env: dict[str, str] | None = None, log: Path | None = None, **popen: object
+    command: list[str],
+    *,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+    append: bool = False,
+    **popen: object,
 ) -> subprocess.Popen:
-    """Start ``command`` in the repository's root; its output is appended to ``log`` if given."""
+    """Start ``command`` in the repository's root; its output goes to the file ``log`` if given
+    (emptied first, unless ``append``: a process started again after a crash adds to its log)."""
     if log is None:
         return subprocess.Popen(command, cwd=ROOT, env=env, **popen)
     log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a") as output:  # the child keeps its own copy of the file descriptor
+    with open(log, "a" if append else "w") as output:  # the child keeps its own copy of the descriptor
         return subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, **popen)
 
 

@@ -103,7 +103,8 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
             extra["payouts"] = {seat: payout for seat, payout in match.match_players.values_list("seat", "payout")
                                 if payout is not None}
         if table.status == Table.Status.LOBBY:
-            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coin{'' if table.stake == 1 else 's'} from your wallet; "
+            coins = f"{table.stake:,} coin{'' if table.stake == 1 else 's'}"
+            extra["lobby_note"] = (f"Staked table: taking a seat holds {coins} from your wallet; "
                                    "leaving gives them back. The winners share the pot.")
     elif table.game == PASS_GAME and table.status == Table.Status.LOBBY:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."

@@ -124,7 +124,8 @@ def bot_add_form(position: int) -> Markup:
     label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
 
     choices = "".join(
-        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>{escape(bot_level_name(level))}</option>'
+        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>'
+        f"{escape(bot_level_name(level))}</option>"
         for level in LEVELS
     )
     return Markup(

@@ -11,7 +11,7 @@ from django.conf import settings
 from prometheus_client import CollectorRegistry
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from tests.tables.test_bots_on_celery import wait_for, worker  # noqa: F401  (the worker fixture)
+from tests.helpers import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 import redis
@@ -14,39 +10,10 @@ from django.conf import settings
 
 from games.models import Match
 from tables import services
-from tests.browser.conftest import _test_database_url
+from tests.helpers import wait_for
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def worker(settings):
-    """A real ``celery worker`` process on the real broker and the test database, on its own queue."""
-    queue = f"test-{os.getpid()}"
-    settings.CELERY_TASK_DEFAULT_QUEUE = queue
-    from config.celery import app
-
-    app.conf.task_default_queue = queue
-    env = {**os.environ, "DATABASE_URL": _test_database_url(), "CELERY_QUEUE": queue, "BOT_DELAY_SECONDS": "0"}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", "--pool", "solo", "-Q", queue,
-         "--loglevel", "WARNING"], cwd=ROOT, env=env,
-    )
-    yield queue
-    process.terminate()
-    process.wait(20)
-    app.conf.task_default_queue = "sitaratas"
-
-
-def wait_for(predicate, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def test_a_task_queued_with_a_countdown_runs_on_a_real_worker(worker) -> None:

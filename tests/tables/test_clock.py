@@ -5,11 +5,12 @@ where a task's delivery is what is tested. Time is controlled with time-machine 
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
-from channels.db import database_sync_to_async
 import time_machine
+from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games import history
@@ -21,9 +22,9 @@ from tables import clock, services, tasks, votes
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.models import Table
+from tests.helpers import wait_for
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, state_of
 from tests.tables.socket_helpers import connect, drain
-from tests.tables.test_bots_on_celery import wait_for, worker  # noqa: F401 (the real worker fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=dt_timezone.utc)
