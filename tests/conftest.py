@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -28,6 +29,16 @@ def player(db) -> User:
 @pytest.fixture
 def outsider(db) -> User:
     return make_user("olga")
+
+
+@pytest.fixture
+def started_table(host):
+    """``started_table(game, guests=[player], bots=1, seat_count=3, options=…, stake=…)``: the host's
+    table with the guests seated and ready, bots in the empty seats (or ``bots`` of them), started:
+    (table, match). From async tests: ``await database_sync_to_async(started_table)(…)``."""
+    from tests.tables.helpers import start_table
+
+    return functools.partial(start_table, host)
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ import websockets
 
 from config import processes, serve
 from games.models import Match, MatchEvent
-from tables import services
 from tests.conftest import make_user
 from tests.helpers import database_url, session_key_for
+from tests.tables.helpers import start_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -52,11 +52,7 @@ def two_daphnes(transactional_db):
 
 def started_table():
     users = [make_user(name) for name in ("anna", "bert", "carl", "dora")]
-    table = services.table_create(host=users[0], game="estimation", seat_count=4, options={"length": "full"})
-    for position, user in enumerate(users[1:], start=1):
-        services.seat_take(table_id=table.pk, user=user, position=position)
-        services.seat_ready(table_id=table.pk, user=user, ready=True)
-    match = services.table_start(table_id=table.pk, host=users[0])
+    table, match = start_table(users[0], "estimation", guests=users[1:], options={"length": "full"})
     return table, match, [session_key_for(user) for user in users]
 
 
