@@ -183,9 +183,10 @@ def test_the_sweep_is_in_the_beat_schedule(settings) -> None:
     assert any(entry["task"] == "tables.tasks.clocks_sweep" for entry in settings.CELERY_BEAT_SCHEDULE.values())
 
 
-def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(host, player, outsider, travel, queued) -> None:
+def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(started_table, host, player, outsider, travel,
+                                                                  queued) -> None:
     # RULING P11: the clock runs for every seat that has not chosen; the one that chose keeps its card.
-    _, match = start_table(host, "sita", seat_count=3, guests=[player, outsider])
+    _, match = started_table("sita", seat_count=3, guests=[player, outsider])
     match.refresh_from_db()
     assert set(match.deadlines) == {"0", "1", "2"}
     deadline, _ = match.deadlines["0"]

@@ -205,13 +205,13 @@ async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(host, play
 
 
 
-async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(host, player, outsider,
+async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(started_table, host, player, outsider,
                                                                            monkeypatch) -> None:
     # tables/fanout.py: the sockets of a process share the move's snapshot and every render they can.
     from tables import live
     from tests.conftest import make_user
 
-    table, match = await database_sync_to_async(start_table)(host, "sita", seat_count=2, guests=[player])
+    table, match = await database_sync_to_async(started_table)("sita", seat_count=2, guests=[player])
     others = [outsider] + [await database_sync_to_async(make_user)(f"watcher{i}") for i in range(2)]
     seated = [(await connect(table.pk, user))[0] for user in (host, player)]
     watching = [(await connect(table.pk, user))[0] for user in others + [outsider]]
