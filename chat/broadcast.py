@@ -1,7 +1,7 @@
 """Chat events on the table's channel-layer group (``table.<id>``, shared with the game).
 
 Each consumer of the table decides for its own viewer whether an event is shown
-(chat/socket.py), as it renders its own view of a move. Events are small: one
+(tables/live/chat.py), as it renders its own view of a move. Events are small: one
 message, one hidden id, or "re-read the chat".
 """
 
@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import ChatMessage
-from tables.broadcast import group_name
+from tables.live.broadcast import group_name
 
 
 def message_payload(message: ChatMessage, *, author_name: str) -> dict:

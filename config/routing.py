@@ -3,7 +3,7 @@
 from django.urls import re_path
 
 from config.websocket import UnknownPathConsumer
-from tables.routing import websocket_urlpatterns as table_routes
+from tables.live.routing import websocket_urlpatterns as table_routes
 
 # Last: any other path is closed cleanly (config/websocket.py), not an error in the router.
 websocket_urlpatterns = [*table_routes, re_path(r"", UnknownPathConsumer.as_asgi())]

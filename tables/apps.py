@@ -6,4 +6,4 @@ class TablesConfig(AppConfig):
     name = "tables"
 
     def ready(self) -> None:
-        from tables import sessions  # noqa: F401  (closes table sockets when a login ends)
+        from tables.live import sessions  # noqa: F401  (closes table sockets when a login ends)

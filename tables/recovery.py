@@ -22,7 +22,7 @@ from django.db.models.functions import Coalesce
 
 from games.engines import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
-from tables import states
+from tables import matchstore
 from tables.models import DismissalVote
 
 
@@ -44,7 +44,7 @@ def stalled_work_resume(*, now: datetime) -> dict[str, int]:
     for match_id, game, version, text in stalled.iterator(chunk_size=100):
         bot_seats = set(MatchPlayer.objects.filter(match_id=match_id, user__is_bot=True).values_list("seat", flat=True))
         # A human thinking is no stall: only a game waiting for one of its bots is resumed.
-        if bot_seats & set(get_engine(game).to_act(states.loaded(game, match_id, version, text))):
+        if bot_seats & set(get_engine(game).to_act(matchstore.loaded(game, match_id, version, text))):
             bots_move.apply_async((match_id, version))
             queued += 1
     return {"votes_closed": closed, "bots_queued": queued}

@@ -30,8 +30,8 @@ from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from ops import metrics
-from tables import clock, fairness, hooks, states
-from tables.broadcast import table_changed_on_commit
+from tables import clock, fairness, hooks, matchstore
+from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
 from tables.models import Seat, Table
 
@@ -260,7 +260,7 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
         if match.version != version or match.status != Match.Status.PLAYING or hooks.is_paused(match):
             return 0
         engine = _engine(match.game)
-        state = states.loaded(match.game, match.pk, match.version, match.state)
+        state = matchstore.loaded(match.game, match.pk, match.version, match.state)
         # RULING P12: the house plays for an away seat as for a bot, after the same pause.
         away = clock.away_seats(match)
         bots = {seat: user_id for seat, user_id, is_bot in _players(match) if is_bot or seat in away}
@@ -287,7 +287,7 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
     if hooks.is_paused(match):
         raise TableError(_("Play is paused while the dismissal vote is open."))
     engine = _engine(match.game)
-    state = states.loaded(match.game, match.pk, match.version, match.state)
+    state = matchstore.loaded(match.game, match.pk, match.version, match.state)
     if seat not in engine.to_act(state):
         raise TableError(_("It is not your turn."))
     events: list[tuple] = []
@@ -317,10 +317,10 @@ def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
     stored = storage.placeholders_in_text(match.game, match.state)
     match.state, rounds = storage.split(match.game, state)
     rounds_write = storage.rounds_write(stored, rounds)
-    states.remember(match.game, match.pk, match.version, match.state, state)
+    matchstore.remember(match.game, match.pk, match.version, match.state, state)
     if rounds_write != (None, None):
         seed = state.get("seed")
-        transaction.on_commit(lambda: states.remember_rounds(match.pk, seed, rounds))
+        transaction.on_commit(lambda: matchstore.remember_rounds(match.pk, seed, rounds))
     humans = {seat for seat, _, is_bot in _players(match) if not is_bot}
     clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events,
                      now=events[-1][4] if events else timezone.now())
@@ -413,7 +413,7 @@ def match_dismiss(*, match: Match, now: datetime) -> None:
 def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> None:
     engine = _engine(match.game)
     match.status, match.end_reason, match.ended_at = status, reason[:200], now
-    state = states.loaded(match.game, match.pk, match.version, match.state)
+    state = matchstore.loaded(match.game, match.pk, match.version, match.state)
     match.record = fairness.with_fairness(match, engine.record(state))  # RULING P33
     match.save(update_fields=["status", "end_reason", "ended_at", "record"])
     table_changed_on_commit(match.table_id, lobby=True)
@@ -474,7 +474,7 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
             match.save(update_fields=["clock_seats"])
             return 0
         engine = _engine(match.game)
-        state = states.loaded(match.game, match.pk, match.version, match.state)
+        state = matchstore.loaded(match.game, match.pk, match.version, match.state)
         users = {seat: user_id for seat, user_id, _level in _players(match)}
         bot = get_bot(match.game)
         events: list[tuple] = []
@@ -504,7 +504,7 @@ def seat_back(*, match_id: int, user: User, position: int | None = None, now: da
         if not clock.is_away(match, seat):
             raise TableError(_("You are not marked away."))
         engine = _engine(match.game)
-        state = states.loaded(match.game, match.pk, match.version, match.state)
+        state = matchstore.loaded(match.game, match.pk, match.version, match.state)
         clock.back(match, seat, awaited=engine.to_act(state), paused=hooks.is_paused(match), now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         table_changed_on_commit(match.table_id, lobby=True)
@@ -595,7 +595,7 @@ def _lock_lobby(table_id: int) -> Table:
 # The events (one per move; several when SITA's bots choose at once) go in as arrays, in the
 # same statement as the state: one round trip fewer for the thread, and one statement fewer for
 # PostgreSQL, on every move.
-# Not the finished rounds: a move needs them only when its process has no copy (tables/states.py).
+# Not the finished rounds: a move needs them only when its process has no copy (tables/matchstore.py).
 _MATCH_FIELDS = [field for field in Match._meta.concrete_fields if field.attname != "rounds"]
 _LOCK_MATCH_SQL = (
     f"SELECT {', '.join(connection.ops.quote_name(field.column) for field in _MATCH_FIELDS)} "
@@ -668,7 +668,7 @@ def _write_move(match: Match, events: list[tuple], rounds_write: tuple[str | Non
 # (match id, seed) -> (seat, user id, is a bot) for every seat, per process (issue 9). Who sits
 # where is written once, with the match, in table_start, and never changes after; so a move
 # reads it from here instead of querying it. The seed guards against ids that a test
-# database reuses after a flush. Moves now run on several threads at once (tables/consumers.py),
+# database reuses after a flush. Moves now run on several threads at once (tables/live/consumer.py),
 # hence the lock around the dict.
 _PLAYERS: OrderedDict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = OrderedDict()
 _PLAYERS_LIMIT = 2048

@@ -12,7 +12,7 @@ from django.db import transaction
 from accounts.models import User
 from games.models import Signature
 from games.services import GameError, signature_add
-from tables.broadcast import table_changed_on_commit
+from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
 
 

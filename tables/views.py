@@ -6,7 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from tables import live, selectors, services
+from tables import selectors, services
+from tables.live import snapshot
 from tables.errors import TableError
 from tables.forms import NewTableForm
 
@@ -38,11 +39,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    snapshot = live.load_snapshot(table_id)
-    if snapshot is None:
+    snap = snapshot.load_snapshot(table_id)
+    if snap is None:
         messages.error(request, _("There is no such table."))
         return redirect("lobby")
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
-    fragment = live.render_live(snapshot, user_id=request.user.pk, connected={request.user.pk})
-    return render(request, "tables/table.html", {"snap": snapshot, "fragment": fragment,
-                                                 "title": str(live.GAME_TITLES[snapshot.game])})
+    fragment = snapshot.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
+    return render(request, "tables/table.html", {"snap": snap, "fragment": fragment,
+                                                 "title": str(snapshot.GAME_TITLES[snap.game])})

@@ -25,8 +25,8 @@ from config.i18n import lazy_format
 from accounts.models import User
 from games.engines import get_engine
 from games.models import Match
-from tables import clock, services, states
-from tables.broadcast import table_changed_on_commit
+from tables import clock, matchstore, services
+from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
 from tables.models import DismissalVote
 
@@ -176,7 +176,7 @@ def _close(match: Match, vote: DismissalVote, status: str, *, now: datetime) -> 
         clock.resume(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         engine = get_engine(match.game)
-        services._queue_bots(match, states.loaded(match.game, match.pk, match.version, match.state), engine)
+        services._queue_bots(match, matchstore.loaded(match.game, match.pk, match.version, match.state), engine)
     table_changed_on_commit(match.table_id, lobby=True)
 
 
@@ -187,7 +187,7 @@ def _humans(match: Match) -> set[int]:
 def _round(match: Match) -> tuple[int, int]:
     """RULING S12: the current round and N (= players): proposals are allowed in rounds 1..N."""
     engine = get_engine(match.game)
-    view = engine.view(states.loaded(match.game, match.pk, match.version, match.state), None)
+    view = engine.view(matchstore.loaded(match.game, match.pk, match.version, match.state), None)
     return view.get("round_number") or 1, match.players
 
 

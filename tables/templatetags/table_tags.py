@@ -83,7 +83,7 @@ def escape_text(value: object) -> str:
 
     Jinja escapes every value it writes with markupsafe's ``escape``, which wraps each result
     in a new Markup object only for the template to join them into one string; that wrapping
-    was a sixth of a render (tables/live_templates.py). This escapes exactly the same (safe HTML
+    was a sixth of a render (tables/live/templates.py). This escapes exactly the same (safe HTML
     as it is, anything else through markupsafe's own C escape) and returns the text, for
     output that is joined at once and never escaped again.
     """

@@ -267,7 +267,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
 
     from games.engines import get_engine
     from games.models import Match
-    from tables import services, states
+    from tables import matchstore, services
 
     rng = random.Random(7)
     for table_id in table_ids:
@@ -275,7 +275,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
             match = services._lock_match(Match.objects.values_list("pk", flat=True).get(table_id=table_id))
             engine = get_engine(match.game)
             users = {player.seat: player.user_id for player in match.match_players.all()}
-            state = states.loaded(match.game, match.pk, match.version, match.state)
+            state = matchstore.loaded(match.game, match.pk, match.version, match.state)
             events: list[tuple] = []
             now = timezone.now()
             for _ in range(moves):
@@ -304,7 +304,8 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
 
     from games.engines import get_engine
     from games.models import Match
-    from tables import live, services, states
+    from tables import matchstore, services
+    from tables.live import snapshot
 
     table_ids = open_tables(players, game="estimation", seats=4, options={"length": "full"}, start=True)
     engine = get_engine("estimation")
@@ -337,25 +338,25 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
         match = Match.objects.get(table_id=table_id)
         users = {player.seat: player.user for player in match.match_players.select_related("user")}
         rng = random.Random(5)
-        snapshot = live.load_snapshot(table_id)
+        snap = snapshot.load_snapshot(table_id)
         cpu, written, images, sent = [], [], [], []
         for _ in range(moves):
-            state = states.loaded(match.game, match.pk, match.version, match.state)
+            state = matchstore.loaded(match.game, match.pk, match.version, match.state)
             seat = engine.to_act(state)[0]
             action = rng.choice(engine.legal_actions(state, seat))
             start = lsn()
             started = time.process_time()
             match = services.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
-            snapshot = snapshot.with_state(version=match.version, state=match.state)
+            snap = snap.with_state(version=match.version, state=match.state)
             for viewer in users.values():
-                live.render_live(snapshot, user_id=viewer.pk, connected={u.pk for u in users.values()}, oob=True)
+                snapshot.render_live(snap, user_id=viewer.pk, connected={u.pk for u in users.values()}, oob=True)
             cpu.append(time.process_time() - started)
             total, image = wal(start)
             written.append(total)
             images.append(image)
             sent.append(len(match.state.encode()))
         results[label] = {"cpu": cpu, "wal": written, "fpi": images, "statement": sent,
-                          "state_kib": len(engine.dumps(states.loaded(match.game, match.pk, match.version,
+                          "state_kib": len(engine.dumps(matchstore.loaded(match.game, match.pk, match.version,
                                                                        match.state))) / 1024}
     return results
 

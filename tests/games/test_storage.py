@@ -14,7 +14,7 @@ from games.bots import get_bot
 from games.engines import codec, get_engine
 from games.models import Match
 from games.replay import rebuild_state
-from tables import states
+from tables import matchstore
 from tests.games.history_helpers import play_to_end, started_match
 
 pytestmark = pytest.mark.django_db
@@ -115,11 +115,11 @@ def test_a_process_without_the_rounds_reads_them_and_a_socket_does_not(host, pla
         match = play_to_end(match, stop_after=1)
         match.refresh_from_db()
     expected = storage.full_state(match)
-    states._LATEST.clear()
-    states._ROUNDS.clear()
-    # On an event loop nothing is read: the socket reads the table instead (tables/consumers.py).
-    assert states.loaded("estimation", match.pk, match.version, match.state, fetch=False) is None
-    assert states.loaded("estimation", match.pk, match.version, match.state) == expected
-    states._LATEST.clear()
+    matchstore._LATEST.clear()
+    matchstore._ROUNDS.clear()
+    # On an event loop nothing is read: the socket reads the table instead (tables/live/consumer.py).
+    assert matchstore.loaded("estimation", match.pk, match.version, match.state, fetch=False) is None
+    assert matchstore.loaded("estimation", match.pk, match.version, match.state) == expected
+    matchstore._LATEST.clear()
     # The rounds now kept in this process serve the next state without a read.
-    assert states.loaded("estimation", match.pk, match.version, match.state, fetch=False) == expected
+    assert matchstore.loaded("estimation", match.pk, match.version, match.state, fetch=False) == expected

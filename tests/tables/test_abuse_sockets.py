@@ -14,7 +14,8 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from config.asgi import application
-from tables import guard, live, presence, services
+from tables import services
+from tables.live import guard, presence, snapshot
 from tests.tables.helpers import open_table, start_table
 from tests.tables.socket_helpers import connect, drain, session_cookie
 
@@ -114,9 +115,9 @@ async def test_one_lobby_change_is_read_once_per_process_however_many_sockets(ho
     for socket in sockets:
         await drain(socket)
     reads, renders = [], []
-    load, render = live.load_snapshot, live.render_live
-    monkeypatch.setattr(live, "load_snapshot", lambda table_id: reads.append(table_id) or load(table_id))
-    monkeypatch.setattr(live, "render_live", lambda *a, **k: renders.append(k["user_id"]) or render(*a, **k))
+    load, render = snapshot.load_snapshot, snapshot.render_live
+    monkeypatch.setattr(snapshot, "load_snapshot", lambda table_id: reads.append(table_id) or load(table_id))
+    monkeypatch.setattr(snapshot, "render_live", lambda *a, **k: renders.append(k["user_id"]) or render(*a, **k))
     await database_sync_to_async(services.seat_take)(table_id=table.pk, user=player, position=1)
     for socket in sockets:
         assert any("live" in text for text in await drain(socket))
@@ -223,7 +224,7 @@ async def test_a_recheck_finds_a_login_that_still_holds_and_the_message_is_carri
 
 @pytest.mark.parametrize("change", ["password", "deactivate"])
 async def test_a_password_change_or_deactivation_closes_the_old_socket_at_once(host, player, change) -> None:
-    # RULING P18: closed though it sends nothing (tables/sessions.py), long before any re-check.
+    # RULING P18: closed though it sends nothing (tables/live/sessions.py), long before any re-check.
     table = await database_sync_to_async(open_table)(host, "sita")
     socket, _ = await connect(table.pk, player)
     await drain(socket)

@@ -9,9 +9,9 @@ from django.urls import reverse
 from accounts.models import User
 from games.models import MatchPlayer, Rating
 from tables import services
-from tables.actions import parse_message
+from tables.live.messages import parse_message
 from tables.errors import TableError
-from tables.live import load_snapshot, render_live
+from tables.live.snapshot import load_snapshot, render_live
 from tests.games.history_helpers import play_to_end
 from tests.tables.helpers import open_table
 

@@ -8,7 +8,7 @@ import threading
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from tables.broadcast import group_name, send_table_changed, socket_loop
+from tables.live.broadcast import group_name, send_table_changed, socket_loop
 
 
 async def _listen(table_id: int) -> str:

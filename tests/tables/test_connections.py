@@ -13,8 +13,8 @@ from django.db import OperationalError, connection
 
 from games.models import Match, MatchEvent
 from tables import tasks
-from tables.actions import Message
-from tables.commands import run_command
+from tables.live.messages import Message
+from tables.live.commands import run_command
 from tables.connections import retry_on_dead_connection
 from tests.tables.helpers import fill_with_bots, open_table, start_sitaratas_with_a_bot, state_of
 

@@ -207,8 +207,8 @@ async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(host, play
 
 async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(started_table, host, player, outsider,
                                                                            monkeypatch) -> None:
-    # tables/fanout.py: the sockets of a process share the move's snapshot and every render they can.
-    from tables import live
+    # tables/live/fanout.py: the sockets of a process share the move's snapshot and every render they can.
+    from tables.live import snapshot
     from tests.conftest import make_user
 
     table, match = await database_sync_to_async(started_table)("sita", seat_count=2, guests=[player])
@@ -220,8 +220,8 @@ async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(star
     engine, state = await database_sync_to_async(state_of)(match)
     match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     renders = []
-    render = live.render_live
-    monkeypatch.setattr(live, "render_live",
+    render = snapshot.render_live
+    monkeypatch.setattr(snapshot, "render_live",
                         lambda snap, **k: renders.append((snap.version, k["user_id"])) or render(snap, **k))
     await seated[0].send_json_to({"command": "act", "action": engine.legal_actions(state, 0)[0],
                                   "version": match.version})

@@ -8,8 +8,8 @@ from django.template import engines
 from markupsafe import Markup, escape
 
 from games.engines import get_engine
-from tables.live import SeatInfo, Snapshot, live_context, render_live
-from tables.live_templates import _SHARED_HTML
+from tables.live.snapshot import SeatInfo, Snapshot, live_context, render_live
+from tables.live.templates import _SHARED_HTML
 from tables.templatetags.table_tags import card, cards, escape_text
 
 SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')

@@ -15,8 +15,8 @@ from games.engines import get_engine
 from games.models import Match
 from payouts.models import Transfer
 from tables import services, votes
-from tables.live import SeatInfo, Snapshot, load_snapshot, render_live
-from tables.presenters import present
+from tables.live.snapshot import SeatInfo, Snapshot, load_snapshot, render_live
+from tables.live.presenters import present
 from tables.templatetags.table_tags import card, options_label
 from tests.conftest import make_user
 from tests.payouts.helpers import play_to_end

@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 
 from games.engines import sita
 from games.engines.sita import from_position
-from tables.presenters import present
+from tables.live.presenters import present
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 
 from games.engines import sitaratas
 from games.engines.sitaratas import scenario
-from tables.presenters.sitaratas import present
+from tables.live.presenters.sitaratas import present
 
 NAMES = ["Ann", "Bot Bert", "Cat"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from games.engines import get_engine
 from games.models import Match
-from tables import services, states
+from tables import matchstore, services
 from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
 
@@ -21,12 +21,12 @@ def test_a_state_is_parsed_once_and_only_for_the_same_text() -> None:
     engine = get_engine("sita")
     text = engine.dumps(engine.new_game(2, engine.validate_options(2, {}), 1))
     other = engine.dumps(engine.new_game(2, engine.validate_options(2, {}), 2))
-    first = states.loaded("sita", 9001, 3, text)
+    first = matchstore.loaded("sita", 9001, 3, text)
     half = len(text) // 2
-    assert states.loaded("sita", 9001, 3, text[:half] + text[half:]) is first  # equal text, read anew
+    assert matchstore.loaded("sita", 9001, 3, text[:half] + text[half:]) is first  # equal text, read anew
     # A reused id and version with another text (a flushed test database, a rolled-back move).
-    assert states.loaded("sita", 9001, 3, other) is not first
-    assert states.loaded("sita", 9001, 3, other) == engine.loads(other)
+    assert matchstore.loaded("sita", 9001, 3, other) is not first
+    assert matchstore.loaded("sita", 9001, 3, other) == engine.loads(other)
 
 
 @pytest.mark.django_db
@@ -39,7 +39,7 @@ def test_a_move_leaves_its_state_for_the_views_of_its_process(host, player, monk
     saved = Match.objects.get(pk=match.pk)
     expected = engine.loads(saved.state)
     refuse_parsing(monkeypatch, "sitaratas")  # the socket's render must find it already parsed
-    assert states.loaded("sitaratas", saved.pk, saved.version, saved.state) == expected
+    assert matchstore.loaded("sitaratas", saved.pk, saved.version, saved.state) == expected
 
 
 def test_only_a_matchs_latest_state_is_kept(monkeypatch) -> None:
@@ -49,9 +49,9 @@ def test_only_a_matchs_latest_state_is_kept(monkeypatch) -> None:
     parses = []
     real_loads = engine.loads
     monkeypatch.setattr(engine, "loads", lambda text: parses.append(text) or real_loads(text))
-    states.loaded("sita", 9002, 1, first)
-    states.loaded("sita", 9002, 2, second)
-    states.loaded("sita", 9002, 2, second)
+    matchstore.loaded("sita", 9002, 1, first)
+    matchstore.loaded("sita", 9002, 2, second)
+    matchstore.loaded("sita", 9002, 2, second)
     assert parses == [first, second]  # the latest is kept
-    states.loaded("sita", 9002, 1, first)
+    matchstore.loaded("sita", 9002, 1, first)
     assert parses == [first, second, first]  # the older one was not

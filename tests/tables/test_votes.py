@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from games.models import Match
 from payouts import selectors
-from tables import hooks, live, services, votes
+from tables import hooks, services, votes
+from tables.live import snapshot
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
@@ -185,7 +186,7 @@ def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
     match = start_sitaratas(host, [])
     panel = votes.vote_panel(match)
     assert (panel["majority"], panel["bots"], panel["can_pass"]) == (2, 2, False)
-    html = live.render_live(live.load_snapshot(match.table_id), user_id=host.pk, connected=set())
+    html = snapshot.render_live(snapshot.load_snapshot(match.table_id), user_id=host.pk, connected=set())
     assert "2 of all 3 players end it" in html and "with 1 person here it cannot pass" in html
     vote = votes.vote_propose(match_id=match.pk, user=host)
     assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (DismissalVote.Status.REJECTED, 3, 2, [host.pk])

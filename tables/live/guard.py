@@ -9,7 +9,7 @@ command added later is limited and checked like the others:
   socket that keeps sending into an empty bucket is closed;
 - the frame itself: text only, at most ``MAX_FRAME_CHARS``, JSON nesting Python can read;
 - the session (RULING P18): a socket whose login has ended is closed when it is told so
-  (tables/sessions.py: logout, a password change or reset, deactivation); as a safety net for
+  (tables/live/sessions.py: logout, a password change or reset, deactivation); as a safety net for
   a lost event or a session ended without one (expired, deleted), a socket that sends a
   message re-checks its session if ``SESSION_RECHECK_SECONDS`` have passed since the last
   check. The check reads the database on a pool thread, so it is not made for every frame.

@@ -20,13 +20,13 @@ from django.db import DatabaseError, DataError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from chat.socket import ChatSocketMixin, is_chat_command
 from config.i18n import scope_language
 from ops import metrics, observe
-from tables import broadcast, fanout, guard, layer_watch, live, presence
-from tables.actions import ParseError, parse_message
-from tables.commands import run_command
 from tables.errors import TableError
+from tables.live import broadcast, fanout, guard, layer_watch, presence, snapshot
+from tables.live.chat import ChatSocketMixin, is_chat_command
+from tables.live.commands import run_command
+from tables.live.messages import ParseError, parse_message
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 
 class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
-    # Chat rides on this socket; its commands and group events live in chat/socket.py (issue 23).
+    # Chat rides on this socket; its commands and group events live in tables/live/chat.py (issue 23).
     connected: set[int] | None = None
     admitted = False  # holds one of the user's socket places (RULING P16)
     closing = False
@@ -52,7 +52,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         self.throttle, self.user_throttle = guard.new_throttle(), guard.user_throttle(user.pk)
         self.login_recheck = guard.new_session_check()
         self.session_key = self.scope["session"].session_key
-        broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/broadcast.py
+        broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/live/broadcast.py
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         refusal = await presence.admit(self.table_id, self.channel_name, user.pk)
         if refusal:
@@ -65,7 +65,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         # Join before reading: a move committed after the read is then always heard (the
         # layer delivers only to members), and one committed before it is in the snapshot.
         await self.channel_layer.group_add(group, self.channel_name)
-        self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+        self.snapshot = await database_sync_to_async(snapshot.load_snapshot)(self.table_id)
         if self.snapshot is None:
             await self.channel_layer.group_discard(group, self.channel_name)
             await self._release()
@@ -76,7 +76,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         metrics.socket_opened()
         layer_watch.watch(self)
         await presence.join(self.table_id, self.channel_name, user.pk)
-        if live.seat_of(self.snapshot, user.pk) is not None:
+        if snapshot.seat_of(self.snapshot, user.pk) is not None:
             await self._announce_presence()
         await self._push()
 
@@ -87,7 +87,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             layer_watch.unwatch(self)
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            if live.seat_of(self.snapshot, self.user.pk) is not None:
+            if snapshot.seat_of(self.snapshot, self.user.pk) is not None:
                 await self._announce_presence()
 
     async def dispatch(self, message: dict) -> None:
@@ -114,7 +114,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             return None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
-        """Every frame, whatever its command, passes the limits and checks of tables/guard.py first."""
+        """Every frame, whatever its command, passes the limits and checks of tables/live/guard.py first."""
         if self.closing:
             return
         verdict = self.throttle.admit(self.user_throttle)
@@ -124,11 +124,11 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             return
         if verdict is not guard.Verdict.PASS:
             if verdict is guard.Verdict.REFUSE:
-                await self.send(text_data=live.render_flash(guard.SLOW_DOWN))
+                await self.send(text_data=snapshot.render_flash(guard.SLOW_DOWN))
             return
         refusal = guard.frame_refusal(text_data)
         if refusal:
-            await self.send(text_data=live.render_flash(refusal))
+            await self.send(text_data=snapshot.render_flash(refusal))
             return
         # RULING P18: an ended login is told to the socket (session_ended, session_check); the
         # message itself re-reads the session only now and then, in case such an event was lost.
@@ -140,7 +140,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             # Input the parser let through and something further in choked on: refused like any
             # other bad message, and logged, rather than closing the socket with a 1011.
             logger.warning("refused a table message that raised", exc_info=True)
-            await self.send(text_data=live.render_flash(NOT_UNDERSTOOD))
+            await self.send(text_data=snapshot.render_flash(NOT_UNDERSTOOD))
 
     async def receive_json(self, content: object, **kwargs) -> None:
         if is_chat_command(content):
@@ -149,10 +149,10 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         try:
             message = parse_message(content, game=self.snapshot.game)
         except ParseError as error:
-            await self.send(text_data=live.render_flash(str(error)))
+            await self.send(text_data=snapshot.render_flash(str(error)))
             return
         if message.command == "resync":
-            self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+            self.snapshot = await database_sync_to_async(snapshot.load_snapshot)(self.table_id)
             await self._push()
             return
         started = time.perf_counter()
@@ -161,7 +161,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             # shares by default, or all the tables' moves would wait for each other. A pool thread
             # has its own database connection; moves on one match still run one at a time under
             # its row lock (services._lock_match). The broadcast after commit goes to the event
-            # loop (tables/broadcast.py); an older version arriving after a newer one never
+            # loop (tables/live/broadcast.py); an older version arriving after a newer one never
             # replaces it (table_changed).
             await database_sync_to_async(run_command, thread_sensitive=False)(
                 message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
@@ -169,8 +169,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         except TableError as error:
             observe.command_done(self, message, started, refused=error.args[0] if error.args else str(error))
             # Stale or refused: tell this socket only, and show it the current truth.
-            await self.send(text_data=live.render_flash(str(error)))
-            self.snapshot = await database_sync_to_async(live.load_snapshot)(self.table_id)
+            await self.send(text_data=snapshot.render_flash(str(error)))
+            self.snapshot = await database_sync_to_async(snapshot.load_snapshot)(self.table_id)
             await self._push()
         except DataError:
             raise  # input the database refused (a value out of range): receive() answers it as not understood
@@ -178,7 +178,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             # RULING P36: the database could not be reached (a restart, a failover). The command was
             # one transaction, so nothing of it is written; this socket is told and its player tries again.
             observe.command_done(self, message, started, refused=UNSAVED)
-            await self.send(text_data=live.render_flash(UNSAVED))
+            await self.send(text_data=snapshot.render_flash(UNSAVED))
         else:
             observe.command_done(self, message, started)
 
@@ -188,12 +188,12 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         same_match = event.get("match_id") is not None and event["match_id"] == self.snapshot.match_id
         # A state whose finished rounds this process has not read yet (issue 27) is read with the table.
         if (same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version
-                and live.state_at_hand(self.snapshot, event["version"], event["state"])):
+                and snapshot.state_at_hand(self.snapshot, event["version"], event["state"])):
             self.snapshot = fanout.moved(self.snapshot, event.get("id"), version=event["version"],
                                          state=event["state"], clock=event.get("clock"))
         else:
-            # One read per process for all its sockets of this table (tables/fanout.py).
-            self.snapshot = await fanout.snapshot(self.table_id, event.get("id")) or self.snapshot
+            # One read per process for all its sockets of this table (tables/live/fanout.py).
+            self.snapshot = await fanout.table_snapshot(self.table_id, event.get("id")) or self.snapshot
             # Who is connected, read again with the seats: a spectator's sockets announce nothing
             # (only seats show a dot), so one who just sat down is known from here on.
             self.connected = await fanout.connected(self.table_id, event.get("id"))
@@ -204,7 +204,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         await self._push()
 
     async def session_ended(self, event: dict) -> None:
-        # RULING P18: logged out (tables/sessions.py); only the socket of that session closes.
+        # RULING P18: logged out (tables/live/sessions.py); only the socket of that session closes.
         if event.get("session_key") == self.session_key and not self.closing:
             await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
 
@@ -228,7 +228,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
 
     async def _refuse_and_close(self, message: str, code: int) -> None:
         self.closing = True
-        await self.send(text_data=live.render_flash(message))
+        await self.send(text_data=snapshot.render_flash(message))
         await self.close(code=code)
 
     # --- helpers ----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from chat import broadcast, rules, selectors, services
 from chat.services import ChatError
-from tables import live
+from tables.live import snapshot
 
 COMMANDS = {"chat_sync", "chat_send", "chat_report", "chat_mute", "chat_unmute", "chat_spectators"}
 # Refusals after which the panel may be showing the wrong room: the socket is sent it again.
@@ -100,7 +100,7 @@ class ChatSocketMixin:
         message = event["message"]
         if message["author_id"] in self.chat_muted:
             return
-        is_player = live.seat_of(self.snapshot, self.user.pk) is not None
+        is_player = snapshot.seat_of(self.snapshot, self.user.pk) is not None
         if message["channel"] not in rules.visible_channels(is_player=is_player, status=self.snapshot.status):
             return
         await self._chat_send({"type": "message", "message": message})

@@ -137,7 +137,7 @@ def gettexts(language: str | None) -> dict:
     catalogue (issue 26), as Jinja's "newstyle" gettext behaves: the result is safe text when
     autoescaping and is formatted with the keyword arguments (``num`` is the count).
 
-    A render puts these in its context (tables/live.py): Django's own ``gettext`` looks the
+    A render puts these in its context (tables/live/snapshot.py): Django's own ``gettext`` looks the
     active language up on every call, and a fragment holds dozens of strings. Each text is
     looked up once per language and kept as safe text, so a string without arguments costs a
     dict lookup: the fragment is rendered once per seat on every move (issue 9). Unlike Jinja's
@@ -213,7 +213,7 @@ def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined  # Django's backend would pass Undefined
     options.setdefault("extensions", []).append("jinja2.ext.i18n")
     env = LiveEnvironment(**options)
-    # The active language's, for a render that did not bring its own (tables/live.py brings them).
+    # The active language's, for a render that did not bring its own (tables/live/snapshot.py brings them).
     env.install_gettext_callables(translation.gettext, translation.ngettext, newstyle=True,
                                   pgettext=translation.pgettext)
     env.globals.update({

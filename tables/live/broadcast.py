@@ -36,7 +36,7 @@ def group_name(table_id: int) -> str:
 def send_table_changed(table_id: int, *, match_id: int | None = None, version: int | None = None,
                        state: str | None = None, lobby: bool = False, clock: dict | None = None) -> None:
     # ``clock``: the turn clock's public part (deadlines, away seats), pushed with the state it goes with.
-    # The id lets the sockets of one process share one read of the table (tables/fanout.py).
+    # The id lets the sockets of one process share one read of the table (tables/live/fanout.py).
     event = {"type": "table.changed", "match_id": match_id, "version": version, "state": state, "lobby": lobby,
              "clock": clock, "id": uuid.uuid4().hex}
     loop = socket_loop.get()

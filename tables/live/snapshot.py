@@ -19,7 +19,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.engines import get_engine
 from tables import clock as turn_clock
-from tables import hooks, live_templates, states
+from tables import hooks, matchstore
+from tables.live import templates
 from tables.connections import retry_on_dead_connection
 from tables.models import Table
 
@@ -68,11 +69,11 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     table = Table.objects.select_related("host").filter(pk=table_id).first()
     if table is None:
         return None
-    # The finished rounds only if this process has no copy of them (tables/states.py).
+    # The finished rounds only if this process has no copy of them (tables/matchstore.py).
     match = table.matches.defer("rounds").order_by("-attempt").first()
     if match is not None and table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
         # Parsed here, off the event loop, with any finished rounds it needs: the render finds it.
-        states.loaded(match.game, match.pk, match.version, match.state)
+        matchstore.loaded(match.game, match.pk, match.version, match.state)
         # In a game the seats are the match's players; in the lobby, the table's seats.
         players = {mp.seat: mp.user for mp in match.match_players.select_related("user")}
         seats = tuple(
@@ -101,7 +102,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
 
 def state_at_hand(snapshot: Snapshot, version: int, text: str) -> bool:
     """Whether the state ``text`` of the snapshot's match can be shown without a database read."""
-    return states.loaded(snapshot.game, snapshot.match_id, version, text, fetch=False) is not None
+    return matchstore.loaded(snapshot.game, snapshot.match_id, version, text, fetch=False) is not None
 
 
 def seat_of(snapshot: Snapshot, user_id: int | None) -> int | None:
@@ -116,7 +117,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
     view = None
     if snapshot.state is not None:
         engine = get_engine(snapshot.game)
-        state = states.loaded(snapshot.game, snapshot.match_id, snapshot.version, snapshot.state)
+        state = matchstore.loaded(snapshot.game, snapshot.match_id, snapshot.version, snapshot.state)
         view = engine.view(state, viewer_seat)
     seats = []
     for seat in snapshot.seats:
@@ -134,7 +135,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
             "to_act": bool(view and seat.position in view["to_act"]),
             "total": view["totals"][seat.position] if view else None,
         })
-    from tables.presenters import present
+    from tables.live.presenters import present
 
     names = [seat.name for seat in snapshot.seats]
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
@@ -167,11 +168,11 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
 
 
 def _render(name: str, context: dict) -> SafeString:
-    # Jinja2 (tables/live_templates.py): this runs once per seat on every move, in the viewer's
+    # Jinja2 (tables/live/templates.py): this runs once per seat on every move, in the viewer's
     # language (the consumer activates it), with that language's catalogue bound once per render.
     language = translation.get_language()
-    context.update(live_templates.gettexts(language))
-    return mark_safe(live_templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
+    context.update(templates.gettexts(language))
+    return mark_safe(templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
 
 
 def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:

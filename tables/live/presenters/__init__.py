@@ -19,6 +19,6 @@ def present(game: str, view: dict, names: list[str], viewer_seat: int | None) ->
 def _presenter(game: str):
     # Once per game and process: this runs for every seat on every move (issue 9).
     try:
-        return importlib.import_module(f"tables.presenters.{game}")
+        return importlib.import_module(f"tables.live.presenters.{game}")
     except ModuleNotFoundError:
         return None

@@ -25,7 +25,7 @@ import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from tables.broadcast import group_name
+from tables.live.broadcast import group_name
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables.consumers import TableConsumer
+from tables.live.consumer import TableConsumer
 from tables.echo import EchoConsumer, GroupEchoConsumer
 
 websocket_urlpatterns = [

@@ -2,7 +2,7 @@
 
 This is how a socket learns it: it does not read its session for every message (that cost
 a pool thread and two queries per frame), only now and then as a safety net
-(tables/guard.py). When a user logs out, or their account is saved (a new password, a
+(tables/live/guard.py). When a user logs out, or their account is saved (a new password, a
 password reset, deactivation), each of their open table sockets, wherever it runs, is told
 through the channel layer; the socket list is the one the caps of RULING P16 keep in Redis.
 A socket whose session ended is closed, whether it is sending or only watching.
@@ -22,7 +22,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
-from tables import presence
+from tables.live import presence
 
 logger = logging.getLogger(__name__)
 _client: redis.Redis | None = None

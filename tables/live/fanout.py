@@ -11,7 +11,7 @@ one table share one render, and so do all the spectators of a table (the view de
 on the viewer only through their seat and whether they host the table).
 
 What a read returns is never older than the event: it starts after the event was sent,
-and the event is sent after its transaction commits (tables/broadcast.py).
+and the event is sent after its transaction commits (tables/live/broadcast.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from tables import live, presence
+from tables.live import presence, snapshot
 
 KEEP_SECONDS = 5.0  # long enough for every socket of the process to take its turn at the event
 # A move's snapshot and renders: the process's sockets of the table take their turns at a move
@@ -42,8 +42,8 @@ class _Shared:
 
     def __init__(self) -> None:
         self.reads: dict[tuple, asyncio.Future] = {}
-        self.moves: dict[str, list[tuple[live.Snapshot, live.Snapshot]]] = {}
-        self.renders: dict[int, tuple[live.Snapshot, dict]] = {}
+        self.moves: dict[str, list[tuple[snapshot.Snapshot, snapshot.Snapshot]]] = {}
+        self.renders: dict[int, tuple[snapshot.Snapshot, dict]] = {}
 
 
 _shared: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Shared]" = weakref.WeakKeyDictionary()
@@ -67,9 +67,9 @@ async def _once(key: tuple, read: Callable[[], Awaitable[Result]]) -> Result:
     return await asyncio.shield(future)
 
 
-async def snapshot(table_id: int, event_id: str | None) -> live.Snapshot | None:
+async def table_snapshot(table_id: int, event_id: str | None) -> snapshot.Snapshot | None:
     """The table as read once for ``event_id`` in this process (read alone when there is no id)."""
-    load = database_sync_to_async(live.load_snapshot)
+    load = database_sync_to_async(snapshot.load_snapshot)
     if not event_id:
         return await load(table_id)
     result = await _once(("snapshot", table_id, event_id), lambda: load(table_id))
@@ -78,8 +78,8 @@ async def snapshot(table_id: int, event_id: str | None) -> live.Snapshot | None:
     return result
 
 
-def moved(before: live.Snapshot, event_id: str | None, *, version: int, state: str,
-          clock: dict | None) -> live.Snapshot:
+def moved(before: snapshot.Snapshot, event_id: str | None, *, version: int, state: str,
+          clock: dict | None) -> snapshot.Snapshot:
     """``before`` with a move's new state; one snapshot per process for every socket that held
     the same view before the move (compared by value), so their views render once."""
     if not event_id:
@@ -110,7 +110,7 @@ async def _frozen(users: Awaitable[set[int]]) -> frozenset[int]:
     return frozenset(await users)
 
 
-def _remember(result: live.Snapshot, keep: float = KEEP_SECONDS) -> None:
+def _remember(result: snapshot.Snapshot, keep: float = KEEP_SECONDS) -> None:
     shared = _here()
     key = id(result)
     if key not in shared.renders:
@@ -118,17 +118,17 @@ def _remember(result: live.Snapshot, keep: float = KEEP_SECONDS) -> None:
         asyncio.get_running_loop().call_later(keep, shared.renders.pop, key, None)
 
 
-def render(snap: live.Snapshot, *, user_id: int, connected: set[int] | frozenset[int]) -> SafeString:
+def render(snap: snapshot.Snapshot, *, user_id: int, connected: set[int] | frozenset[int]) -> SafeString:
     """This viewer's fragment; rendered once per kind of viewer and connected set for a shared snapshot."""
     entry = _here().renders.get(id(snap))
     if entry is None or entry[0] is not snap:  # not shared (a resync, a refused command): render it
-        return live.render_live(snap, user_id=user_id, connected=connected, oob=True)
-    # All the view takes from its viewer (tables/live.py, live_context): their seat, whether
+        return snapshot.render_live(snap, user_id=user_id, connected=connected, oob=True)
+    # All the view takes from its viewer (tables/snapshot.py, live_context): their seat, whether
     # they host the table, whether they are logged in at all, and their language (two
     # windows may read two languages).
-    key = (live.seat_of(snap, user_id), user_id == snap.host_id, user_id is None, translation.get_language(),
+    key = (snapshot.seat_of(snap, user_id), user_id == snap.host_id, user_id is None, translation.get_language(),
            frozenset(connected))
     html = entry[1].get(key)
     if html is None:
-        html = entry[1][key] = live.render_live(snap, user_id=user_id, connected=connected, oob=True)
+        html = entry[1][key] = snapshot.render_live(snap, user_id=user_id, connected=connected, oob=True)
     return html

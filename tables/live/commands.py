@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from tables import fairness, services, signatures, votes
-from tables.actions import Message
+from tables.live.messages import Message
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
 
