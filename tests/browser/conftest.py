@@ -104,9 +104,14 @@ class Chromium:
 CHROMIUM_SESSION = Chromium()
 
 
-def pytest_runtest_teardown(item, nextitem) -> None:
-    if nextitem is None or not is_browser_test(nextitem):
-        CHROMIUM_SESSION.close()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the test's own fixtures (its browser contexts) are torn down."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or not is_browser_test(nextitem):
+            CHROMIUM_SESSION.close()
 
 
 @pytest.fixture
