@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from accounts.models import User
-from games.models import GAME_CHOICES, Match, MatchPlayer, Rating
+from games import catalog, records
+from games.models import Match, MatchPlayer, Rating
 
 RECENT = 10
 
@@ -16,12 +17,13 @@ def profile_stats(*, player: User) -> dict:
     )
     ratings = {rating.game: rating for rating in Rating.objects.filter(user=player)}
     summaries = []
-    for game, label in GAME_CHOICES:
-        mine = [mp for mp in finished if mp.match.game == game]
+    for game in catalog.GAMES:
+        mine = [mp for mp in finished if mp.match.game == game.name]
         if not mine:
             continue
-        summaries.append({"game": game, "label": label, "rating": ratings.get(game),
-                          **_summary(mine), "figures": FIGURES[game](mine)})
+        figures = records.for_game(game.name).profile_figures([(mp.match.record, mp.seat) for mp in mine])
+        summaries.append({"game": game.name, "label": game.title, "rating": ratings.get(game.name),
+                          **_summary(mine), "figures": figures})
     recent = (
         MatchPlayer.objects.filter(user=player, match__status__in=[Match.Status.FINISHED, Match.Status.DISMISSED,
                                                                     Match.Status.ABORTED])
@@ -41,48 +43,3 @@ def _summary(mine: list[MatchPlayer]) -> dict:
         "placements": sorted(places.items()),
         "average": sum(totals) / len(totals) if totals else None,
     }
-
-
-def _rate(hits: int, tries: int) -> str:
-    return f"{100 * hits / tries:.0f}% ({hits}/{tries})" if tries else "—"
-
-
-def _sitaratas(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
-    exact = rounds = sitaratas = 0
-    for mp in mine:
-        record = mp.match.record
-        sitaratas += record.get("sitaratas") == mp.seat
-        for round_record in record["rounds"]:
-            bid = next((b["bid"] for b in round_record["bids"] if b["seat"] == mp.seat), None)
-            if bid is not None and round_record.get("points"):
-                rounds += 1
-                exact += bid == round_record["tricks_won"][mp.seat]
-    return [("Exact bids", _rate(exact, rounds)), ("Times Sitaratas", str(sitaratas))]
-
-
-def _estimation(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
-    made = rounds = calls_made = calls = dash_made = dashes = 0
-    for mp in mine:
-        for round_record in mp.match.record["rounds"]:
-            if not round_record.get("made"):
-                continue
-            hit = round_record["made"][mp.seat]
-            rounds += 1
-            made += hit
-            if round_record["caller"] == mp.seat:
-                calls += 1
-                calls_made += hit
-            if round_record["dash_call"][mp.seat]:
-                dashes += 1
-                dash_made += hit
-    return [("Made", _rate(made, rounds)), ("Caller success", _rate(calls_made, calls)),
-            ("Dash Call success", _rate(dash_made, dashes))]
-
-
-def _sita(mine: list[MatchPlayer]) -> list[tuple[str, str]]:
-    penalties = [r["penalties"][mp.seat] for mp in mine for r in mp.match.record["rounds"] if r.get("penalties")]
-    average = f"{sum(penalties) / len(penalties):.1f}" if penalties else "—"
-    return [("Average penalty per match", average), ("Matches", str(len(penalties)))]
-
-
-FIGURES = {"sitaratas": _sitaratas, "estimation": _estimation, "sita": _sita}

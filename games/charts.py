@@ -5,47 +5,36 @@ from __future__ import annotations
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games.records.charts import HEIGHT, LEFT, RIGHT, WIDTH, running_plot
+
 COLOURS = ["#0f5132", "#c2410c", "#1d4ed8", "#a21caf", "#ca8a04", "#0e7490", "#be123c", "#4d7c0f", "#6d28d9", "#57534e"]
-WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 44, 16, 14, 30
 
 
 def running_totals_svg(*, names: list[str], running: list[list[int]], title: str) -> SafeString:
     """One line per seat from 0 before the first round through each round's running total."""
     if not running:
         return mark_safe("")
-    series = [[0] + [totals[seat] for totals in running] for seat in range(len(names))]
-    low = min(0, *(min(line) for line in series))
-    high = max(1, *(max(line) for line in series))
-    span_x = len(running)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x(index: int) -> str:
-        return f"{LEFT + plot_w * index / span_x:.1f}"
-
-    def y(value: float) -> str:
-        return f"{TOP + plot_h * (high - value) / (high - low):.1f}"
-
-    every = max(1, span_x // 12)
+    plot = running_plot(running, len(names))
+    x, y = plot.x, plot.y
     x_labels = format_html_join(
         "", '<text x="{}" y="{}" class="axis" text-anchor="middle">{}</text>',
-        ((x(i), HEIGHT - 10, i) for i in range(1, span_x + 1) if (i % every == 0 and span_x - i >= every) or i == span_x),
+        ((x(i), HEIGHT - 10, i) for i in plot.x_labels()),
     )
-    y_ticks = sorted({low, 0, high})
     y_labels = format_html_join(
         "", '<line x1="{}" x2="{}" y1="{}" y2="{}" class="{}"/><text x="{}" y="{}" class="axis" '
         'text-anchor="end">{}</text>',
-        ((LEFT, WIDTH - RIGHT, y(v), y(v), "zero" if v == 0 else "grid", LEFT - 6, y(v - 4 * (high - low) / plot_h), v) for v in y_ticks),
+        ((LEFT, WIDTH - RIGHT, y(v), y(v), "zero" if v == 0 else "grid", LEFT - 6, plot.label_y(v), v)
+         for v in plot.y_ticks()),
     )
     lines = format_html_join(
         "", '<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-linejoin="round">'
         '<title>{}: {}</title></polyline>',
         ((" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line)), COLOURS[seat % len(COLOURS)],
-          names[seat], line[-1]) for seat, line in enumerate(series)),
+          names[seat], line[-1]) for seat, line in enumerate(plot.series)),
     )
     dots = format_html_join(
         "", '<circle cx="{}" cy="{}" r="3.5" fill="{}"/>',
-        ((x(span_x), y(line[-1]), COLOURS[seat % len(COLOURS)]) for seat, line in enumerate(series)),
+        ((x(plot.rounds), y(line[-1]), COLOURS[seat % len(COLOURS)]) for seat, line in enumerate(plot.series)),
     )
     return format_html(
         '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">'

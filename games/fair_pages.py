@@ -5,8 +5,8 @@ panel shows and the server's deal check. Reads only the stored record: the site 
 
 from __future__ import annotations
 
-from games import fairness
 from games.models import Match
+from games.records import fairness
 
 
 def fairness_panel(match: Match) -> dict:

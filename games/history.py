@@ -11,16 +11,16 @@ from __future__ import annotations
 from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
-from games import charts
+from games import catalog, charts
 from games.engines import get_engine
-from games.engines.sita import PENALTY, penalty
+from games.engines.sita import PENALTY
 from games.models import Match, MatchPlayer, Signature
+from games.records.replay import replay_steps
 from games.replay import rebuild_state
 from games.services import sitaratas_player
 from games.scoresheets import score_sheet
 
 ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED, Match.Status.ABANDONED]
-GAMES = {"sitaratas", "estimation", "sita"}
 
 
 def matches_ended(*, game: str = "", player: User | None = None) -> QuerySet[Match]:
@@ -32,7 +32,7 @@ def matches_ended(*, game: str = "", player: User | None = None) -> QuerySet[Mat
         .prefetch_related(Prefetch("match_players", queryset=MatchPlayer.objects.select_related("user").order_by("place", "seat")))
         .order_by("-ended_at", "-pk")
     )
-    if game in GAMES:
+    if catalog.known(game):
         matches = matches.filter(game=game)
     if player is not None:
         matches = matches.filter(match_players__user=player).distinct()
@@ -84,6 +84,7 @@ def match_page(*, match: Match) -> dict:
         chart = charts.running_totals_svg(names=names, running=sheet["running"], title="Running totals by round")
     return {
         "match": match,
+        "game_info": catalog.get(match.game),
         "players": players,
         "standings": sorted(players, key=lambda p: (p.place or 99, p.seat)),
         "names": names,
@@ -127,92 +128,6 @@ def action_label(action: dict) -> str:
 # --- replay -------------------------------------------------------------------------------
 
 
-def replay_steps(record: dict) -> list[dict]:
-    """Every step of a game: per round a deal, then one step per trick (or per SITA turn)."""
-    if record["game"] == "sita":
-        return _sita_steps(record)
-    return _trick_steps(record)
-
-
-def _trick_steps(record: dict) -> list[dict]:
-    steps: list[dict] = []
-    seats = len(record["totals"])
-    totals = [0] * seats
-    for round_record in record["rounds"]:
-        if record["game"] == "estimation":
-            deal = round_record["deals"][-1] if round_record["deals"] else {"hands": [[] for _ in range(seats)]}
-            hands = [list(hand) for hand in deal["hands"]]
-            declared = round_record["estimate"]
-        else:
-            hands = [list(hand) for hand in round_record["hands"]]
-            bids = {entry["seat"]: entry["bid"] for entry in round_record["bids"]}
-            declared = [bids.get(seat) for seat in range(seats)]
-        common = {"round": round_record, "declared": declared, "totals_before": list(totals)}
-        won = [0] * seats
-        steps.append({**common, "kind": "deal", "hands": [sorted_hand(h) for h in hands], "trick": None,
-                      "trick_number": 0, "won": list(won)})
-        tricks = round_record["tricks"]
-        for number, trick in enumerate(tricks, start=1):
-            held = [sorted_hand(h) for h in hands]
-            for play in trick["plays"]:
-                hands[play["seat"]].remove(play["card"])
-            if trick.get("winner") is not None:
-                won[trick["winner"]] += 1
-            played = {play["seat"]: play["card"] for play in trick["plays"]}
-            last = number == len(tricks) and _complete(round_record.get("points"))
-            steps.append({**common, "kind": "trick", "hands": held, "played": played, "trick": trick,
-                          "trick_number": number, "trick_count": len(tricks), "won": list(won),
-                          "points": round_record["points"] if last else None})
-        if _complete(round_record.get("points")):
-            totals = [t + p for t, p in zip(totals, round_record["points"])]
-    return steps
-
-
-def _sita_steps(record: dict) -> list[dict]:
-    steps: list[dict] = []
-    seats = len(record["totals"])
-    totals = [0] * seats
-    for round_record in record["rounds"]:
-        hands = [sorted(hand) for hand in round_record["hands"]]
-        taken = [0] * seats
-        common = {"round": round_record, "totals_before": list(totals)}
-        steps.append({**common, "kind": "deal", "hands": [list(h) for h in hands], "rows": round_record["rows"],
-                      "turn": None, "turn_number": 0, "taken": list(taken)})
-        rows_before = round_record["rows"]
-        for number, turn in enumerate(round_record["turns"], start=1):
-            held = [list(h) for h in hands]
-            for seat, card in enumerate(turn["chosen"]):
-                if card is not None and card in hands[seat]:
-                    hands[seat].remove(card)
-            for placement in turn["placements"]:
-                taken[placement["seat"]] += sum(penalty(card) for card in placement["took"])
-            steps.append({**common, "kind": "turn", "hands": held, "rows_before": rows_before, "rows": turn["rows"],
-                          "turn": turn, "turn_number": number, "turn_count": len(round_record["turns"]),
-                          "taken": list(taken)})
-            rows_before = turn["rows"]
-        if _complete(round_record.get("penalties")):
-            totals = [t + p for t, p in zip(totals, round_record["penalties"])]
-    return steps
-
-
-def _complete(points: list | None) -> bool:
-    return isinstance(points, list) and all(isinstance(p, int) for p in points)
-
-
-SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
-RANK_ORDER = {rank: index for index, rank in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])}
-
-
-def sorted_hand(cards: list[str]) -> list[str]:
-    """Jokers first, then by suit (alternating colours) and rank, high to low."""
-    def key(card: str) -> tuple[int, int]:
-        if card in ("RJ", "BJ"):
-            return (-1, 0 if card == "RJ" else 1)
-        return (SUIT_ORDER[card[-1]], -RANK_ORDER[card[:-1]])
-
-    return sorted(cards, key=key)
-
-
 def replay_frame(*, match: Match, step: int) -> dict | None:
     """The replay at one step (clamped to the game), or None when there is no public record."""
     record = public_record(match)
@@ -221,7 +136,7 @@ def replay_frame(*, match: Match, step: int) -> dict | None:
     steps = replay_steps(record)
     step = max(0, min(step, len(steps) - 1))
     names = [player.user.name for player in match.match_players.select_related("user").order_by("seat")]
-    return {"match": match, "record": record, "names": names, "frame": steps[step], "step": step,
+    return {"match": match, "game_info": catalog.get(match.game), "record": record, "names": names, "frame": steps[step], "step": step,
             "clocked_seats": _clocked_seats(steps[step], clock_moves(match)),
             "count": len(steps), "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step + 1 < len(steps) else None, "penalties": PENALTY}

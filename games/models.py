@@ -11,7 +11,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [("sitaratas", _("Sitaratas")), ("estimation", _("Estimation")), ("sita", _("SITA"))]
+from games import catalog
+
+GAME_CHOICES = catalog.choices()
 
 
 class Match(models.Model):

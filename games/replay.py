@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from games.engines import get_engine
 from games.models import Match
+from games.records.replay import rebuild
 
 
 def rebuild_state(match: Match, *, upto: int | None = None):
-    engine = get_engine(match.game)
-    state = engine.new_game(match.players, match.options, match.seed)
-    for event in match.events.order_by("version"):
-        if upto is not None and event.version > upto:
-            break
-        state = engine.apply(state, event.seat, event.action)
-    return state
+    events = match.events.order_by("version")
+    if upto is not None:
+        events = events.filter(version__lte=upto)
+    return rebuild(match.game, match.players, match.options, match.seed, events.values_list("seat", "action"))

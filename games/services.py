@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from config.i18n import lazy_format
 from accounts.models import User
+from games import catalog
 from games.engines.sitaratas import sitaratas_seat
 from games.models import Match, MatchPlayer, Signature
 
-SIGNATURE_GAME = "sitaratas"  # RULING S13: only Sitaratas names a Sitaratas.
 SIGNATURE_MAX = 80
 
 
@@ -51,7 +51,7 @@ def sitaratas_player(match: Match) -> MatchPlayer | None:
     From the players' final totals, so it needs no record: the lowest total, and on a tie the
     earliest seat of the original table order.
     """
-    if match.game != SIGNATURE_GAME or match.status != Match.Status.FINISHED:
+    if not catalog.get(match.game).signature or match.status != Match.Status.FINISHED:
         return None
     players = sorted(match.match_players.all(), key=lambda player: player.seat)
     if not players or any(player.total is None for player in players):
@@ -73,7 +73,7 @@ def signature_add(*, match_id: int, user: User, text: object, now: datetime | No
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise GameError(_("No such game."))
-        if match.game != SIGNATURE_GAME:
+        if not catalog.get(match.game).signature:
             raise GameError(_("Only a Sitaratas game has a Sitaratas to sign it."))
         if match.status != Match.Status.FINISHED:
             raise GameError(_("The Sitaratas may sign only once the game is over."))

@@ -1,7 +1,7 @@
 """Check a game's record on your own machine: ``python -m games.verify record.json``.
 
 Needs only the standard library and the engine package (``games/engines``, with
-``games/fairness.py``): no Django, no database, no network. Prints each check
+``games/records/fairness.py``): no Django, no database, no network. Prints each check
 with ✓ or ✗. Exit status: 0 when every check passes, 1 when one fails, 2 when
 the record cannot be checked (unreadable, or dealt before fair deals).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from games.fairness import NotVerifiable, check_record
+from games.records.fairness import NotVerifiable, check_record
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,22 +9,21 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from accounts.models import User
-from games import fair_pages, history
+from games import catalog, fair_pages, history
 from games.ratings import leaderboard
 
 PAGE_SIZE = 20
-GAME_NAMES = {"sitaratas": "Sitaratas", "estimation": "Estimation", "sita": "SITA"}
 
 
 def history_list(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")
-    game = game if game in GAME_NAMES else ""
+    game = game if catalog.known(game) else ""
     username = request.GET.get("player", "").strip()
     player = User.objects.filter(username=username).first() if username else None
     matches = history.matches_ended(game=game, player=player) if player or not username else history.matches_ended().none()
     page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     history.mark_sitaratas(page.object_list)
-    context = {"page": page, "game": game, "username": username, "player": player, "games": GAME_NAMES,
+    context = {"page": page, "game": game, "username": username, "player": player, "games": catalog.titles(),
                "nav": "history"}
     return render(request, "games/history.html", context)
 
@@ -64,9 +63,9 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def ratings(request: HttpRequest) -> HttpResponse:
-    game = request.GET.get("game", "sitaratas")
-    game = game if game in GAME_NAMES else "sitaratas"
-    context = {"rows": leaderboard(game=game), "game": game, "game_name": GAME_NAMES[game], "games": GAME_NAMES,
+    game = request.GET.get("game", catalog.DEFAULT)
+    game = game if catalog.known(game) else catalog.DEFAULT
+    context = {"rows": leaderboard(game=game), "game": game, "game_name": catalog.get(game).title, "games": catalog.titles(),
                "nav": "ratings"}
     return render(request, "games/ratings.html", context)
 

@@ -21,12 +21,13 @@ from datetime import datetime
 
 from django.db.models import Q, Sum
 
-from games import fairness, storage
+from games import storage
 from games.engines import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
+from games.records import fairness
+from games.records.places import places_from_groups
 from payouts.models import Account, Entry, Transfer
 from payouts.split import split_pot
-from tables.services import places_from_groups
 
 
 @dataclass

@@ -26,14 +26,14 @@ import markdown
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext_lazy as _
 from django.utils.safestring import SafeString, mark_safe
 
+from games import catalog
 from games.engines.cards import JOKERS, RANKS, SUITS
 from games.engines.sita import penalty
 from tables.templatetags.table_tags import card, sita_card
 
-RULE_GAMES = {"sitaratas": _("Sitaratas"), "estimation": _("Estimation"), "sita": _("SITA")}
+RULE_GAMES = catalog.titles()  # each game's rules are docs/rules/<game>.md
 RULING_HEADING = re.compile(r"^### ([A-Z]\d+) — (.+)$", re.MULTILINE)
 _CARD = re.compile(r"`?\[\[([A-Z0-9]{1,3})\]\]`?")
 _RULING_ID = re.compile(r"^([A-Z]\d+) — ")

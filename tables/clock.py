@@ -29,10 +29,9 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from games import catalog
+
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
-# RULING P9: Sitaratas' rule book says a lost connection never skips a turn (S11), so its
-# tables start without a clock; the host may still choose one.
-DEFAULTS = {"sitaratas": 0, "estimation": 60, "sita": 60}
 AWAY_AFTER = 2  # RULING P12: consecutive expiries that mark a seat away.
 ALL_AWAY_MINUTES = 30  # RULING P13
 UNTIMED_IDLE_HOURS = 24  # RULING P14
@@ -46,7 +45,7 @@ def label(seconds: int) -> str:
 def validate(*, game: str, seconds: object, stake: int) -> int:
     """The clock a table gets: the game's default when ``seconds`` is None. Raises ValueError."""
     if seconds is None:
-        seconds = DEFAULTS.get(game, 0)
+        seconds = catalog.get(game).clock
     if isinstance(seconds, bool) or seconds not in CHOICES:
         raise ValueError(_("Choose a turn clock of off, 30, 60 or 120 seconds."))
     if stake and not seconds:
@@ -231,7 +230,7 @@ def live(data: dict | None, *, seconds: int, game: str, viewer_seat: int | None,
     deadlines = {int(seat): at for seat, at in data.get("deadlines", {}).items() if int(seat) in to_act}
     away = set(data.get("away", []))
     note = ""
-    if lobby and seconds and not DEFAULTS.get(game, 0):
+    if lobby and seconds and not catalog.get(game).clock:
         # RULING P9: said before anyone sits, because it departs from the rule book (S11).
         note = _("This table has a %(seconds)s-second turn clock: when a player's time runs out the house "
                  "plays for them, although the rule book says a lost connection never skips a turn.") % {"seconds": seconds}

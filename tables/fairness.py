@@ -1,4 +1,4 @@
-"""Fair deals at a table (protocol in ``games.fairness``; docs/fairness.md; RULINGS P30–P34).
+"""Fair deals at a table (protocol in ``games.records.fairness``; docs/fairness.md; RULINGS P30–P34).
 
 Called by ``tables.services`` inside their transactions, under the Table or Match
 lock: each step of the table's life cycle has its part here. The secret is read
@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from config.i18n import refusal
 from accounts.models import User
-from games import fairness as protocol
+from games.records import fairness as protocol
 from games.models import Match, MatchEvent
 from tables.errors import TableError
 from tables.models import DealCommitment, Seat, Table

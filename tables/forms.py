@@ -7,60 +7,90 @@ from django.utils.translation import gettext_lazy as _
 
 from config.i18n import lazy_format
 
+from games import catalog
 from games.engines import get_engine
 from tables import clock
 
-GAMES = [("sitaratas", _("Sitaratas")), ("estimation", _("Estimation")), ("sita", _("SITA"))]
+
+def _players_help() -> str:
+    """Each game's player count, as the catalogue gives it ("Sitaratas: 3–6 players · …")."""
+    return " · ".join(
+        _("%(game)s: %(count)s players") % {
+            "game": game.title,
+            "count": game.min_players if game.fixed_players else f"{game.min_players}–{game.max_players}"}
+        for game in catalog.GAMES)
+
+
+def _clock_help() -> str:
+    """What the clock does, and each game's default clock (RULING P9)."""
+    defaults = " · ".join(f"{game.title} {clock.label(game.clock)}" for game in catalog.GAMES)
+    return " ".join([str(_("When a player's time runs out the house plays for them. A staked table needs a clock.")),
+                     _("Default: %(defaults)s.") % {"defaults": defaults}])
+
+
+def _option_field(option: catalog.Option) -> forms.Field:
+    if option.choices:
+        return forms.ChoiceField(label=option.label, choices=[(c.value, c.label) for c in option.choices], required=False)
+    return forms.IntegerField(label=option.label, min_value=option.minimum, max_value=option.maximum, required=False,
+                              initial=option.initial)
 
 
 class NewTableForm(forms.Form):
-    game = forms.ChoiceField(choices=GAMES, widget=forms.RadioSelect)
-    players = forms.IntegerField(label=_("Players"), min_value=2, max_value=10, required=False,
-                                 help_text=_("Sitaratas 3–6, SITA 2–10; Estimation is always 4."))
-    deck = forms.ChoiceField(label=_("Deck"), choices=[("classic", _("Classic · 36 cards")), ("jokers", _("With jokers · 38 cards"))],
-                             required=False)
-    order = forms.ChoiceField(label=_("Order"), choices=[("up_down", _("1 → max → 1")), ("down_up", _("max → 1 → max"))],
-                              required=False)
-    length = forms.ChoiceField(label=_("Length"), choices=[("micro", _("Micro · 5 rounds")), ("mini", _("Mini · 10 rounds")),
-                                                           ("full", _("Full · 18 rounds"))], required=False)
-    # Not named "matches": a form control of that name shadows the form element's own
-    # ``matches`` method in the browser, and htmx calls it (TypeError: e.matches is not a function).
-    match_count = forms.IntegerField(label=_("Matches"), min_value=1, max_value=10, required=False, initial=1)
+    """The game, its player count and options (one field per catalogue option), a stake for a
+    game that takes one, and the turn clock."""
+
+    game = forms.ChoiceField(choices=catalog.choices, widget=forms.RadioSelect)
+    players = forms.IntegerField(label=_("Players"), min_value=2, max_value=10, required=False)
     stake = forms.IntegerField(label=_("Stake"), min_value=0, required=False, initial=0,
-                               help_text=_("Coins each player stakes (Estimation; 0 = unstaked)."))
+                               help_text=_("Coins each player stakes (0 = unstaked)."))
     # RULING P9: off, 30, 60 or 120 seconds per decision; blank is the game's default.
     clock = forms.ChoiceField(
         label=_("Turn clock"), required=False,
         choices=[("", _("The game's default"))] + [(str(s), lazy_format(_("%(seconds)s s per decision"), seconds=s)
                                                      if s else _("Off")) for s in clock.CHOICES],
-        help_text=_("When a player's time runs out the house plays for them. Default: Estimation and SITA 60 s, "
-                    "Sitaratas off. A staked table needs a clock."),
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Built per form, in the viewer's language, from the catalogue.
+        self.fields["players"].help_text = _players_help()
+        self.fields["clock"].help_text = _clock_help()
+        for game in catalog.GAMES:
+            for option in game.options:
+                self.fields[option.field_name] = _option_field(option)
+
+    def game_fields(self) -> list[tuple[forms.BoundField, str]]:
+        """The fields that belong to some games only, each with the names of those games (the
+        page shows a field only while one of its games is chosen)."""
+        variable = " ".join(game.name for game in catalog.GAMES if not game.fixed_players)
+        staked = " ".join(game.name for game in catalog.GAMES if game.staked)
+        fields = [(self["players"], variable)]
+        fields += [(self[option.field_name], game.name) for game in catalog.GAMES for option in game.options]
+        return fields + [(self["stake"], staked)]
 
     def clean(self) -> dict:
         data = super().clean()
-        game = data.get("game")
-        if not game:
+        game = catalog.BY_NAME.get(data.get("game"))
+        if game is None:
             return data
-        players = 4 if game == "estimation" else data.get("players")
+        players = game.min_players if game.fixed_players else data.get("players")
         if players is None:
             raise forms.ValidationError(_("Choose how many players."))
         options = self.game_options(game, data)
         try:
-            data["options"] = get_engine(game).validate_options(players, options)
+            data["options"] = get_engine(game.name).validate_options(players, options)
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
         data["seat_count"] = players
-        data["stake"] = (data.get("stake") or 0) if game == "estimation" else 0
+        data["stake"] = (data.get("stake") or 0) if game.staked else 0
         try:
             data["clock_seconds"] = clock.validate(
-                game=game, seconds=int(data["clock"]) if data.get("clock") else None, stake=data["stake"])
+                game=game.name, seconds=int(data["clock"]) if data.get("clock") else None, stake=data["stake"])
         except ValueError as error:
             self.add_error("clock", str(error))
         return data
 
     @staticmethod
-    def game_options(game: str, data: dict) -> dict:
-        keys = {"sitaratas": ["deck", "order"], "estimation": ["length"], "sita": ["matches"]}[game]
-        fields = {"matches": "match_count"}  # option name -> form field, where they differ
-        return {key: data[fields.get(key, key)] for key in keys if data.get(fields.get(key, key)) not in (None, "")}
+    def game_options(game: catalog.Game, data: dict) -> dict:
+        return {option.name: data[option.field_name] for option in game.options
+                if data.get(option.field_name) not in (None, "")}

@@ -11,9 +11,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from accounts.models import User
+from games import catalog
 from games.models import Match, MatchPlayer, Signature
 from games.ratings import ratings_update
-from games.services import SIGNATURE_GAME
 from payouts import selectors as payout_selectors
 from payouts import services as payouts
 from payouts.services import PayoutError
@@ -21,7 +21,10 @@ from tables import fairness
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 
-PASS_GAME = "sitaratas"  # RULING P6: only Sitaratas costs a game pass.
+
+def costs_pass(game: str) -> bool:
+    """RULING P6: whether a seat at this game reserves a game pass (the catalogue says which)."""
+    return catalog.get(game).costs_pass
 
 
 @contextmanager
@@ -36,7 +39,7 @@ def seat_taken(*, table: Table, user: User) -> None:
     with _as_table_error():
         if table.stake:
             payouts.stake_hold(user=user, table=table)  # RULING P5
-        if table.game == PASS_GAME:
+        if costs_pass(table.game):
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
@@ -48,7 +51,7 @@ def seat_left(*, table: Table, user: User, by: User | None = None,
     with _as_table_error():
         if table.stake:
             payouts.stake_release(user=user, table=table, memo=memo, by=by)
-        if table.game == PASS_GAME:
+        if costs_pass(table.game):
             payouts.pass_release(user=user, table=table, memo=memo, by=by)
 
 
@@ -56,7 +59,7 @@ def match_started(*, table: Table, match: Match, users: list[User]) -> None:
     with _as_table_error():
         if table.stake:
             payouts.pot_collect(table=table, match=match, users=users)
-        if table.game == PASS_GAME:
+        if costs_pass(table.game):
             payouts.pass_use(table=table, match=match, users=users)
 
 
@@ -72,7 +75,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
 
 
 def match_dismissed(*, table: Table, match: Match) -> None:
-    if table.game == PASS_GAME:
+    if costs_pass(table.game):
         payouts.pass_restore(table=table, match=match)  # RULING P6: once per pass.
 
 
@@ -81,13 +84,13 @@ def match_aborted(*, table: Table, match: Match, by: User | None = None) -> None
     # RULING P19: each refund row names the admin who aborted.
     if table.stake:
         payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.", by=by)
-    if table.game == PASS_GAME:
+    if costs_pass(table.game):
         payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.", by=by)
 
 
 def is_paused(match: Match) -> bool:
     """RULING S12: no action and no bot move while a dismissal vote is open."""
-    if match.game != PASS_GAME:  # votes exist only in Sitaratas: no query on the other games' moves
+    if not catalog.get(match.game).dismissal_vote:  # no query on the moves of a game without votes
         return False
     return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()
 
@@ -106,12 +109,12 @@ def live_extra(*, table: Table, match: Match | None) -> dict:
             coins = f"{table.stake:,} coin{'' if table.stake == 1 else 's'}"
             extra["lobby_note"] = (f"Staked table: taking a seat holds {coins} from your wallet; "
                                    "leaving gives them back. The winners share the pot.")
-    elif table.game == PASS_GAME and table.status == Table.Status.LOBBY:
+    elif costs_pass(table.game) and table.status == Table.Status.LOBBY:
         extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
-    if table.game == PASS_GAME and match is not None:
+    if catalog.get(table.game).dismissal_vote and match is not None:
         extra["vote"] = vote_panel(match)
     extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
-    if match is not None and match.game == SIGNATURE_GAME and match.status == Match.Status.FINISHED:
+    if match is not None and catalog.get(match.game).signature and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
     if table.status == Table.Status.LOBBY:

@@ -45,7 +45,7 @@ def last_attempt_note(table) -> str:
     players are back in this lobby, and each needs to read what happened and that their game
     pass came back (RULING P6). Empty when the table has not had a dismissed game."""
     from games.models import Match
-    from tables.hooks import PASS_GAME
+    from tables.hooks import costs_pass
     from tables.models import DismissalVote
 
     match = table.matches.order_by("-attempt").only("pk", "status").first()
@@ -53,7 +53,7 @@ def last_attempt_note(table) -> str:
         return ""
     vote = DismissalVote.objects.filter(match_id=match.pk).first()
     # Lazy: the snapshot that holds this note is shared by viewers of every language (issue 26).
-    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, table.game == PASS_GAME)
+    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, costs_pass(table.game))
 
 
 def _note_text(match_id: int, counted: tuple[int, int] | None, passes: bool) -> str:

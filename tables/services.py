@@ -25,10 +25,11 @@ from django.utils import timezone
 from config.i18n import lazy_format, refusal
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, ensure_bot_accounts
 from accounts.models import User
-from games import storage
+from games import catalog, storage
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchEvent, MatchPlayer
+from games.records.places import places_from_groups
 from ops import metrics
 from tables import clock, fairness, hooks, matchstore
 from tables.live.broadcast import table_changed_on_commit
@@ -49,8 +50,9 @@ def table_create(*, host: User, game: str, seat_count: int, options: dict | None
         full_options = engine.validate_options(seat_count, options or {})
     except ValueError as error:
         raise TableError(refusal(error)) from None
-    if stake and game != "estimation":
-        raise TableError(_("Only Estimation tables can be staked."))
+    if stake and not catalog.get(game).staked:
+        staked = ", ".join(str(g.title) for g in catalog.GAMES if g.staked)
+        raise TableError(lazy_format(_("Only %(games)s tables can be staked."), games=staked))
     if not 0 <= stake <= MAX_STAKE:
         raise TableError(lazy_format(_("The stake must be between 0 and %(most)s coins."), most=f"{MAX_STAKE:,}"))
     turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
@@ -417,16 +419,6 @@ def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> No
     match.record = fairness.with_fairness(match, engine.record(state))  # RULING P33
     match.save(update_fields=["status", "end_reason", "ended_at", "record"])
     table_changed_on_commit(match.table_id, lobby=True)
-
-
-def places_from_groups(groups: list[list[int]]) -> dict[int, int]:
-    """Placement groups (best first) to a place per seat; tied seats share the place they start at."""
-    places, place = {}, 1
-    for group in groups:
-        for seat in group:
-            places[seat] = place
-        place += len(group)
-    return places
 
 
 # --- turn clock (issue 19; the rules are in tables/clock.py) ------------------------------

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from games import catalog
 from tables import selectors, services
 from tables.live import snapshot
 from tables.errors import TableError
@@ -14,7 +15,7 @@ from tables.forms import NewTableForm
 
 def lobby(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")
-    context = {"tables": selectors.open_tables(game=game), "game": game, "nav": "lobby"}
+    context = {"tables": selectors.open_tables(game=game), "game": game, "games": catalog.titles(), "nav": "lobby"}
     # htmx polls the list alone (django-template-partials: one view, page and fragment).
     template = "tables/lobby.html#table-list" if request.htmx else "tables/lobby.html"
     return render(request, template, context)
@@ -22,7 +23,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def table_new(request: HttpRequest) -> HttpResponse:
-    form = NewTableForm(request.POST or None, initial={"game": request.GET.get("game", "sitaratas"), "players": 4})
+    form = NewTableForm(request.POST or None, initial={"game": request.GET.get("game", catalog.DEFAULT), "players": 4})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -46,4 +47,4 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
     fragment = snapshot.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
     return render(request, "tables/table.html", {"snap": snap, "fragment": fragment,
-                                                 "title": str(snapshot.GAME_TITLES[snap.game])})
+                                                 "title": str(catalog.get(snap.game).title)})

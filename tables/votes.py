@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from config.i18n import lazy_format
 from accounts.models import User
+from games import catalog
 from games.engines import get_engine
 from games.models import Match
 from tables import clock, matchstore, services
@@ -31,7 +32,6 @@ from tables.errors import TableError
 from tables.models import DismissalVote
 
 Status = DismissalVote.Status
-VOTE_GAME = "sitaratas"
 
 
 def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> DismissalVote:
@@ -39,7 +39,7 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
     with transaction.atomic():
         match = services._lock_match(match_id)
         humans = _humans(match)
-        if match.game != VOTE_GAME:
+        if not catalog.get(match.game).dismissal_vote:
             raise TableError(_("Only a Sitaratas game can be dismissed by vote."))
         if user.pk not in humans:
             raise TableError(_("Only the players of this game can propose a dismissal."))

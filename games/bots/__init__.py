@@ -15,19 +15,11 @@ import logging
 import random
 from collections.abc import Callable
 
+from games.engines import get_engine
+
 Bot = Callable[[dict, random.Random], dict]
 logger = logging.getLogger(__name__)
 
-BOT_MODULES = {
-    "sitaratas": "games.bots.sitaratas",
-    "estimation": "games.bots.estimation",
-    "sita": "games.bots.sita",
-}
-STRONG_MODULES = {
-    "sitaratas": "games.bots.strong_sitaratas",
-    "estimation": "games.bots.strong_estimation",
-    "sita": "games.bots.strong_sita",
-}
 # The levels a host chooses per bot seat (issue 25, RULING P45), weakest first. "good" is the
 # rule-based bot's older name, "random" the baseline of the engine tests; neither is offered.
 LEVELS = ("easy", "normal", "strong")
@@ -43,16 +35,40 @@ def random_bot(view: dict, rng: random.Random) -> dict:
 
 
 def get_bot(game: str, level: str = "good") -> Bot:
+    """A game's bot at ``level``: its normal bot is ``games.bots.<game>``, its strong bot
+    ``games.bots.strong_<game>`` (each with ``choose``); ValueError for any other."""
     if level == "random":
         return random_bot
-    if game not in BOT_MODULES or level not in ("good", *LEVELS):
+    normal = _choose(game) if level in ("good", *LEVELS) and _is_game(game) else None
+    if normal is None:
         raise ValueError(f"No {level!r} bot for {game!r}.")
-    normal = importlib.import_module(BOT_MODULES[game]).choose
     if level == "strong":
-        return _guarded(importlib.import_module(STRONG_MODULES[game]).choose, normal, game)
+        strong = _choose(f"strong_{game}")
+        if strong is None:
+            raise ValueError(f"No {level!r} bot for {game!r}.")
+        return _guarded(strong, normal, game)
     if level == "easy":
         return _easy(normal)
     return normal
+
+
+def _is_game(game: object) -> bool:
+    try:
+        get_engine(game)
+    except ValueError:
+        return False
+    return True
+
+
+def _choose(module: str) -> Bot | None:
+    """The ``choose`` of ``games.bots.<module>``, or None when there is no such bot."""
+    try:
+        found = importlib.import_module(f"games.bots.{module}")
+    except ModuleNotFoundError as error:
+        if error.name != f"games.bots.{module}":
+            raise
+        return None
+    return getattr(found, "choose", None)
 
 
 def _guarded(strong: Bot, normal: Bot, game: str) -> Bot:

@@ -56,8 +56,8 @@ Game keys:
 
 Score sheet entry: ``{"number", "kind", "trump", "caller", "call", "dash_call", "estimate",
 "with", "over_under", "risk", "multiplier", "tricks_won", "made", "saaydeh", "points"}``
-(points with the multiplier applied). :func:`explain_points` turns an entry (or a record
-round) and a seat into a short line such as ``"+27: made 7 (10 + 7) + 10 Caller"``.
+(points with the multiplier applied). ``games.records.estimation.points_note`` explains an
+entry's score for a seat, e.g. ``"+27: made 7 (10 + 7) + 10 Caller"``.
 
 Tests and tools build hand-made states with :func:`scenario_state` (a round's start with given
 hands, dealer, totals and Sa'aydeh streak) and :func:`with_hands` (replace the current deal).
@@ -70,6 +70,7 @@ from typing import Any
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, is_card, make_deck, rank_value, seeded_rng, sort_hand, suit_of
+from games.engines.options import given_options, player_count
 
 State = dict[str, Any]
 
@@ -88,37 +89,20 @@ MIN_CALL = 4
 SUPER_CALL_MIN = 8  # RULING E7
 MAX_ZEROS = 2  # RULING E5: Dash Calls plus zero estimates.
 DEALS_BEFORE_FIXED = 4  # RULING E4: the deal after the third redeal in a row is fixed NT.
-RISK_NAMES = {1: "Risk", 2: "Double Risk", 3: "Triple Risk"}
 
 
 # ----------------------------------------------------------------------------- options
 
 
 def validate_options(players: Any, options: dict | None) -> dict:
-    count = _player_count(players)
+    count = player_count(players)
     if count != SEATS:
         raise ValueError(f"Estimation is played by exactly 4 players, not {count}.")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise ValueError("Options must be a mapping.")
-    unknown = set(options) - {"length"}
-    if unknown:
-        raise ValueError(f"Unknown option(s) for Estimation: {', '.join(sorted(map(str, unknown)))}.")
+    options = given_options(options, ("length",), "Estimation")
     length = options.get("length", "micro")
     if length not in LENGTHS:
         raise ValueError("Length must be one of: micro, mini, full.")
     return {"length": length}
-
-
-def _player_count(players: Any) -> int:
-    if isinstance(players, bool):
-        raise ValueError("Players must be a number or a list of names.")
-    if isinstance(players, int):
-        return players
-    if isinstance(players, (list, tuple)):
-        return len(players)
-    raise ValueError("Players must be a number or a list of names.")
 
 
 # ----------------------------------------------------------------------------- setup
@@ -627,53 +611,6 @@ def placements(totals: list[int]) -> list[list[int]]:
     return groups
 
 
-def explain_points(round_record: dict, seat: int) -> str:
-    """One seat's points in a round as a short line, from a record round or score sheet entry.
-
-    ``"+33: Dash Call made in an Under round"``, ``"+27: made 7 (10 + 7) + 10 Caller"``,
-    ``"-12: missed 5, took 3 (-2) - 10 Caller"``, ``"0: Sa'aydeh, all four missed"``.
-    """
-    if round_record["saaydeh"]:
-        return "0: Sa'aydeh, all four missed"
-    points = round_record["points"][seat]
-    made = round_record["made"][seat]
-    took = round_record["tricks_won"][seat]
-    estimate = round_record["estimate"][seat]
-    sign = "+" if made else "-"
-    base_note = ""
-    if round_record["dash_call"][seat]:
-        kind = "Over" if round_record["over_under"] == "over" else "Under"
-        text = f"Dash Call {'made' if made else 'missed'} in an {kind} round"
-        base_note = f" ({sign}{25 if kind == 'Over' else 33})"
-        extras: list[str] = []
-    else:
-        text = f"made {took} (10 + {took})" if made else f"missed {estimate}, took {took} (-{abs(took - estimate)})"
-        extras = _caller_and_risk_extras(round_record, seat)
-    makers = sum(round_record["made"])
-    if made and makers == 1:
-        extras.append("10 only winner")
-    if not made and makers == SEATS - 1:
-        extras.append("10 only loser")
-    if extras:
-        text += base_note
-    text += "".join(f" {sign} {extra}" for extra in extras)
-    if round_record["multiplier"] > 1:
-        text += f", ×{round_record['multiplier']}"
-    return f"{points:+d}: {text}"
-
-
-def _caller_and_risk_extras(round_record: dict, seat: int) -> list[str]:
-    extras = []
-    if seat == round_record["caller"]:
-        extras.append("10 Caller")
-    elif round_record["with"][seat]:
-        extras.append("10 With")
-    risk = round_record["risk"]
-    if risk and risk["seat"] == seat and risk["level"]:
-        extras.append(f"{10 * risk['level']} {RISK_NAMES[risk['level']]}")
-    return extras
-
-
 # ----------------------------------------------------------------------------- view & record
 
 
@@ -728,9 +665,10 @@ _SHEET_KEYS = ("number", "kind", "trump", "caller", "dash_call", "estimate", "wi
                "multiplier", "tricks_won", "made", "saaydeh", "points")
 
 
-def _sheet_entry(round_record: dict) -> dict:
+def sheet_entry(round_record: dict) -> dict:
+    """A round of the record as the view's score sheet shows it (games.records.estimation adds the rest)."""
     entry = {key: round_record[key] for key in _SHEET_KEYS}
-    auction = round_record["deals"][-1]["auction"]
+    auction = round_record["deals"][-1]["auction"] if round_record["deals"] else []
     last_call = next((e["call"] for e in reversed(auction) if "call" in e), None)
     entry["call"] = dict(last_call) if last_call else None
     return entry
@@ -756,7 +694,7 @@ def view(state: State, seat: int | None) -> dict:
         "rounds_total": state["rounds_total"],
         "over": over,
         "placements": placements(state["totals"]) if over else [],
-        "score_sheet": [_sheet_entry(r) for r in state["history"]],
+        "score_sheet": [sheet_entry(r) for r in state["history"]],
         "length": state["options"]["length"],
         "dealer": state["dealer"],
         "kind": state["kind"],

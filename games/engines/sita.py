@@ -49,6 +49,7 @@ from typing import Any
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, seeded_rng
+from games.engines.options import given_options, player_count
 
 name = "sita"
 min_players = 2
@@ -104,26 +105,12 @@ class State:
 # ---------------------------------------------------------------- setup
 
 
-def _player_count(players: Any) -> int:
-    if isinstance(players, (list, tuple)):
-        return len(players)
-    if isinstance(players, int) and not isinstance(players, bool):
-        return players
-    raise ValueError("Players must be a number of players or a list of player names.")
-
-
 def validate_options(players: Any, options: dict | None) -> dict:
     """The full options ``{"matches": 1..10}``; ValueError for anything else (RULING T6)."""
-    count = _player_count(players)
+    count = player_count(players)
     if not min_players <= count <= max_players:
         raise ValueError(f"SITA needs {min_players} to {max_players} players, not {count}.")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise ValueError("Options must be a dictionary.")
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS), key=str)
-    if unknown:
-        raise ValueError(f"Unknown SITA option(s): {', '.join(map(str, unknown))}.")
+    options = given_options(options, DEFAULT_OPTIONS, "SITA")
     matches = options.get("matches", DEFAULT_OPTIONS["matches"])
     if not isinstance(matches, int) or isinstance(matches, bool) or not 1 <= matches <= MAX_MATCHES:
         raise ValueError(f"The number of matches must be a whole number from 1 to {MAX_MATCHES}.")
@@ -143,7 +130,7 @@ def new_game(players: Any, options: dict | None, seed: int | str) -> State:
     opts = validate_options(players, options)
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         raise ValueError("The seed must be an integer or a string.")
-    n = _player_count(players)
+    n = player_count(players)
     hands, rows = _deal(seed, 1, n)
     given = tuple(players) if isinstance(players, (list, tuple)) else players
     return _fresh_match(given, n, opts["matches"], seed, 1, hands, rows, (0,) * n, ())

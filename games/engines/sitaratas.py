@@ -51,6 +51,7 @@ from typing import NamedTuple
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import SUITS, check_action_shape, is_card, is_joker, make_deck, rank_value, seeded_rng, sort_hand, suit_of
+from games.engines.options import given_options, player_count
 
 name = "sitaratas"
 min_players = 3
@@ -109,27 +110,16 @@ class State:
 # --------------------------------------------------------------------------- options
 
 
-def _player_count(players: object) -> int:
-    if isinstance(players, (list, tuple)):
-        count = len(players)
-    elif isinstance(players, int) and not isinstance(players, bool):
-        count = players
-    else:
-        raise ValueError("Players must be a number of players or a list of player names.")
+def _table_size(players: object) -> int:
+    count = player_count(players)
     if not min_players <= count <= max_players:
         raise ValueError(f"Sitaratas is for {min_players} to {max_players} players, not {count}.")
     return count
 
 
 def validate_options(players: object, options: dict | None) -> dict:
-    _player_count(players)
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise ValueError("Options must be a mapping of option names to values.")
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS), key=str)
-    if unknown:
-        raise ValueError(f"Unknown option(s) for Sitaratas: {', '.join(map(str, unknown))}.")
+    _table_size(players)
+    options = given_options(options, DEFAULT_OPTIONS, "Sitaratas")
     full = {**DEFAULT_OPTIONS, **options}
     for key, allowed in OPTION_VALUES.items():
         if full[key] not in allowed:
@@ -184,7 +174,7 @@ def new_game(players: object, options: dict | None, seed: int | str) -> State:
     full = validate_options(players, options)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise ValueError("The seed must be an integer or a string.")
-    n = _player_count(players)
+    n = _table_size(players)
     given = tuple(players) if isinstance(players, (list, tuple)) else players
     first_dealer = seeded_rng(seed, "dealer").randrange(n)  # RULING S1
     blank = Round(0, 0, first_dealer, (), None, None, (), (), (), None)

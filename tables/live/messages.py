@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 
 from config.i18n import lazy_format
+from games import catalog
 
 COMMANDS = {
     "act", "resync", "seat_take", "seat_leave", "ready", "unready", "bot_add", "bot_remove", "start", "close",
@@ -73,7 +74,7 @@ def _action_from_fields(fields: dict, game: str) -> dict:
         value = fields.get(key)
         if value in (None, ""):
             continue
-        if key in INT_FIELDS or (key == "card" and game == "sita"):
+        if key in INT_FIELDS or (key == "card" and catalog.get(game).numbered_cards):
             value = _optional_int(value, key)
         action[key] = value
     return action

@@ -14,18 +14,16 @@ from functools import lru_cache
 
 from django.template import engines
 from django.utils import timezone, translation
-from django.utils.translation import gettext_lazy
 from django.utils.safestring import SafeString, mark_safe
 
+from games import catalog
 from games.engines import get_engine
+from games.records.places import places_from_groups
 from tables import clock as turn_clock
 from tables import hooks, matchstore
 from tables.live import templates
 from tables.connections import retry_on_dead_connection
 from tables.models import Table
-
-GAME_TITLES = {"sitaratas": gettext_lazy("Sitaratas"), "estimation": gettext_lazy("Estimation"),
-               "sita": gettext_lazy("SITA")}
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,8 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "snap": snapshot,
         "my_ready": my_ready,
         "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
-        "title": str(GAME_TITLES[snapshot.game]),
+        "title": str(catalog.get(snapshot.game).title),
+        "game_template": catalog.get(snapshot.game).live_template,
         "view": view,
         "seats": seats,
         "names": names,
@@ -192,11 +191,7 @@ def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[d
     """The end-of-game panel: place, name, total, the Sitaratas mark and any payout."""
     if not view or not view["over"]:
         return []
-    rows, place = [], 1
-    for group in view["placements"]:
-        for seat in group:
-            note = "Sitaratas" if view.get("sitaratas") == seat else ""
-            rows.append({"place": place, "seat": seat, "name": names[seat], "total": view["totals"][seat],
-                         "note": note, "payout": payouts.get(seat)})
-        place += len(group)
-    return rows
+    places = places_from_groups(view["placements"])
+    return [{"place": places[seat], "seat": seat, "name": names[seat], "total": view["totals"][seat],
+             "note": "Sitaratas" if view.get("sitaratas") == seat else "", "payout": payouts.get(seat)}
+            for group in view["placements"] for seat in group]

@@ -11,12 +11,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from markupsafe import Markup, _escape_inner, escape
 
+from games import catalog
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
 register = template.Library()
 
-TRUMP_NAMES = {"S": gettext_lazy("Spades"), "H": gettext_lazy("Hearts"), "D": gettext_lazy("Diamonds"),
-               "C": gettext_lazy("Clubs"), "NT": gettext_lazy("No trump"), None: gettext_lazy("No trump")}
+# The suits' names, for every page that names a trump (history, and the live presenters).
+SUIT_NAMES = {"S": gettext_lazy("Spades"), "H": gettext_lazy("Hearts"), "D": gettext_lazy("Diamonds"),
+              "C": gettext_lazy("Clubs")}
+TRUMP_NAMES = {**SUIT_NAMES, "NT": gettext_lazy("No trump"), None: gettext_lazy("No trump")}
 
 
 # Cards and buttons are built with markupsafe's escape, which is in C, and f-strings: the live
@@ -136,26 +139,14 @@ def bot_add_form(position: int) -> Markup:
     )
 
 
-LENGTH_NAMES = {"micro": gettext_lazy("Micro"), "mini": gettext_lazy("Mini"), "full": gettext_lazy("Full")}
-
-
 @register.simple_tag
 def options_label(game: str, options: dict, stake: int = 0) -> str:
     """A table's options in words, as the lobby, the table and the history show them."""
-    if game == "sitaratas":
-        deck = _("With jokers") if options.get("deck") == "jokers" else _("Classic deck")
-        order = _("max → 1 → max") if options.get("order") == "down_up" else _("1 → max → 1")
-        return f"{deck} · {order}"
-    if game == "estimation":
-        label = str(LENGTH_NAMES.get(options.get("length"), ""))
-        if not stake:
-            return label
-        coins = ngettext("stake %(num)s coin", "stake %(num)s coins", stake) % {"num": number_format(stake, force_grouping=True)}
-        return f"{label} · {coins}"
-    if game == "sita":
-        matches = options.get("matches")
-        return ngettext("%(num)s match", "%(num)s matches", matches) % {"num": matches}
-    return ""
+    words = catalog.options_summary(game, options)
+    if stake:
+        words.append(ngettext("stake %(num)s coin", "stake %(num)s coins", stake)
+                     % {"num": number_format(stake, force_grouping=True)})
+    return " · ".join(word for word in words if word)
 
 
 @register.filter

@@ -19,6 +19,7 @@ import pytest
 from games.engines import IllegalAction
 from games.engines import estimation as E
 from games.engines.cards import RANKS, SUITS
+from games.records.estimation import explain_points
 
 SUIT_HANDS = [[rank + suit for rank in RANKS] for suit in SUITS]
 ROW_RANKS = (("A", "K", "Q", "J"), ("10", "9", "8", "7"), ("6", "5", "4", "3"))
@@ -110,7 +111,7 @@ def test_the_worked_round_scores_27_minus_2_minus_33_and_21() -> None:
     assert done["points"] == [-33, 27, -2, 21]
     assert done["made"] == [False, True, False, True]
     assert done["saaydeh"] is False and done["multiplier"] == 1
-    assert [E.explain_points(done, seat) for seat in range(4)] == [
+    assert [explain_points(done, seat) for seat in range(4)] == [
         "-33: Dash Call missed in an Under round",
         "+27: made 7 (10 + 7) + 10 Caller",
         "-2: missed 2, took 4 (-2)",
@@ -124,7 +125,7 @@ def test_a_caller_on_5_scores_25_or_35_as_only_maker_and_minus_12_taking_3() -> 
     # Estimates 5 (Caller), 3, 2, 1: total 11, the last estimator (seat 3) is on Risk.
     made = E.score_round([5, 3, 2, 1], [5, 3, 3, 2], NO, caller=0, last_estimator=3)
     assert made["points"][0] == 25
-    assert E.explain_points(made | {"estimate": [5, 3, 2, 1], "tricks_won": [5, 3, 3, 2], "dash_call": NO,
+    assert explain_points(made | {"estimate": [5, 3, 2, 1], "tricks_won": [5, 3, 3, 2], "dash_call": NO,
                                     "caller": 0, "multiplier": 1}, 0) == "+25: made 5 (10 + 5) + 10 Caller"
     only = E.score_round([5, 3, 2, 1], [5, 4, 1, 3], NO, caller=0, last_estimator=3)
     assert only["points"][0] == 35
@@ -151,7 +152,7 @@ def test_a_dash_call_in_an_under_round_is_plus_or_minus_33() -> None:
     missed = E.score_round([0, 5, 3, 2], [1, 5, 3, 4], dash, caller=1, last_estimator=3)
     assert missed["points"][0] == -33
     line = {"estimate": [0, 5, 3, 2], "tricks_won": [0, 5, 4, 4], "dash_call": dash, "caller": 1, "multiplier": 1}
-    assert E.explain_points(made | line, 0) == "+33: Dash Call made in an Under round"
+    assert explain_points(made | line, 0) == "+33: Dash Call made in an Under round"
 
 
 def test_a_dash_call_in_an_over_round_is_plus_or_minus_25_and_takes_only_winner() -> None:
@@ -160,7 +161,7 @@ def test_a_dash_call_in_an_over_round_is_plus_or_minus_25_and_takes_only_winner(
     result = E.score_round([0, 7, 5, 4], [0, 6, 4, 3], dash, caller=1, last_estimator=3)
     assert result["points"][0] == 35
     line = {"estimate": [0, 7, 5, 4], "tricks_won": [0, 6, 4, 3], "dash_call": dash, "caller": 1, "multiplier": 1}
-    assert E.explain_points(result | line, 0) == "+35: Dash Call made in an Over round (+25) + 10 only winner"
+    assert explain_points(result | line, 0) == "+35: Dash Call made in an Over round (+25) + 10 only winner"
     lone_miss = E.score_round([0, 7, 5, 4], [1, 7, 5, 0], dash, caller=1, last_estimator=3)
     assert lone_miss["made"] == [False, True, True, False]
     assert lone_miss["points"][0] == -25
@@ -469,9 +470,9 @@ def test_saaydeh_doubles_then_quadruples_stays_at_4_and_resets() -> None:
     assert [r["multiplier"] for r in sheet] == [1, 2, 4, 4, 1]
     assert sheet[0]["points"] == sheet[1]["points"] == sheet[2]["points"] == [0, 0, 0, 0]
     assert sheet[3]["points"] == [80, -4, -32, -64]  # (10 + 10 only winner), -1, -8, -(6 + 10 Caller), x4
-    assert E.explain_points(sheet[3], 0) == "+80: made 0 (10 + 0) + 10 only winner, ×4"
-    assert E.explain_points(sheet[3], 3) == "-64: missed 6, took 0 (-6) - 10 Caller, ×4"
-    assert E.explain_points(sheet[0], 2) == "0: Sa'aydeh, all four missed"
+    assert explain_points(sheet[3], 0) == "+80: made 0 (10 + 0) + 10 only winner, ×4"
+    assert explain_points(sheet[3], 3) == "-64: missed 6, took 0 (-6) - 10 Caller, ×4"
+    assert explain_points(sheet[0], 2) == "0: Sa'aydeh, all four missed"
     assert sheet[4]["points"] == [20, -1, -1, 33]  # seat 0: 10 + 10 Risk (total 15); seat 3: 10 + 13 + 10
     assert E.is_over(state)
     assert state["totals"] == [100, -5, -33, -31]

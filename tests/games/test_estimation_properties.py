@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from games.engines import IllegalAction
 from games.engines import estimation as E
 from games.engines.cards import make_deck
+from games.records.estimation import explain_points
 
 DECK = sorted(make_deck())
 SEEDS = st.one_of(st.integers(min_value=0, max_value=2**40), st.text(min_size=1, max_size=8))
@@ -74,7 +75,7 @@ def _check_finished(record: dict) -> None:
             assert sorted(sum(deal["hands"], [])) == DECK
         totals = [t + p for t, p in zip(totals, round_["points"])]
         for seat in range(4):
-            assert E.explain_points(round_, seat).startswith(f"{round_['points'][seat]:+d}:".replace("+0:", "0:"))
+            assert explain_points(round_, seat).startswith(f"{round_['points'][seat]:+d}:".replace("+0:", "0:"))
     assert totals == record["totals"]
     assert sorted(s for group in record["placements"] for s in group) == [0, 1, 2, 3]
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from games import fairness, verify
+from games import verify
 from games.bots import get_bot
 from games.engines import get_engine
+from games.records import fairness
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "11" * 32

@@ -11,6 +11,7 @@ from games import storage
 from games.engines import get_engine
 from games.engines import estimation as E
 from games.history import matches_ended, replay_steps
+from games.records.estimation import explain_points
 from games.models import Match
 from games.scoresheets import score_sheet
 from tables import services
@@ -123,7 +124,7 @@ def test_estimation_lines_on_the_sheet_come_from_the_rule_book_scoring(games) ->
     record = games["estimation"].record
     for row, round_record in zip(score_sheet(record)["rows"], record["rounds"]):
         for seat, cell in enumerate(row["cells"]):
-            assert cell["line"] == E.explain_points(round_record, seat)
+            assert cell["line"] == explain_points(round_record, seat)
             assert cell["line"].startswith("0:" if round_record["saaydeh"] else f"{cell['points']:+d}:")
 
 

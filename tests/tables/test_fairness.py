@@ -8,8 +8,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import fairness as protocol
 from games.models import Match
+from games.records import fairness as protocol
 from tables import services, votes
 from tables.models import DealCommitment, Table
 from tests.games.history_helpers import play_to_end

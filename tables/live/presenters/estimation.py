@@ -31,7 +31,9 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from markupsafe import Markup
 
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
-from games.engines.estimation import MIN_CALL, TRICKS, explain_points
+from games.engines.estimation import MIN_CALL, TRICKS
+from games.scoresheets import live_sheet
+from tables.templatetags.table_tags import SUIT_NAMES
 
 SEATS = 4
 # Columns of the call grid, lowest trump first (RULING E3: NT > S > H > D > C).
@@ -67,8 +69,7 @@ def _call_trumps(language: str | None) -> list[dict]:
 @lru_cache(maxsize=64)
 def _trump_info(code: str | None, language: str | None) -> dict:
     if code in SUIT_SYMBOL:
-        names = {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}
-        info = {"code": code, "symbol": SUIT_SYMBOL[code], "red": code in RED_SUITS, "name": names[code]}
+        info = {"code": code, "symbol": SUIT_SYMBOL[code], "red": code in RED_SUITS, "name": str(SUIT_NAMES[code])}
     elif code == "NT":
         info = {"code": "NT", "symbol": "NT", "red": False, "name": _("No trump")}
     else:
@@ -287,32 +288,22 @@ def _hand(view: dict) -> list[dict]:
 
 
 def _sheet(view: dict, names: list[str]) -> list[dict]:
+    """The score sheet's rows (games.scoresheets, as the history page builds them), in the live
+    table's words: trumps and calls drawn, names for seats."""
     rows = []
-    for entry in view["score_sheet"]:
-        risk = entry["risk"]
-        cells = []
-        for seat in range(SEATS):
-            cells.append({
-                "estimate": entry["estimate"][seat],
-                "tricks": entry["tricks_won"][seat],
-                "points": entry["points"][seat],
-                "made": entry["made"][seat],
-                "caller": seat == entry["caller"],
-                "with": entry["with"][seat],
-                "dash": entry["dash_call"][seat],
-                "risk": bool(risk and risk["seat"] == seat and risk["level"]),
-                "explain": explain_points(entry, seat),
-            })
-        call = entry["call"]
+    for row in live_sheet("estimation", view["score_sheet"], SEATS)["rows"]:
+        cells = [{"estimate": cell["estimate"], "tricks": cell["tricks"], "points": cell["points"], "made": cell["made"],
+                  "caller": cell["caller"], "with": cell["with"], "dash": cell["dash_call"], "risk": bool(cell["risk"]),
+                  "explain": cell["line"]} for cell in row["cells"]]
         rows.append({
-            "number": entry["number"],
-            "kind": entry["kind"],
-            "trump": trump_info(entry["trump"]),
-            "call": _call_text(call),
-            "caller": _name(names, entry["caller"]),
-            "over_under": (entry["over_under"] or "").capitalize(),
-            "multiplier": entry["multiplier"],
-            "saaydeh": entry["saaydeh"],
+            "number": row["number"],
+            "kind": row["kind"],
+            "trump": trump_info(row["trump"]),
+            "call": _call_text(row["call"]),
+            "caller": _name(names, row["caller"]),
+            "over_under": (row["over_under"] or "").capitalize(),
+            "multiplier": row["multiplier"],
+            "saaydeh": row["saaydeh"],
             "cells": cells,
         })
     return rows

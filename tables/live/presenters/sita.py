@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engines.sita import ROW_LIMIT, penalty
+from games.scoresheets import live_sheet
 
 
 def _card(number: int) -> dict:
@@ -127,6 +128,14 @@ def _turn_sheet(view: dict) -> list[dict]:
     return [{"turn": first + index, "points": points} for index, points in enumerate(view["turn_penalties"])]
 
 
+def _match_sheet(view: dict) -> list[dict]:
+    """Each finished match's penalties and the totals after it (games.scoresheets, as the history
+    page builds them)."""
+    rows = live_sheet("sita", view["score_sheet"], view["players"])["rows"]
+    return [{"number": row["number"], "penalties": [cell["points"] for cell in row["cells"]],
+             "totals": [cell["total"] for cell in row["cells"]]} for row in rows]
+
+
 def _join(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -145,7 +154,7 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "players": _players(view, names, viewer_seat),
         "status": _status(view, names, viewer_seat),
         "turn_sheet": _turn_sheet(view),
-        "match_sheet": view["score_sheet"],
+        "match_sheet": _match_sheet(view),
         "match_label": _("Match %(number)s of %(total)s") % {"number": view["round_number"], "total": view["rounds_total"]},
         "turn_label": _("Turn %(number)s of %(total)s") % {"number": min(view["turn"], view["turns_total"]),
                                                           "total": view["turns_total"]},

@@ -10,12 +10,10 @@ from __future__ import annotations
 from functools import partial
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from games.engines.cards import SUIT_SYMBOL, is_joker
-
-SUIT_WORDS = {"S": gettext_lazy("Spades"), "H": gettext_lazy("Hearts"), "D": gettext_lazy("Diamonds"),
-              "C": gettext_lazy("Clubs")}
+from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker
+from games.scoresheets import live_sheet
+from tables.templatetags.table_tags import SUIT_NAMES, signed
 
 
 def _rotation(players: int, viewer_seat: int | None) -> list[int]:
@@ -29,11 +27,11 @@ def _trump_info(view: dict) -> dict:
     if trump is None:
         return {"symbol": "NT", "name": _("No trump"), "red": False, "indicator": indicator,
                 "note": _("Joker indicator: no trump suit")}
-    red = trump in ("H", "D")
+    red = trump in RED_SUITS
     if indicator is None:
-        return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_WORDS[trump], "red": red, "indicator": None,
+        return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_NAMES[trump], "red": red, "indicator": None,
                 "note": _("Whole deck dealt: trump drawn")}
-    return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_WORDS[trump], "red": red, "indicator": indicator,
+    return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_NAMES[trump], "red": red, "indicator": indicator,
             "note": _("Indicator card")}
 
 
@@ -109,20 +107,16 @@ def _bid_buttons(view: dict) -> list[dict]:
 
 
 def _score_rows(view: dict, names: list[str]) -> list[dict]:
+    """The score sheet's rows (games.scoresheets, as the history page builds them), drawn compact."""
     # Every value is a ready string: Django localizes each integer it prints, which made a
     # full 29-round sheet cost more than the rest of the page together, on every push.
-    rows, running = [], [0] * view["players"]
-    for entry in view["score_sheet"]:
-        cells = []
-        for seat in range(view["players"]):
-            points = entry["points"][seat] if entry["points"] else 0
-            running[seat] += points
-            bid, won = entry["bids"][seat], entry["tricks_won"][seat]
-            cells.append({"bid_won": f"{bid}/{won}", "points": f"+{points}" if points > 0 else str(points),
-                          "exact": bid == won, "title": f"bid {bid}, took {won}, total {running[seat]}"})
-        trump = entry["trump"]
-        rows.append({"number": str(entry["number"]), "cards": str(entry["cards"]), "dealer": names[entry["dealer"]],
-                     "trump": SUIT_SYMBOL[trump] if trump else "NT", "red": trump in ("H", "D"), "cells": cells})
+    rows = []
+    for row in live_sheet("sitaratas", view["score_sheet"], view["players"])["rows"]:
+        cells = [{"bid_won": f"{cell['bid']}/{cell['tricks']}", "points": signed(cell["points"]), "exact": cell["exact"],
+                  "title": f"bid {cell['bid']}, took {cell['tricks']}, total {cell['total']}"} for cell in row["cells"]]
+        trump = row["trump"]
+        rows.append({"number": str(row["number"]), "cards": str(row["cards"]), "dealer": names[row["dealer"]],
+                     "trump": SUIT_SYMBOL[trump] if trump else "NT", "red": trump in RED_SUITS, "cells": cells})
     return rows
 
 
@@ -138,8 +132,7 @@ def _round_summary(view: dict, names: list[str]) -> dict | None:
     for seat in range(view["players"]):
         points = entry["points"][seat] if entry["points"] else 0
         bid, won = entry["bids"][seat], entry["tricks_won"][seat]
-        rows.append({"name": names[seat], "bid": bid, "won": won, "exact": bid == won,
-                     "points": f"+{points}" if points > 0 else str(points)})
+        rows.append({"name": names[seat], "bid": bid, "won": won, "exact": bid == won, "points": signed(points)})
     return {"number": entry["number"], "rows": rows}
 
 

@@ -1,0 +1,74 @@
+"""The game catalogue (games/catalog.py) agrees with each game's own files, and the pages ask it."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+from django.template import engines
+from django.template.loader import get_template
+
+import games.engines
+from games import catalog
+from games.bots import LEVELS, get_bot
+from games.engines import get_engine
+
+GAMES = [game.name for game in catalog.GAMES]
+
+
+def test_every_engine_is_a_game_of_the_catalogue() -> None:
+    engines_found = []
+    for module in pkgutil.iter_modules(games.engines.__path__):
+        try:
+            engines_found.append(get_engine(module.name).name)
+        except ValueError:
+            continue  # a shared module (cards, codec, players)
+    assert sorted(engines_found) == sorted(GAMES)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_has_its_engine_bots_presenter_and_templates(name: str) -> None:
+    game = catalog.get(name)
+    engine = get_engine(name)
+    assert (game.min_players, game.max_players) == (engine.min_players, engine.max_players)
+    for level in LEVELS:
+        assert callable(get_bot(name, level))
+    assert callable(importlib.import_module(game.presenter).present)
+    engines["jinja2"].env.get_template(game.live_template)
+    get_template(game.sheet_template)
+    get_template(game.replay_template)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_option_value_the_form_offers_is_one_the_engine_takes(name: str) -> None:
+    game = catalog.get(name)
+    engine = get_engine(name)
+    for option in game.options:
+        values = [choice.value for choice in option.choices] or [option.minimum, option.maximum]
+        for value in values:
+            assert engine.validate_options(game.min_players, {option.name: value})[option.name] == value
+
+
+def test_an_unknown_game_is_refused() -> None:
+    assert not catalog.known("poker")
+    with pytest.raises(KeyError):
+        catalog.get("poker")
+
+
+def test_the_summary_line_speaks_each_option() -> None:
+    assert catalog.options_summary("sitaratas", {"deck": "jokers", "order": "up_down"}) == ["With jokers", "1 → max → 1"]
+    assert catalog.options_summary("sita", {"matches": 3}) == ["3 matches"]
+    assert catalog.options_summary("estimation", {"length": "mini"}) == ["Mini"]
+
+
+def test_the_new_table_form_has_one_field_per_option_shown_for_its_game() -> None:
+    from tables.forms import NewTableForm
+
+    form = NewTableForm()
+    shown = {field.name: games for field, games in form.game_fields()}
+    for game in catalog.GAMES:
+        for option in game.options:
+            assert shown[option.field_name] == game.name
+    assert shown["stake"].split() == [game.name for game in catalog.GAMES if game.staked]
+    assert shown["players"].split() == [game.name for game in catalog.GAMES if not game.fixed_players]
