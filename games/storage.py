@@ -13,7 +13,7 @@ fixes them; only the storage splits them:
   rebuilt, so the two columns can never be joined with the wrong number of rounds.
 
 ``join`` rebuilds exactly the engine's state, and its ``dumps`` is exactly the text the engine
-would have written (the key keeps its place): replays, records and ``verify_matches`` see what
+would have written (the field keeps its place): replays, records and ``verify_matches`` see what
 they always saw. A stored text without placeholders (a match written before this, or by a test
 helper that writes the engine's text itself) is the whole state, as before.
 
@@ -22,11 +22,12 @@ Games whose state does not grow over the game (Sitaratas, SITA) are stored as th
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from games.engines import codec, get_engine
 
-# game -> the key of its state's list of finished rounds
+# game -> the field of its state holding the finished rounds (a tuple of record-shaped dicts)
 ROUNDS_KEY = {"estimation": "history"}
 
 
@@ -43,8 +44,8 @@ def split(game: str, state: Any) -> tuple[str, list]:
     key = ROUNDS_KEY.get(game)
     if key is None:
         return engine.dumps(state), []
-    rounds = state[key]
-    return engine.dumps({**state, key: [None] * len(rounds)}), rounds
+    rounds = list(getattr(state, key))
+    return engine.dumps(dataclasses.replace(state, **{key: (None,) * len(rounds)})), rounds
 
 
 def placeholders(game: str, stored: Any) -> int:
@@ -53,7 +54,7 @@ def placeholders(game: str, stored: Any) -> int:
     if key is None:
         return 0
     count = 0
-    for entry in stored[key]:
+    for entry in getattr(stored, key):
         if entry is not None:
             break
         count += 1
@@ -68,7 +69,7 @@ def join(game: str, stored: Any, rounds: list) -> Any:
     if len(rounds) < count:
         raise ValueError(f"the stored state needs {count} finished rounds, {len(rounds)} are stored")
     key = ROUNDS_KEY[game]
-    return {**stored, key: rounds[:count] + stored[key][count:]}
+    return dataclasses.replace(stored, **{key: tuple(rounds[:count]) + getattr(stored, key)[count:]})
 
 
 def placeholders_in_text(game: str, text: str) -> int:

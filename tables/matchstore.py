@@ -62,7 +62,7 @@ def loaded(game: str, match_id: int, version: int, text: str, *, rounds_text: st
 
                 rounds_text = Match.objects.filter(pk=match_id).values_list("rounds", flat=True).first() or ""
             rounds = storage.parse_rounds(rounds_text)
-            remember_rounds(match_id, stored.get("seed"), rounds)
+            remember_rounds(match_id, stored.seed, rounds)
         state = storage.join(game, stored, rounds)
     else:
         state = stored
@@ -70,10 +70,10 @@ def loaded(game: str, match_id: int, version: int, text: str, *, rounds_text: st
     return state
 
 
-def _rounds(match_id: int, stored: dict, count: int) -> list | None:
+def _rounds(match_id: int, stored: object, count: int) -> list | None:
     with _LOCK:
         entry = _ROUNDS.get(match_id)
-    if entry is not None and entry[0] == stored.get("seed") and len(entry[1]) >= count:
+    if entry is not None and entry[0] == stored.seed and len(entry[1]) >= count:
         return entry[1]
     return None
 

@@ -321,7 +321,7 @@ def _after_move(match: Match, state, engine, events: list[tuple] = ()) -> None:
     rounds_write = storage.rounds_write(stored, rounds)
     matchstore.remember(match.game, match.pk, match.version, match.state, state)
     if rounds_write != (None, None):
-        seed = state.get("seed")
+        seed = state.seed
         transaction.on_commit(lambda: matchstore.remember_rounds(match.pk, seed, rounds))
     humans = {seat for seat, _, is_bot in _players(match) if not is_bot}
     clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events,

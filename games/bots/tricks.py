@@ -1,6 +1,6 @@
 """A lean trick-taking simulator for the strong Sitaratas and Estimation bots (issue 25).
 
-The engines build a new state per move (dicts and named tuples, JSON-ready views), which is
+The engines build a new state per move (frozen dataclasses, JSON-ready views), which is
 right for a live table and far too slow for hundreds of rollouts per move. Here a card is a
 small int (``suit * 16 + rank``, jokers 80 and 81), a hand a list of ints, and one rollout
 plays the rest of the round in place. ``tests/games/test_strong_bots.py`` checks the legal

@@ -2,12 +2,15 @@
 
 Design
 ------
-The state is a flat, JSON-native ``dict``. ``apply`` copies it shallowly and replaces the
-entries that change with *new* lists; no list held by a state is ever mutated in place, so
-the old state stays valid and bots can copy states cheaply. ``dumps`` and ``loads`` are
-compact JSON (``games.engines.codec``): the round trip is exact.
+The state is a frozen dataclass of tuples and small named tuples (a bid, an estimate,
+a play, a trick), so ``apply`` builds a new state by replacing a few fields and never copies
+deeply; the old state stays valid. The finished rounds (``history``) and this round's earlier
+deals (``earlier_deals``) are already in the record's shape: JSON-ready dicts that are never
+changed once made, which games/storage.py writes apart from the rest. ``dumps`` writes every
+field in order as compact JSON (``games.engines.codec``) and ``loads`` reads it back: the round
+trip is exact.
 
-A round goes through these phases (``state["phase"]``, also the view's ``"phase"``):
+A round goes through these phases (``state.phase``, also the view's ``"phase"``):
 
 * ``"dash_call"``  call rounds: from the seat after the dealer, each seat Dash Calls or
   declines (RULING E2).
@@ -59,20 +62,21 @@ Score sheet entry: ``{"number", "kind", "trump", "caller", "call", "dash_call", 
 (points with the multiplier applied). ``games.records.estimation.points_note`` explains an
 entry's score for a seat, e.g. ``"+27: made 7 (10 + 7) + 10 Caller"``.
 
-Tests and tools build hand-made states with :func:`scenario_state` (a round's start with given
+Tests and tools build hand-made states with :func:`scenario` (a round's start with given
 hands, dealer, totals and Sa'aydeh streak) and :func:`with_hands` (replace the current deal).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from typing import Any
+import operator
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, is_card, make_deck, rank_value, seeded_rng, sort_hand, suit_of
 from games.engines.options import given_options, player_count
-
-State = dict[str, Any]
 
 name = "estimation"
 min_players = 4
@@ -89,6 +93,110 @@ MIN_CALL = 4
 SUPER_CALL_MIN = 8  # RULING E7
 MAX_ZEROS = 2  # RULING E5: Dash Calls plus zero estimates.
 DEALS_BEFORE_FIXED = 4  # RULING E4: the deal after the third redeal in a row is fixed NT.
+
+
+# ----------------------------------------------------------------------------- state
+# The parts of the state are named tuples, written (``dumps``, views, records) as the dicts they
+# stand for.
+
+
+class Options(NamedTuple):
+    length: str
+
+
+class Call(NamedTuple):
+    tricks: int
+    trump: str
+
+
+class Bid(NamedTuple):
+    """One turn of the auction: a call, or a pass (``call`` None). Written as ``{"seat", "call"}``
+    or ``{"seat", "pass": true}``."""
+
+    seat: int
+    call: Call | None
+
+
+class Estimate(NamedTuple):
+    """Written as ``{"seat", "value"}``, with ``"trump"`` for a Super Call (RULING E7)."""
+
+    seat: int
+    value: int
+    trump: str | None = None
+
+
+class SuperCall(NamedTuple):
+    seat: int
+    value: int
+    trump: str
+
+
+class Play(NamedTuple):
+    seat: int
+    card: str
+
+
+class Trick(NamedTuple):
+    leader: int
+    plays: tuple[Play, ...]
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    # The whole game. The fields are in the order of the stored text (``dumps``): states stored
+    # before the engine used dataclasses read back to the same text.
+    players: int | tuple[str, ...]  # as given to new_game
+    options: Options
+    seed: int | str
+    rounds_total: int
+    totals: tuple[int, ...]
+    saaydeh_streak: int  # Sa'aydeh rounds in a row just before this one (RULING E11)
+    history: tuple[dict, ...]  # finished rounds, record-shaped (games/storage.py stores them apart)
+    # The current round. The defaults only stand until new_game deals the first round.
+    round_number: int = 0
+    dealer: int = 0
+    earlier_deals: tuple[dict, ...] = ()  # deals of this round that nobody called, record-shaped
+    deal_number: int = 0
+    kind: str = "call"
+    trump: str | None = None
+    dealt: tuple[tuple[str, ...], ...] = ()
+    hands: tuple[tuple[str, ...], ...] = ()
+    dash_calls: tuple[bool | None, ...] = ()
+    auction: tuple[Bid, ...] = ()
+    caller: int | None = None
+    call: Call | None = None
+    estimates: tuple[int | None, ...] = ()
+    estimate_order: tuple[int, ...] = ()
+    estimate_log: tuple[Estimate, ...] = ()
+    super_call: SuperCall | None = None
+    leader: int | None = None
+    trick: tuple[Play, ...] = ()  # the trick in progress
+    tricks: tuple[Trick, ...] = ()  # this deal's finished tricks
+    tricks_won: tuple[int, ...] = ()
+    avoid: tuple[tuple[str, ...], ...] = ()
+    multiplier: int = 1
+    phase: str = "dash_call"
+    turn: int | None = None
+
+
+_FIELDS = tuple(field.name for field in dataclasses.fields(State))
+_FIELD_INDEX = {field: index for index, field in enumerate(_FIELDS)}
+_field_values = operator.attrgetter(*_FIELDS)
+
+
+def _replace(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for the state: a move replaces a few of its 31 fields two or three
+    times, and ``dataclasses.replace`` looks every field up again on each call (three times slower)."""
+    values = list(_field_values(state))
+    for field, value in changes.items():
+        values[_FIELD_INDEX[field]] = value
+    return State(*values)
+
+
+def _set(values: tuple, index: int, value: object) -> tuple:
+    """``values`` with the one at ``index`` replaced."""
+    return values[:index] + (value,) + values[index + 1:]
 
 
 # ----------------------------------------------------------------------------- options
@@ -113,19 +221,14 @@ def new_game(players: Any, options: dict | None, seed: int | str) -> State:
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise ValueError("The seed must be an int or a str.")
     dealer = seeded_rng(seed, "dealer").randrange(SEATS)  # RULING E1
-    state: State = {
-        "players": list(players) if isinstance(players, tuple) else players,
-        "options": opts,
-        "seed": seed,
-        "rounds_total": LENGTHS[opts["length"]],
-        "totals": [0] * SEATS,
-        "saaydeh_streak": 0,
-        "history": [],
-    }
+    given = tuple(players) if isinstance(players, (list, tuple)) else players
+    length = opts["length"]
+    state = State(players=given, options=Options(length), seed=seed, rounds_total=LENGTHS[length],
+                  totals=(0,) * SEATS, saaydeh_streak=0, history=())
     return _start_round(state, 1, dealer)
 
 
-def scenario_state(
+def scenario(
     hands: list[list[str]] | None = None,
     *,
     dealer: int = 0,
@@ -142,7 +245,7 @@ def scenario_state(
     The round's kind and trump follow the schedule of ``length``.
     """
     state = new_game(SEATS, {"length": length}, seed)
-    state.update(totals=list(totals or [0] * SEATS), saaydeh_streak=saaydeh_streak)
+    state = _replace(state, totals=tuple(totals or (0,) * SEATS), saaydeh_streak=saaydeh_streak)
     state = _start_round(state, round_number, dealer)
     return state if hands is None else with_hands(state, hands)
 
@@ -151,21 +254,20 @@ def with_hands(state: State, hands: list[list[str]]) -> State:
     """A copy of ``state`` whose current deal is ``hands`` (for tests; before any card is played)."""
     if sorted(card for hand in hands for card in hand) != sorted(make_deck()) or any(len(h) != TRICKS for h in hands):
         raise ValueError("Scenario hands must be four hands of 13 cards holding the whole deck.")
-    if state["tricks"] or state["trick"]:
+    if state.tricks or state.trick:
         raise ValueError("The hands can only be set before the first card is played.")
-    sorted_hands = [sort_hand(hand) for hand in hands]
-    return {**state, "hands": sorted_hands, "dealt": [list(h) for h in sorted_hands]}
+    sorted_hands = tuple(tuple(sort_hand(hand)) for hand in hands)
+    return _replace(state, hands=sorted_hands, dealt=sorted_hands)
 
 
 def _is_fixed_round(state: State, number: int) -> bool:
-    return number > state["rounds_total"] - len(FIXED_TRUMPS)
+    return number > state.rounds_total - len(FIXED_TRUMPS)
 
 
 def _start_round(state: State, number: int, dealer: int) -> State:
-    state = dict(state)
-    state.update(round_number=number, dealer=dealer, earlier_deals=[])
+    state = _replace(state, round_number=number, dealer=dealer, earlier_deals=())
     if _is_fixed_round(state, number):
-        trump = FIXED_TRUMPS[number - (state["rounds_total"] - len(FIXED_TRUMPS)) - 1]
+        trump = FIXED_TRUMPS[number - (state.rounds_total - len(FIXED_TRUMPS)) - 1]
         return _deal(state, 1, "fixed", trump)
     return _deal(state, 1, "call", None)
 
@@ -173,23 +275,21 @@ def _start_round(state: State, number: int, dealer: int) -> State:
 def _deal(state: State, deal_number: int, kind: str, trump: str | None) -> State:
     """Deal ``deal_number`` of the current round and open its first phase."""
     deck = make_deck()
-    seeded_rng(state["seed"], state["round_number"], deal_number).shuffle(deck)
-    hands = [sort_hand(deck[i * TRICKS:(i + 1) * TRICKS]) for i in range(SEATS)]
-    first = (state["dealer"] + 1) % SEATS
-    state.update(
-        deal_number=deal_number, kind=kind, trump=trump, dealt=hands, hands=hands,
-        dash_calls=[None if kind == "call" else False] * SEATS, auction=[],
-        caller=None, call=None, estimates=[None] * SEATS, estimate_order=[], estimate_log=[],
-        super_call=None, leader=None, trick=[], tricks=[], tricks_won=[0] * SEATS,
-        avoid=[[] for _ in range(SEATS)], multiplier=_multiplier(state["saaydeh_streak"]),
-    )
+    seeded_rng(state.seed, state.round_number, deal_number).shuffle(deck)
+    hands = tuple(tuple(sort_hand(deck[i * TRICKS:(i + 1) * TRICKS])) for i in range(SEATS))
+    first = (state.dealer + 1) % SEATS
     if kind == "call":
-        state.update(phase="dash_call", turn=first)
+        phase, order = "dash_call", ()
     else:
         # RULING E6: in a fixed round every seat estimates, from the seat after the dealer.
-        order = [(first + i) % SEATS for i in range(SEATS)]
-        state.update(phase="estimating", turn=first, estimate_order=order)
-    return state
+        phase, order = "estimating", tuple((first + i) % SEATS for i in range(SEATS))
+    return _replace(
+        state, deal_number=deal_number, kind=kind, trump=trump, dealt=hands, hands=hands,
+        dash_calls=(None if kind == "call" else False,) * SEATS, auction=(),
+        caller=None, call=None, estimates=(None,) * SEATS, estimate_order=order, estimate_log=(),
+        super_call=None, leader=None, trick=(), tricks=(), tricks_won=(0,) * SEATS,
+        avoid=((),) * SEATS, multiplier=_multiplier(state.saaydeh_streak), phase=phase, turn=first,
+    )
 
 
 def _multiplier(streak: int) -> int:
@@ -201,17 +301,17 @@ def _multiplier(streak: int) -> int:
 
 
 def to_act(state: State) -> list[int]:
-    return [] if state["phase"] == "over" else [state["turn"]]
+    return [] if state.phase == "over" else [state.turn]
 
 
 def is_over(state: State) -> bool:
-    return state["phase"] == "over"
+    return state.phase == "over"
 
 
 def legal_actions(state: State, seat: int) -> list[dict]:
-    if state["phase"] == "over" or seat != state["turn"]:
+    if state.phase == "over" or seat != state.turn:
         return []
-    return _LEGAL[state["phase"]](state, seat)
+    return _LEGAL[state.phase](state, seat)
 
 
 def _legal_dash(state: State, seat: int) -> list[dict]:
@@ -221,7 +321,8 @@ def _legal_dash(state: State, seat: int) -> list[dict]:
 
 
 def _legal_auction(state: State, seat: int) -> list[dict]:
-    floor = _call_key(_standing(state))
+    standing = _standing(state)
+    floor = _call_key(standing.call if standing else None)
     calls = [
         {"type": "call", "tricks": tricks, "trump": trump}
         for tricks in range(MIN_CALL, TRICKS + 1)
@@ -233,7 +334,7 @@ def _legal_auction(state: State, seat: int) -> list[dict]:
 
 def _legal_estimate(state: State, seat: int) -> list[dict]:
     actions = []
-    fixed = state["kind"] == "fixed"
+    fixed = state.kind == "fixed"
     for value in _allowed_estimates(state):
         actions.append({"type": "estimate", "value": value})
         if fixed and value >= SUPER_CALL_MIN:  # RULING E7: a Super Call is optional.
@@ -249,43 +350,44 @@ _LEGAL = {"dash_call": _legal_dash, "auction": _legal_auction, "estimating": _le
 
 
 def _dash_call_count(state: State) -> int:
-    return sum(1 for called in state["dash_calls"] if called)
+    return sum(1 for called in state.dash_calls if called)
 
 
-def _standing(state: State) -> dict | None:
-    for entry in reversed(state["auction"]):
-        if "call" in entry:
-            return {"seat": entry["seat"], **entry["call"]}
+def _standing(state: State) -> Bid | None:
+    """The standing call: the auction's last bid that is not a pass."""
+    for bid in reversed(state.auction):
+        if bid.call is not None:
+            return bid
     return None
 
 
-def _call_key(call: dict | None) -> tuple[int, int]:
+def _call_key(call: Call | None) -> tuple[int, int]:
     # Below the lowest call (4 clubs) when nothing stands yet.
-    return (0, -1) if call is None else (call["tricks"], TRUMP_RANK[call["trump"]])
+    return (0, -1) if call is None else (call.tricks, TRUMP_RANK[call.trump])
 
 
-def _call_label(call: dict | None) -> str:
-    return "none" if call is None else f"{call['tricks']} {call['trump']}"
+def _call_label(call: Call | None) -> str:
+    return "none" if call is None else f"{call.tricks} {call.trump}"
 
 
 def _estimate_limit(state: State) -> int:
-    return state["call"]["tricks"] if state["kind"] == "call" else TRICKS
+    return state.call.tricks if state.kind == "call" else TRICKS
 
 
 def _zeros(state: State) -> int:
-    return sum(1 for value in state["estimates"] if value == 0)
+    return sum(1 for value in state.estimates if value == 0)
 
 
 def _forbidden_estimate(state: State, seat: int) -> int | None:
     """RULING E5: the last estimator may not bring the total to exactly 13."""
-    if state["estimate_order"][-1] != seat:
+    if state.estimate_order[-1] != seat:
         return None
-    others = sum(value for s, value in enumerate(state["estimates"]) if s != seat and value is not None)
+    others = sum(value for s, value in enumerate(state.estimates) if s != seat and value is not None)
     return TRICKS - others
 
 
 def _allowed_estimates(state: State) -> list[int]:
-    seat = state["turn"]
+    seat = state.turn
     forbidden = _forbidden_estimate(state, seat)
     values = range(_estimate_limit(state) + 1)
     no_zero = _zeros(state) >= MAX_ZEROS  # Dash Callers already show 0 in "estimates".
@@ -293,11 +395,11 @@ def _allowed_estimates(state: State) -> list[int]:
 
 
 def _led_suit(state: State) -> str | None:
-    return suit_of(state["trick"][0]["card"]) if state["trick"] else None
+    return suit_of(state.trick[0].card) if state.trick else None
 
 
 def _playable(state: State, seat: int) -> list[str]:
-    hand = state["hands"][seat]
+    hand = state.hands[seat]
     led = _led_suit(state)
     if led is not None:
         following = [card for card in hand if suit_of(card) == led]
@@ -324,17 +426,17 @@ _PHASE_WORDS = {"dash_call": "the Dash Calls", "auction": "the auction", "estima
 
 
 def apply(state: State, seat: Any, action: Any) -> State:
-    if state["phase"] == "over":
+    if state.phase == "over":
         raise IllegalAction("The game is over.")
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat != state["turn"]:
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat != state.turn:
         raise IllegalAction("It is not your turn.")
     kind = action.get("type") if isinstance(action, dict) else None
     if not isinstance(kind, str) or kind not in _SHAPES:
         raise IllegalAction("Unknown action.")
     check_action_shape(action, *_SHAPES[kind])
-    if _PHASE_OF[kind] != state["phase"]:
-        raise IllegalAction(f"That is not possible now: this is {_PHASE_WORDS[state['phase']]}.")
-    return _APPLY[kind](dict(state), seat, action)
+    if _PHASE_OF[kind] != state.phase:
+        raise IllegalAction(f"That is not possible now: this is {_PHASE_WORDS[state.phase]}.")
+    return _APPLY[kind](state, seat, action)
 
 
 def _next_seat(seat: int) -> int:
@@ -345,24 +447,19 @@ def _apply_dash(state: State, seat: int, action: dict) -> State:
     called = action["type"] == "dash_call"
     if called and _dash_call_count(state) >= MAX_ZEROS:
         raise IllegalAction("A Dash Call is not allowed: two players have already Dash Called.")  # RULING E2
-    dash_calls = list(state["dash_calls"])
-    dash_calls[seat] = called
-    estimates = list(state["estimates"])
+    estimates = state.estimates
     if called:
-        estimates[seat] = 0  # A Dash Caller's estimate is 0 and counts toward the zero-limit.
-    state.update(dash_calls=dash_calls, estimates=estimates)
-    if seat != state["dealer"]:
-        state["turn"] = _next_seat(seat)
-        return state
+        estimates = _set(estimates, seat, 0)  # A Dash Caller's estimate is 0 and counts toward the zero-limit.
+    state = _replace(state, dash_calls=_set(state.dash_calls, seat, called), estimates=estimates)
+    if seat != state.dealer:
+        return _replace(state, turn=_next_seat(seat))
     # RULING E3: the auction starts with the seat after the dealer, skipping Dash Callers.
-    state["phase"] = "auction"
-    state["turn"] = _next_auction_seat(state, state["dealer"])
-    return state
+    return _replace(state, phase="auction", turn=_next_auction_seat(state, state.dealer))
 
 
 def _auction_seats(state: State) -> list[int]:
-    passed = {entry["seat"] for entry in state["auction"] if "pass" in entry}
-    return [s for s in range(SEATS) if not state["dash_calls"][s] and s not in passed]
+    passed = {bid.seat for bid in state.auction if bid.call is None}
+    return [s for s in range(SEATS) if not state.dash_calls[s] and s not in passed]
 
 
 def _next_auction_seat(state: State, after: int) -> int:
@@ -380,17 +477,18 @@ def _apply_call(state: State, seat: int, action: dict) -> State:
     if not MIN_CALL <= tricks <= TRICKS:
         raise IllegalAction("A call is 4 to 13 tricks.")
     standing = _standing(state)
-    if (tricks, TRUMP_RANK[trump]) <= _call_key(standing):
+    call = standing.call if standing else None
+    if (tricks, TRUMP_RANK[trump]) <= _call_key(call):
         raise IllegalAction(
-            f"A call must beat the standing call ({_call_label(standing)}): more tricks, or the same number "
+            f"A call must beat the standing call ({_call_label(call)}): more tricks, or the same number "
             "with a higher trump (NT > S > H > D > C)."
         )  # RULING E3
-    state["auction"] = state["auction"] + [{"seat": seat, "call": {"tricks": tricks, "trump": trump}}]
+    state = _replace(state, auction=state.auction + (Bid(seat, Call(tricks, trump)),))
     return _after_auction_action(state, seat)
 
 
 def _apply_pass(state: State, seat: int, action: dict) -> State:
-    state["auction"] = state["auction"] + [{"seat": seat, "pass": True}]
+    state = _replace(state, auction=state.auction + (Bid(seat, None),))
     return _after_auction_action(state, seat)
 
 
@@ -399,73 +497,63 @@ def _after_auction_action(state: State, seat: int) -> State:
     standing = _standing(state)
     if not active:
         return _redeal(state)  # RULING E3, E4: nobody called.
-    if standing is not None and active == [standing["seat"]]:
+    if standing is not None and active == [standing.seat]:
         return _start_call_estimates(state, standing)
-    state["turn"] = _next_auction_seat(state, seat)
-    return state
+    return _replace(state, turn=_next_auction_seat(state, seat))
 
 
 def _current_deal_record(state: State) -> dict:
-    first = state["dealer"] + 1
+    first = state.dealer + 1
     order = [(first + i) % SEATS for i in range(SEATS)]
     return {
-        "hands": [list(hand) for hand in state["dealt"]],
-        "dash_calls": [{"seat": s, "dash_call": state["dash_calls"][s]} for s in order
-                       if state["kind"] == "call" and state["dash_calls"][s] is not None],
-        "auction": [dict(entry) for entry in state["auction"]],
+        "hands": [list(hand) for hand in state.dealt],
+        "dash_calls": [{"seat": s, "dash_call": state.dash_calls[s]} for s in order
+                       if state.kind == "call" and state.dash_calls[s] is not None],
+        "auction": [_bid_json(bid) for bid in state.auction],
     }
 
 
 def _redeal(state: State) -> State:
     """RULING E1, E4: the same dealer deals again; the fourth deal is the fixed NT round."""
-    state["earlier_deals"] = state["earlier_deals"] + [_current_deal_record(state)]
-    deal_number = state["deal_number"] + 1
+    state = _replace(state, earlier_deals=state.earlier_deals + (_current_deal_record(state),))
+    deal_number = state.deal_number + 1
     if deal_number >= DEALS_BEFORE_FIXED:
         return _deal(state, deal_number, "fixed", "NT")
     return _deal(state, deal_number, "call", None)
 
 
-def _start_call_estimates(state: State, standing: dict) -> State:
-    caller = standing["seat"]
-    estimates = list(state["estimates"])
-    estimates[caller] = standing["tricks"]  # The Call's number is the Caller's estimate.
+def _start_call_estimates(state: State, standing: Bid) -> State:
+    caller, call = standing.seat, standing.call
+    # The Call's number is the Caller's estimate.
+    estimates = _set(state.estimates, caller, call.tricks)
     # RULING E5: from the seat after the Caller, skipping Dash Callers.
-    order = [(caller + i) % SEATS for i in range(1, SEATS) if not state["dash_calls"][(caller + i) % SEATS]]
-    state.update(
-        phase="estimating", caller=caller, call={"tricks": standing["tricks"], "trump": standing["trump"]},
-        trump=standing["trump"], estimates=estimates, estimate_order=order, turn=order[0],
-    )
-    return state
+    order = tuple((caller + i) % SEATS for i in range(1, SEATS) if not state.dash_calls[(caller + i) % SEATS])
+    return _replace(state, phase="estimating", caller=caller, call=call, trump=call.trump, estimates=estimates,
+                    estimate_order=order, turn=order[0])
 
 
 def _apply_estimate(state: State, seat: int, action: dict) -> State:
     value = action["value"]
     trump = action.get("trump")
     _check_estimate(state, seat, value, trump)
-    estimates = list(state["estimates"])
-    estimates[seat] = value
-    entry = {"seat": seat, "value": value}
-    if trump is not None:
-        entry["trump"] = trump
-        super_call = state["super_call"]
-        # RULING E7: only a strictly higher Super Call changes the trump in force.
-        if super_call is None or value > super_call["value"]:
-            state.update(super_call={"seat": seat, "value": value, "trump": trump}, trump=trump)
-    state.update(estimates=estimates, estimate_log=state["estimate_log"] + [entry])
-    order = state["estimate_order"]
+    estimates = _set(state.estimates, seat, value)
+    super_call, trump_in_force = state.super_call, state.trump
+    # RULING E7: only a strictly higher Super Call changes the trump in force.
+    if trump is not None and (super_call is None or value > super_call.value):
+        super_call, trump_in_force = SuperCall(seat, value, trump), trump
+    state = _replace(state, estimates=estimates, estimate_log=state.estimate_log + (Estimate(seat, value, trump),),
+                     super_call=super_call, trump=trump_in_force)
+    order = state.estimate_order
     if seat != order[-1]:
-        state["turn"] = order[order.index(seat) + 1]
-        return state
-    if state["kind"] == "fixed":
-        state["caller"] = _fixed_caller(state)
-    state.update(phase="playing", leader=state["caller"], turn=state["caller"])  # RULING E8
-    return state
+        return _replace(state, turn=order[order.index(seat) + 1])
+    caller = _fixed_caller(state) if state.kind == "fixed" else state.caller
+    return _replace(state, phase="playing", caller=caller, leader=caller, turn=caller)  # RULING E8
 
 
 def _check_estimate(state: State, seat: int, value: int, trump: str | None) -> None:
     limit = _estimate_limit(state)
     if not 0 <= value <= limit:
-        reason = "the Call" if state["kind"] == "call" else "the tricks in a round"
+        reason = "the Call" if state.kind == "call" else "the tricks in a round"
         raise IllegalAction(f"Your estimate must be from 0 to {limit} ({reason}).")  # RULING E5, E6
     if value == 0 and _zeros(state) >= MAX_ZEROS:
         raise IllegalAction("Two players are already on zero: you may not estimate 0.")  # RULING E5
@@ -473,7 +561,7 @@ def _check_estimate(state: State, seat: int, value: int, trump: str | None) -> N
         raise IllegalAction(f"You are the last to estimate: {value} would make the estimates total exactly 13.")
     if trump is None:
         return
-    if state["kind"] != "fixed":
+    if state.kind != "fixed":
         raise IllegalAction("A Super Call is only possible in a fixed round.")  # RULING E7
     if trump not in TRUMP_RANK:
         raise IllegalAction("The trump must be one of NT, S, H, D, C.")
@@ -484,50 +572,46 @@ def _check_estimate(state: State, seat: int, value: int, trump: str | None) -> N
 def _fixed_caller(state: State) -> int:
     """RULING E6: the highest estimate; on a tie, whoever estimated first."""
     best = None
-    for seat in state["estimate_order"]:
-        if best is None or state["estimates"][seat] > state["estimates"][best]:
+    for seat in state.estimate_order:
+        if best is None or state.estimates[seat] > state.estimates[best]:
             best = seat
     return best
 
 
 def _apply_play(state: State, seat: int, action: dict) -> State:
     card = action["card"]
-    hand = state["hands"][seat]
+    hand = state.hands[seat]
     if not is_card(card) or card not in hand:
         raise IllegalAction("You do not hold that card.")
     led = _led_suit(state)
+    avoid = state.avoid
     if led is not None and suit_of(card) != led:
         if any(suit_of(c) == led for c in hand):
             raise IllegalAction(f"You must follow suit ({SUIT_NAMES[led]}).")  # RULING E8
-        if led not in state["avoid"][seat]:
+        if led not in avoid[seat]:
             # RULING E9: the first failure to follow a suit marks the seat Avoid in it.
-            avoid = list(state["avoid"])
-            avoid[seat] = avoid[seat] + [led]
-            state["avoid"] = avoid
-    hands = list(state["hands"])
-    hands[seat] = [c for c in hand if c != card]
-    state.update(hands=hands, trick=state["trick"] + [{"seat": seat, "card": card}])
-    if len(state["trick"]) < SEATS:
-        state["turn"] = _next_seat(seat)
-        return state
-    return _close_trick(state)
+            avoid = _set(avoid, seat, avoid[seat] + (led,))
+    hands = _set(state.hands, seat, tuple(c for c in hand if c != card))
+    trick = state.trick + (Play(seat, card),)
+    if len(trick) < SEATS:
+        return _replace(state, hands=hands, trick=trick, avoid=avoid, turn=_next_seat(seat))
+    return _close_trick(_replace(state, hands=hands, avoid=avoid), trick)
 
 
-def trick_winner(plays: list[dict], trump: str | None) -> int:
+def trick_winner(plays: tuple[Play, ...] | list[Play], trump: str | None) -> int:
     """RULING E8: the highest trump, else the highest card of the suit led (NT: only that)."""
-    led = suit_of(plays[0]["card"])
-    trumps = [p for p in plays if trump in SUIT_NAMES and suit_of(p["card"]) == trump]
-    contenders = trumps or [p for p in plays if suit_of(p["card"]) == led]
-    return max(contenders, key=lambda p: rank_value(p["card"]))["seat"]
+    led = suit_of(plays[0].card)
+    trumps = [p for p in plays if trump in SUIT_NAMES and suit_of(p.card) == trump]
+    contenders = trumps or [p for p in plays if suit_of(p.card) == led]
+    return max(contenders, key=lambda p: rank_value(p.card)).seat
 
 
-def _close_trick(state: State) -> State:
-    winner = trick_winner(state["trick"], state["trump"])
-    tricks_won = list(state["tricks_won"])
-    tricks_won[winner] += 1
-    done = {"leader": state["leader"], "plays": state["trick"], "winner": winner}
-    state.update(tricks=state["tricks"] + [done], tricks_won=tricks_won, trick=[], leader=winner, turn=winner)
-    if len(state["tricks"]) < TRICKS:
+def _close_trick(state: State, plays: tuple[Play, ...]) -> State:
+    winner = trick_winner(plays, state.trump)
+    tricks = state.tricks + (Trick(state.leader, plays, winner),)
+    tricks_won = _set(state.tricks_won, winner, state.tricks_won[winner] + 1)
+    state = _replace(state, tricks=tricks, tricks_won=tricks_won, trick=(), leader=winner, turn=winner)
+    if len(tricks) < TRICKS:
         return state
     return _finish_round(state)
 
@@ -589,18 +673,17 @@ def score_round(
 
 
 def _finish_round(state: State) -> State:
-    dash_call = [bool(c) for c in state["dash_calls"]]
-    result = score_round(state["estimates"], state["tricks_won"], dash_call, state["caller"],
-                         state["estimate_order"][-1], state["multiplier"])
+    dash_call = [bool(c) for c in state.dash_calls]
+    result = score_round(list(state.estimates), list(state.tricks_won), dash_call, state.caller,
+                         state.estimate_order[-1], state.multiplier)
     record = _round_record(state)
     record.update(result)
-    totals = [t + p for t, p in zip(state["totals"], result["points"])]
-    streak = state["saaydeh_streak"] + 1 if result["saaydeh"] else 0  # RULING E11
-    state.update(history=state["history"] + [record], totals=totals, saaydeh_streak=streak)
-    if state["round_number"] >= state["rounds_total"]:
-        state.update(phase="over", turn=None)
-        return state
-    return _start_round(state, state["round_number"] + 1, _next_seat(state["dealer"]))  # RULING E1
+    totals = tuple(t + p for t, p in zip(state.totals, result["points"]))
+    streak = state.saaydeh_streak + 1 if result["saaydeh"] else 0  # RULING E11
+    state = _replace(state, history=state.history + (record,), totals=totals, saaydeh_streak=streak)
+    if state.round_number >= state.rounds_total:
+        return _replace(state, phase="over", turn=None)
+    return _start_round(state, state.round_number + 1, _next_seat(state.dealer))  # RULING E1
 
 
 def placements(totals: list[int]) -> list[list[int]]:
@@ -614,27 +697,55 @@ def placements(totals: list[int]) -> list[list[int]]:
 # ----------------------------------------------------------------------------- view & record
 
 
+def _play_json(play: Play) -> dict:
+    return {"seat": play.seat, "card": play.card}
+
+
+def _trick_json(leader: int | None, plays: tuple[Play, ...], winner: int | None) -> dict:
+    return {"leader": leader, "plays": [_play_json(play) for play in plays], "winner": winner}
+
+
+def _call_json(call: Call) -> dict:
+    return {"tricks": call.tricks, "trump": call.trump}
+
+
+def _super_call_json(super_call: SuperCall) -> dict:
+    return {"seat": super_call.seat, "value": super_call.value, "trump": super_call.trump}
+
+
+def _bid_json(bid: Bid) -> dict:
+    if bid.call is None:
+        return {"seat": bid.seat, "pass": True}
+    return {"seat": bid.seat, "call": _call_json(bid.call)}
+
+
+def _estimate_json(estimate: Estimate) -> dict:
+    if estimate.trump is None:
+        return {"seat": estimate.seat, "value": estimate.value}
+    return {"seat": estimate.seat, "value": estimate.value, "trump": estimate.trump}
+
+
 def _round_record(state: State) -> dict:
     """The current round in docs/design.md's record shape; unknown results are None."""
-    tricks = [dict(t) for t in state["tricks"]]
-    if state["trick"]:
-        tricks.append({"leader": state["leader"], "plays": list(state["trick"]), "winner": None})
+    tricks = [_trick_json(trick.leader, trick.plays, trick.winner) for trick in state.tricks]
+    if state.trick:
+        tricks.append(_trick_json(state.leader, state.trick, None))
     return {
-        "number": state["round_number"],
-        "kind": state["kind"],
-        "dealer": state["dealer"],
-        "deals": state["earlier_deals"] + [_current_deal_record(state)],
-        "trump": state["trump"],
-        "caller": state["caller"],
-        "estimates": [dict(e) for e in state["estimate_log"]],
-        "estimate": list(state["estimates"]),
-        "dash_call": [bool(c) for c in state["dash_calls"]],
+        "number": state.round_number,
+        "kind": state.kind,
+        "dealer": state.dealer,
+        "deals": [*state.earlier_deals, _current_deal_record(state)],
+        "trump": state.trump,
+        "caller": state.caller,
+        "estimates": [_estimate_json(estimate) for estimate in state.estimate_log],
+        "estimate": list(state.estimates),
+        "dash_call": [bool(c) for c in state.dash_calls],
         "with": _with_marks(state),
         "risk": None,
         "over_under": None,
-        "multiplier": state["multiplier"],
+        "multiplier": state.multiplier,
         "tricks": tricks,
-        "tricks_won": list(state["tricks_won"]),
+        "tricks_won": list(state.tricks_won),
         "made": [None] * SEATS,
         "saaydeh": None,
         "points": [None] * SEATS,
@@ -642,23 +753,23 @@ def _round_record(state: State) -> dict:
 
 
 def _with_marks(state: State) -> list[bool]:
-    caller = state["caller"]
+    caller = state.caller
     if caller is None:
         return [False] * SEATS
-    number = state["estimates"][caller]
-    return [s != caller and not state["dash_calls"][s] and state["estimates"][s] == number for s in range(SEATS)]
+    number = state.estimates[caller]
+    return [s != caller and not state.dash_calls[s] and state.estimates[s] == number for s in range(SEATS)]
 
 
 def _estimates_complete(state: State) -> bool:
-    return state["phase"] in ("playing", "over")
+    return state.phase in ("playing", "over")
 
 
 def _live_risk(state: State) -> tuple[str | None, dict | None]:
     if not _estimates_complete(state):
         return None, None
-    total = sum(state["estimates"])
+    total = sum(state.estimates)
     over_under = "over" if total > TRICKS else "under"
-    return over_under, {"seat": state["estimate_order"][-1], "level": risk_level(total)}
+    return over_under, {"seat": state.estimate_order[-1], "level": risk_level(total)}
 
 
 _SHEET_KEYS = ("number", "kind", "trump", "caller", "dash_call", "estimate", "with", "over_under", "risk",
@@ -674,77 +785,152 @@ def sheet_entry(round_record: dict) -> dict:
     return entry
 
 
+def _standing_json(state: State) -> dict | None:
+    standing = _standing(state)
+    return None if standing is None else {"seat": standing.seat, **_call_json(standing.call)}
+
+
 def view(state: State, seat: int | None) -> dict:
-    over = state["phase"] == "over"
+    over = state.phase == "over"
     over_under, risk = _live_risk(state)
-    trump = state["trump"]
-    tricks = state["tricks"]
-    estimates = state["estimates"]
+    trump = state.trump
+    tricks = state.tricks
+    estimates = state.estimates
     return {
         "game": name,
         "players": SEATS,
         "seat": seat,
-        "phase": state["phase"],
+        "phase": state.phase,
         "to_act": to_act(state),
         "legal_actions": legal_actions(state, seat) if seat is not None else [],
-        "hand": sort_hand(state["hands"][seat], trump) if seat is not None else None,
-        "hand_counts": [len(hand) for hand in state["hands"]],
-        "totals": list(state["totals"]),
-        "round_number": state["round_number"],
-        "rounds_total": state["rounds_total"],
+        "hand": sort_hand(state.hands[seat], trump) if seat is not None else None,
+        "hand_counts": [len(hand) for hand in state.hands],
+        "totals": list(state.totals),
+        "round_number": state.round_number,
+        "rounds_total": state.rounds_total,
         "over": over,
-        "placements": placements(state["totals"]) if over else [],
-        "score_sheet": [sheet_entry(r) for r in state["history"]],
-        "length": state["options"]["length"],
-        "dealer": state["dealer"],
-        "kind": state["kind"],
-        "deal_number": state["deal_number"],
-        "dash_calls": list(state["dash_calls"]),
-        "auction": [dict(e) for e in state["auction"]],
-        "standing_call": _standing(state),
-        "caller": state["caller"],
-        "call": dict(state["call"]) if state["call"] else None,
+        "placements": placements(state.totals) if over else [],
+        "score_sheet": [sheet_entry(r) for r in state.history],
+        "length": state.options.length,
+        "dealer": state.dealer,
+        "kind": state.kind,
+        "deal_number": state.deal_number,
+        "dash_calls": list(state.dash_calls),
+        "auction": [_bid_json(bid) for bid in state.auction],
+        "standing_call": _standing_json(state),
+        "caller": state.caller,
+        "call": _call_json(state.call) if state.call else None,
         "estimates": list(estimates),
-        "estimate_order": list(state["estimate_order"]),
-        "super_call": dict(state["super_call"]) if state["super_call"] else None,
+        "estimate_order": list(state.estimate_order),
+        "super_call": _super_call_json(state.super_call) if state.super_call else None,
         "with": _with_marks(state),
         "over_under": over_under,
         "risk": risk,
         "trump": trump,
-        "trick": {"leader": state["leader"], "plays": [dict(p) for p in state["trick"]]}
-        if state["phase"] == "playing" else None,
-        "last_trick": dict(tricks[-1]) if tricks else None,
-        "played_cards": [p["card"] for t in tricks for p in t["plays"]] + [p["card"] for p in state["trick"]],
-        "tricks_won": list(state["tricks_won"]),
-        "bust": [estimates[s] is not None and state["tricks_won"][s] > estimates[s] for s in range(SEATS)],
-        "avoid": [list(a) for a in state["avoid"]],
-        "multiplier": state["multiplier"],
+        "trick": {"leader": state.leader, "plays": [_play_json(play) for play in state.trick]}
+        if state.phase == "playing" else None,
+        "last_trick": _trick_json(tricks[-1].leader, tricks[-1].plays, tricks[-1].winner) if tricks else None,
+        "played_cards": [p.card for t in tricks for p in t.plays] + [p.card for p in state.trick],
+        "tricks_won": list(state.tricks_won),
+        "bust": [estimates[s] is not None and state.tricks_won[s] > estimates[s] for s in range(SEATS)],
+        "avoid": [list(a) for a in state.avoid],
+        "multiplier": state.multiplier,
     }
 
 
 def record(state: State) -> dict:
-    rounds = list(state["history"])
-    if state["phase"] != "over":
+    rounds = list(state.history)
+    if state.phase != "over":
         rounds.append(_round_record(state))
-    over = state["phase"] == "over"
+    over = state.phase == "over"
+    players = state.players
     return json.loads(json.dumps({
         "game": name,
-        "players": state["players"],
-        "options": dict(state["options"]),
-        "seed": state["seed"],
+        "players": list(players) if isinstance(players, tuple) else players,
+        "options": {"length": state.options.length},
+        "seed": state.seed,
         "rounds": rounds,
-        "totals": list(state["totals"]),
-        "placements": placements(state["totals"]) if over else [],
+        "totals": list(state.totals),
+        "placements": placements(state.totals) if over else [],
         "over": over,
     }))
 
 
+# ----------------------------------------------------------------------------- serialisation
+
+
 def dumps(state: State) -> str:
-    return codec.dumps(state)
+    # Every field in order; tuples of plain values are written as arrays.
+    data = dict(zip(_FIELDS, _field_values(state)))
+    data.update(
+        options={"length": state.options.length},
+        auction=[_bid_json(bid) for bid in state.auction],
+        call=_call_json(state.call) if state.call else None,
+        estimate_log=[_estimate_json(estimate) for estimate in state.estimate_log],
+        super_call=_super_call_json(state.super_call) if state.super_call else None,
+        trick=[_play_json(play) for play in state.trick],
+        tricks=[_trick_json(trick.leader, trick.plays, trick.winner) for trick in state.tricks],
+    )
+    return codec.dumps(data)
+
+
+def _tuples(rows: list[list]) -> tuple[tuple, ...]:
+    return tuple(tuple(row) for row in rows)
+
+
+def _call_from(data: dict) -> Call:
+    return Call(data["tricks"], data["trump"])
+
+
+def _bid_from(data: dict) -> Bid:
+    return Bid(data["seat"], _call_from(data["call"]) if "call" in data else None)
+
+
+def _plays_from(plays: list[dict]) -> tuple[Play, ...]:
+    return tuple(Play(play["seat"], play["card"]) for play in plays)
+
+
+def _trick_from(data: dict) -> Trick:
+    return Trick(data["leader"], _plays_from(data["plays"]), data["winner"])
 
 
 def loads(text: str) -> State:
-    return codec.loads(text)
+    data = codec.loads(text)
+    players, call, super_call = data["players"], data["call"], data["super_call"]
+    return State(
+        players=tuple(players) if isinstance(players, list) else players,
+        options=Options(data["options"]["length"]),
+        seed=data["seed"],
+        rounds_total=data["rounds_total"],
+        totals=tuple(data["totals"]),
+        saaydeh_streak=data["saaydeh_streak"],
+        history=tuple(data["history"]),
+        round_number=data["round_number"],
+        dealer=data["dealer"],
+        earlier_deals=tuple(data["earlier_deals"]),
+        deal_number=data["deal_number"],
+        kind=data["kind"],
+        trump=data["trump"],
+        dealt=_tuples(data["dealt"]),
+        hands=_tuples(data["hands"]),
+        dash_calls=tuple(data["dash_calls"]),
+        auction=tuple(_bid_from(bid) for bid in data["auction"]),
+        caller=data["caller"],
+        call=_call_from(call) if call else None,
+        estimates=tuple(data["estimates"]),
+        estimate_order=tuple(data["estimate_order"]),
+        estimate_log=tuple(Estimate(estimate["seat"], estimate["value"], estimate.get("trump"))
+                           for estimate in data["estimate_log"]),
+        super_call=SuperCall(super_call["seat"], super_call["value"], super_call["trump"]) if super_call else None,
+        leader=data["leader"],
+        trick=_plays_from(data["trick"]),
+        tricks=tuple(_trick_from(trick) for trick in data["tricks"]),
+        tricks_won=tuple(data["tricks_won"]),
+        avoid=_tuples(data["avoid"]),
+        multiplier=data["multiplier"],
+        phase=data["phase"],
+        turn=data["turn"],
+    )
 
 
 _APPLY = {

@@ -39,6 +39,8 @@ per seat · ``turn_penalties`` this match's points per seat for each finished tu
 finished match the points per seat · ``score_sheet`` per finished match
 ``{"number", "penalties", "totals"}`` (totals after that match) · ``placements`` groups of
 tied seats, fewest points first ([] until over) · ``over`` bool.
+
+Tests build hand-made positions with :func:`scenario`.
 """
 
 from __future__ import annotations
@@ -146,7 +148,7 @@ def _fresh_match(given: Any, n: int, matches: int, seed: int | str, match: int,
     )
 
 
-def from_position(hands: list[list[int]], rows: list[list[int]], *, matches: int = 1,
+def scenario(hands: list[list[int]], rows: list[list[int]], *, matches: int = 1,
                   match: int = 1, turn: int | None = None, totals: list[int] | None = None,
                   seed: int | str = 0) -> State:
     """A hand-made state at the start of a turn, for tests and puzzles.

@@ -333,7 +333,7 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
             return tuple(int(value) for value in cursor.fetchone())
 
     # The second game to the start of its last round.
-    advance_games(table_ids[1:], 10**6, until=lambda state: state["round_number"] >= state["rounds_total"])
+    advance_games(table_ids[1:], 10**6, until=lambda state: state.round_number >= state.rounds_total)
     for label, table_id in (("round 1", table_ids[0]), ("round 18", table_ids[1])):
         match = Match.objects.get(table_id=table_id)
         users = {player.seat: player.user for player in match.match_players.select_related("user")}

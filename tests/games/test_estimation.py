@@ -1,6 +1,6 @@
 """Estimation: every rule book example and every ruling E1-E13, through the engine.
 
-Hand-made states come from ``estimation.scenario_state`` (a round's start with chosen hands and
+Hand-made states come from ``estimation.scenario`` (a round's start with chosen hands and
 dealer) and ``estimation.with_hands`` (replace the current deal). Two layouts make the play
 predictable:
 
@@ -42,21 +42,21 @@ def row_layout(winners: list[int], twos: tuple[int, int, int, int] = (0, 1, 2, 3
     return hands, rows
 
 
-def step(state: dict, action: dict) -> dict:
+def step(state: E.State, action: dict) -> E.State:
     return E.apply(state, E.to_act(state)[0], action)
 
 
-def steps(state: dict, *actions: dict) -> dict:
+def steps(state: E.State, *actions: dict) -> E.State:
     for action in actions:
         state = step(state, action)
     return state
 
 
-def estimates(state: dict, *values: int) -> dict:
+def estimates(state: E.State, *values: int) -> E.State:
     return steps(state, *({"type": "estimate", "value": v} for v in values))
 
 
-def play_rows(state: dict, rows: list[dict]) -> dict:
+def play_rows(state: E.State, rows: list[dict]) -> E.State:
     for row in rows:
         for _ in range(4):
             seat = E.to_act(state)[0]
@@ -64,16 +64,16 @@ def play_rows(state: dict, rows: list[dict]) -> dict:
     return state
 
 
-def play_out(state: dict) -> dict:
+def play_out(state: E.State) -> E.State:
     """Play the rest of the round with each seat's first legal card."""
-    number = state["round_number"]
-    while not E.is_over(state) and state["round_number"] == number:
+    number = state.round_number
+    while not E.is_over(state) and state.round_number == number:
         seat = E.to_act(state)[0]
         state = E.apply(state, seat, E.legal_actions(state, seat)[0])
     return state
 
 
-def refused(state: dict, action: dict, message: str) -> None:
+def refused(state: E.State, action: dict, message: str) -> None:
     before = E.dumps(state)
     with pytest.raises(IllegalAction, match=message):
         step(state, action)
@@ -89,8 +89,8 @@ def call(tricks: int, trump: str) -> dict:
     return {"type": "call", "tricks": tricks, "trump": trump}
 
 
-def call_round(dealer: int = 0, hands: list[list[str]] | None = None) -> dict:
-    return E.scenario_state(hands, dealer=dealer, length="mini")
+def call_round(dealer: int = 0, hands: list[list[str]] | None = None) -> E.State:
+    return E.scenario(hands, dealer=dealer, length="mini")
 
 
 # ----------------------------------------------------------------------------- rule book examples
@@ -101,7 +101,7 @@ def test_the_worked_round_scores_27_minus_2_minus_33_and_21() -> None:
     hands, rows = row_layout([1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 0], twos=(3, 0, 1, 2))
     state = call_round(dealer=3, hands=hands)
     state = steps(state, DASH, DECLINE, DECLINE, DECLINE, call(7, "S"), PASS, PASS)
-    assert state["caller"] == 1 and state["trump"] == "S"
+    assert state.caller == 1 and state.trump == "S"
     state = estimates(state, 2, 1)
     view = E.view(state, None)
     assert view["over_under"] == "under" and view["risk"] == {"seat": 3, "level": 1}
@@ -117,7 +117,7 @@ def test_the_worked_round_scores_27_minus_2_minus_33_and_21() -> None:
         "-2: missed 2, took 4 (-2)",
         "+21: made 1 (10 + 1) + 10 Risk",
     ]
-    assert state["totals"] == [-33, 27, -2, 21]
+    assert state.totals == (-33, 27, -2, 21)
     assert E.view(state, 0)["score_sheet"][0]["call"] == {"tricks": 7, "trump": "S"}
 
 
@@ -191,7 +191,7 @@ def test_risk_levels_by_distance_from_13(distance: int, level: int) -> None:
 @pytest.mark.parametrize("last, distance, level", [(3, 1, 0), (2, 2, 1), (1, 3, 1), (0, 4, 2), (9, 5, 2),
                                                    (10, 6, 3), (11, 7, 3)])
 def test_the_last_estimator_carries_the_risk_in_the_view(last: int, distance: int, level: int) -> None:
-    state = estimates(E.scenario_state(dealer=0), 3, 3, 3, last)
+    state = estimates(E.scenario(dealer=0), 3, 3, 3, last)
     view = E.view(state, None)
     assert abs(sum(view["estimates"]) - 13) == distance
     assert view["risk"] == {"seat": 0, "level": level}
@@ -202,11 +202,11 @@ def test_the_last_estimator_carries_the_risk_in_the_view(last: int, distance: in
 
 def test_the_first_dealer_comes_from_the_seed_and_the_deal_passes_on() -> None:
     # RULING E1
-    dealers = {E.new_game(4, None, seed)["dealer"] for seed in range(40)}
+    dealers = {E.new_game(4, None, seed).dealer for seed in range(40)}
     assert dealers == {0, 1, 2, 3}
-    assert E.new_game(4, None, "abc")["dealer"] == E.new_game(4, None, "abc")["dealer"]
+    assert E.new_game(4, None, "abc").dealer == E.new_game(4, None, "abc").dealer
     state = E.new_game(4, {"length": "micro"}, 7)
-    first = state["dealer"]
+    first = state.dealer
     while not E.is_over(state):
         state = play_out(estimates(state, *[1, 1, 1, 1]))
     assert [r["dealer"] for r in E.record(state)["rounds"]] == [(first + i) % 4 for i in range(5)]
@@ -216,7 +216,7 @@ def test_the_first_dealer_comes_from_the_seed_and_the_deal_passes_on() -> None:
 def test_the_lengths_and_the_fixed_trumps_in_order(length: str, total: int, calls: int) -> None:
     # RULINGS E6, E12
     for number in range(1, total + 1):
-        view = E.view(E.scenario_state(length=length, round_number=number), None)
+        view = E.view(E.scenario(length=length, round_number=number), None)
         assert view["rounds_total"] == total
         if number <= calls:
             assert (view["kind"], view["trump"], view["phase"]) == ("call", None, "dash_call")
@@ -259,7 +259,7 @@ def test_a_third_dash_call_is_refused() -> None:
 def test_the_auction_skips_dash_callers_and_ends_with_one_caller() -> None:
     # RULING E3
     state = steps(call_round(dealer=0), DASH, DECLINE, DECLINE, DECLINE)
-    assert state["phase"] == "auction" and E.to_act(state) == [2]
+    assert state.phase == "auction" and E.to_act(state) == [2]
     state = steps(state, call(4, "C"), PASS, call(5, "H"))
     assert E.to_act(state) == [2]  # seat 1 Dash Called, seat 3 passed: both skipped
     state = step(state, PASS)
@@ -274,7 +274,7 @@ def test_the_last_seat_may_still_call_after_everyone_else_passed() -> None:
     state = steps(call_round(dealer=0), DECLINE, DECLINE, DECLINE, DECLINE, PASS, PASS, PASS)
     assert E.to_act(state) == [0]
     state = step(state, call(4, "C"))
-    assert state["caller"] == 0 and state["phase"] == "estimating"
+    assert state.caller == 0 and state.phase == "estimating"
 
 
 def test_a_call_that_does_not_beat_the_standing_call_is_refused() -> None:
@@ -282,8 +282,8 @@ def test_a_call_that_does_not_beat_the_standing_call_is_refused() -> None:
     state = steps(call_round(dealer=0), DECLINE, DECLINE, DECLINE, DECLINE, call(5, "H"))
     for weak in (call(5, "H"), call(5, "D"), call(4, "NT")):
         refused(state, weak, "must beat the standing call")
-    assert step(state, call(5, "S"))["auction"][-1]["call"] == {"tricks": 5, "trump": "S"}
-    assert step(state, call(6, "C"))["auction"][-1]["call"] == {"tricks": 6, "trump": "C"}
+    assert E.view(step(state, call(5, "S")), None)["auction"][-1]["call"] == {"tricks": 5, "trump": "S"}
+    assert E.view(step(state, call(6, "C")), None)["auction"][-1]["call"] == {"tricks": 6, "trump": "C"}
 
 
 def test_calls_run_from_4_clubs_to_13_no_trump() -> None:
@@ -333,13 +333,13 @@ def test_three_redeals_in_a_row_make_the_fixed_no_trump_deal() -> None:
     assert len(deals) == 4
     assert all(len(d["dash_calls"]) == 4 and len(d["auction"]) == 4 for d in deals[:3])
     assert deals[3]["dash_calls"] == [] and deals[3]["auction"] == []
-    assert state["round_number"] == 2 and state["dealer"] == 2 and state["kind"] == "call"
+    assert state.round_number == 2 and state.dealer == 2 and state.kind == "call"
 
 
 # ----------------------------------------------------------------------------- E5 estimates
 
 
-def _after_call(dash: bool = False) -> dict:
+def _after_call(dash: bool = False) -> E.State:
     """Dealer 0; seat 1 Dash Calls if asked; seat 2 wins the auction with 5 spades."""
     state = steps(call_round(dealer=0), DASH if dash else DECLINE, DECLINE, DECLINE, DECLINE)
     if not dash:
@@ -366,7 +366,7 @@ def test_a_third_zero_is_refused() -> None:
     state = estimates(_after_call(dash=True), 0)
     assert 0 not in [a["value"] for a in E.legal_actions(state, 0)]
     refused(state, {"type": "estimate", "value": 0}, "already on zero")
-    fixed = estimates(E.scenario_state(dealer=0), 0, 0)
+    fixed = estimates(E.scenario(dealer=0), 0, 0)
     refused(fixed, {"type": "estimate", "value": 0}, "already on zero")
 
 
@@ -375,7 +375,7 @@ def test_the_last_estimator_may_not_bring_the_total_to_13() -> None:
     assert E.to_act(state) == [1]
     assert 1 not in [a["value"] for a in E.legal_actions(state, 1)]
     refused(state, {"type": "estimate", "value": 1}, "total exactly 13")
-    fixed = estimates(E.scenario_state(dealer=0), 3, 3, 3)
+    fixed = estimates(E.scenario(dealer=0), 3, 3, 3)
     refused(fixed, {"type": "estimate", "value": 4}, "total exactly 13")
 
 
@@ -384,7 +384,7 @@ def test_the_last_estimator_may_not_bring_the_total_to_13() -> None:
 
 def test_the_fixed_round_caller_is_the_highest_and_earliest_on_a_tie() -> None:
     # RULING E6
-    state = estimates(E.scenario_state(dealer=0), 4, 4, 2, 1)
+    state = estimates(E.scenario(dealer=0), 4, 4, 2, 1)
     view = E.view(state, None)
     assert view["caller"] == 1 and view["with"] == [False, False, True, False]
     assert view["phase"] == "playing" and E.to_act(state) == [1]  # RULING E8: the Caller leads
@@ -392,12 +392,12 @@ def test_the_fixed_round_caller_is_the_highest_and_earliest_on_a_tie() -> None:
 
 def test_a_super_call_changes_the_trump_only_when_strictly_higher() -> None:
     # RULING E7
-    state = E.scenario_state(dealer=0)
+    state = E.scenario(dealer=0)
     assert E.view(state, None)["trump"] == "NT"
     state = step(state, {"type": "estimate", "value": 8, "trump": "H"})
-    assert state["trump"] == "H"
+    assert state.trump == "H"
     state = step(state, {"type": "estimate", "value": 8, "trump": "S"})
-    assert state["trump"] == "H"  # an equal Super Call does not change it
+    assert state.trump == "H"  # an equal Super Call does not change it
     state = step(state, {"type": "estimate", "value": 9, "trump": "D"})
     view = E.view(state, None)
     assert view["trump"] == "D" and view["super_call"] == {"seat": 3, "value": 9, "trump": "D"}
@@ -405,13 +405,13 @@ def test_a_super_call_changes_the_trump_only_when_strictly_higher() -> None:
     state = estimates(state, 2)
     logged = E.record(state)["rounds"][0]["estimates"]
     assert logged[0] == {"seat": 1, "value": 8, "trump": "H"} and logged[3] == {"seat": 0, "value": 2}
-    assert state["caller"] == 3
+    assert state.caller == 3
 
 
 def test_a_super_call_needs_8_and_a_fixed_round() -> None:
-    refused(E.scenario_state(dealer=0), {"type": "estimate", "value": 7, "trump": "S"}, "8 or more")
+    refused(E.scenario(dealer=0), {"type": "estimate", "value": 7, "trump": "S"}, "8 or more")
     refused(_after_call(), {"type": "estimate", "value": 5, "trump": "S"}, "only possible in a fixed round")
-    legal = E.legal_actions(E.scenario_state(dealer=0), 1)
+    legal = E.legal_actions(E.scenario(dealer=0), 1)
     assert {"type": "estimate", "value": 8, "trump": "NT"} in legal
     assert {"type": "estimate", "value": 7, "trump": "NT"} not in legal
 
@@ -422,21 +422,19 @@ def test_a_super_call_needs_8_and_a_fixed_round() -> None:
 def test_follow_suit_is_enforced_and_trump_beats_the_suit_led() -> None:
     # RULING E8
     hands, rows = row_layout([1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 0], twos=(3, 0, 1, 2))
-    state = estimates(E.scenario_state(hands, dealer=0, round_number=2), 7, 3, 1, 1)  # spades
+    state = estimates(E.scenario(hands, dealer=0, round_number=2), 7, 3, 1, 1)  # spades
     assert E.to_act(state) == [1]
     state = step(state, {"type": "play", "card": "AS"})
     refused(state, {"type": "play", "card": "QH"}, r"must follow suit \(spades\)")
     refused(state, {"type": "play", "card": "2S"}, "do not hold")
-    assert E.trick_winner([{"seat": 0, "card": "2H"}, {"seat": 1, "card": "AH"}, {"seat": 2, "card": "2S"},
-                           {"seat": 3, "card": "KH"}], "S") == 2
-    assert E.trick_winner([{"seat": 0, "card": "2H"}, {"seat": 1, "card": "AS"}, {"seat": 2, "card": "3H"},
-                           {"seat": 3, "card": "KD"}], "NT") == 2
+    assert E.trick_winner([E.Play(0, "2H"), E.Play(1, "AH"), E.Play(2, "2S"), E.Play(3, "KH")], "S") == 2
+    assert E.trick_winner([E.Play(0, "2H"), E.Play(1, "AS"), E.Play(2, "3H"), E.Play(3, "KD")], "NT") == 2
 
 
 def test_avoid_is_marked_the_first_time_a_seat_cannot_follow_and_bust_shows() -> None:
     # RULING E9: NT, seat 0 holds all spades and wins every trick it leads.
-    state = estimates(E.scenario_state(SUIT_HANDS, dealer=3), 1, 1, 1, 1)
-    assert state["caller"] == 0  # RULING E6: the earliest of the tied estimates
+    state = estimates(E.scenario(SUIT_HANDS, dealer=3), 1, 1, 1, 1)
+    assert state.caller == 0  # RULING E6: the earliest of the tied estimates
     state = steps(state, {"type": "play", "card": "AS"}, {"type": "play", "card": "2H"},
                   {"type": "play", "card": "2D"}, {"type": "play", "card": "2C"})
     view = E.view(state, 2)
@@ -452,13 +450,13 @@ def test_avoid_is_marked_the_first_time_a_seat_cannot_follow_and_bust_shows() ->
 # ----------------------------------------------------------------------------- E11 Sa'aydeh, E13 placements
 
 
-def _round_with_suit_hands(state: dict, *values: int) -> dict:
+def _round_with_suit_hands(state: E.State, *values: int) -> E.State:
     return play_out(estimates(E.with_hands(state, SUIT_HANDS), *values))
 
 
 def test_saaydeh_doubles_then_quadruples_stays_at_4_and_resets() -> None:
     # RULING E11. Suit hands: NT → the Caller takes 13; a suit trump → its holder takes 13.
-    state = E.scenario_state(dealer=0)
+    state = E.scenario(dealer=0)
     state = _round_with_suit_hands(state, 5, 1, 1, 1)  # NT, Caller seat 1 takes 13: all miss
     state = _round_with_suit_hands(state, 1, 1, 5, 1)  # spades: seat 0 takes 13: all miss
     state = _round_with_suit_hands(state, 1, 1, 5, 1)  # hearts: seat 1 takes 13: all miss
@@ -475,7 +473,7 @@ def test_saaydeh_doubles_then_quadruples_stays_at_4_and_resets() -> None:
     assert explain_points(sheet[0], 2) == "0: Sa'aydeh, all four missed"
     assert sheet[4]["points"] == [20, -1, -1, 33]  # seat 0: 10 + 10 Risk (total 15); seat 3: 10 + 13 + 10
     assert E.is_over(state)
-    assert state["totals"] == [100, -5, -33, -31]
+    assert state.totals == (100, -5, -33, -31)
     assert E.view(state, None)["placements"] == [[0], [1], [3], [2]]
 
 
@@ -495,7 +493,7 @@ def test_it_refuses_actions_out_of_turn_out_of_phase_or_malformed() -> None:
     refused(state, PASS, "not possible now")
     refused(state, {"type": "decline", "extra": 1}, "Unexpected")
     refused(state, {"type": "estimate", "value": True}, "wrong type")
-    finished = E.scenario_state(dealer=0)
+    finished = E.scenario(dealer=0)
     while not E.is_over(finished):
         finished = play_out(estimates(finished, 1, 1, 1, 1))
     with pytest.raises(IllegalAction, match="over"):
@@ -508,6 +506,6 @@ def test_apply_leaves_its_input_untouched_and_the_view_hides_other_hands() -> No
     step(state, DASH)
     assert E.dumps(state) == before
     view = E.view(state, 1)
-    assert sorted(view["hand"]) == sorted(state["hands"][1])
+    assert sorted(view["hand"]) == sorted(state.hands[1])
     assert E.view(state, None)["hand"] is None
     assert "seed" not in view

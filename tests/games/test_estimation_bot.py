@@ -55,13 +55,13 @@ def test_it_dash_calls_a_hand_without_honours_and_calls_with_a_strong_one() -> N
 
 def test_it_super_calls_when_its_hand_warrants_it() -> None:
     # RULING E7: all thirteen hearts in the fixed spades round: name hearts.
-    state = E.scenario_state(SUIT_HANDS, dealer=0, round_number=2)
+    state = E.scenario(SUIT_HANDS, dealer=0, round_number=2)
     action = bot.choose(E.view(state, 1), random.Random(0))
     assert action == {"type": "estimate", "value": 13, "trump": "H"}
 
 
 def test_it_respects_the_limits_when_estimating() -> None:
-    state = E.scenario_state(dealer=0)
+    state = E.scenario(dealer=0)
     for value in (3, 3, 3):
         state = E.apply(state, E.to_act(state)[0], {"type": "estimate", "value": value})
     view = E.view(state, 0)

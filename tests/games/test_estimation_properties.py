@@ -22,7 +22,7 @@ DECK = sorted(make_deck())
 SEEDS = st.one_of(st.integers(min_value=0, max_value=2**40), st.text(min_size=1, max_size=8))
 
 
-def _choose(state: dict, seat: int, rng: random.Random) -> dict:
+def _choose(state: E.State, seat: int, rng: random.Random) -> dict:
     legal = E.legal_actions(state, seat)
     if {"type": "pass"} in legal and rng.random() < 0.85:
         return {"type": "pass"}
@@ -37,10 +37,10 @@ def _strings(value: object) -> set[str]:
     return {value} if isinstance(value, str) else set()
 
 
-def _check_state(state: dict) -> None:
+def _check_state(state: E.State) -> None:
     # 52 cards conserved: in hands, in the trick, or in the tricks played this deal.
-    played = [p["card"] for t in state["tricks"] for p in t["plays"]] + [p["card"] for p in state["trick"]]
-    assert sorted(sum(state["hands"], []) + played) == DECK
+    played = [p.card for t in state.tricks for p in t.plays] + [p.card for p in state.trick]
+    assert sorted(sum(state.hands, ()) + tuple(played)) == DECK
     text = E.dumps(state)
     assert E.dumps(E.loads(text)) == text and E.loads(text) == state
     acting = E.to_act(state)
@@ -55,8 +55,8 @@ def _check_state(state: dict) -> None:
         shown = _strings(view)
         for other in range(4):
             if other != seat:
-                assert not shown & set(state["hands"][other]), "a view shows another seat's cards"
-    assert not _strings(E.view(state, None)) & set(sum(state["hands"], []))
+                assert not shown & set(state.hands[other]), "a view shows another seat's cards"
+    assert not _strings(E.view(state, None)) & set(sum(state.hands, ()))
     assert E.dumps(state) == text, "a refused action must change nothing"
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from games.engines import IllegalAction, get_engine
 from games.engines import sita
-from games.engines.sita import from_position, penalty
+from games.engines.sita import penalty, scenario
 
 # The rule book's list, written out independently of the engine's arithmetic.
 SEVEN = {55}
@@ -107,7 +107,7 @@ def test_the_same_seed_deals_the_same_game() -> None:
 
 def test_a_choice_is_refused_once_locked() -> None:
     # RULING T2
-    state = from_position([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
+    state = scenario([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
     state = sita.apply(state, 0, {"type": "choose", "card": 43})
     before = sita.dumps(state)
     with pytest.raises(IllegalAction, match="locked"):
@@ -119,7 +119,7 @@ def test_a_choice_is_refused_once_locked() -> None:
 
 def test_others_learn_only_that_a_seat_has_chosen() -> None:
     # RULING T2
-    state = from_position([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
+    state = scenario([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
     state = sita.apply(state, 0, {"type": "choose", "card": 43})
     for viewer in (1, None):
         view = sita.view(state, viewer)
@@ -137,7 +137,7 @@ def test_others_learn_only_that_a_seat_has_chosen() -> None:
 
 def test_a_card_joins_the_row_with_the_nearest_lower_end() -> None:
     # Rule book: "A 43 joins the row ending in 38 rather than the one ending in 12". RULING T3
-    state = from_position([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
+    state = scenario([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
     state = play_turn(state, 43, 95)
     view = sita.view(state, None)
     assert view["rows"] == [[12], [38, 43], [90, 95], [100]]
@@ -152,7 +152,7 @@ def test_a_card_joins_the_row_with_the_nearest_lower_end() -> None:
 
 def test_the_sixth_card_takes_the_five_cards_and_starts_the_row() -> None:
     # Rule book: "you take all five cards beneath it". RULING T3
-    state = from_position([[25, 1], [70, 71]], four_rows([20, 21, 22, 23, 24], [40], [60], [80]))
+    state = scenario([[25, 1], [70, 71]], four_rows([20, 21, 22, 23, 24], [40], [60], [80]))
     state = play_turn(state, 25, 70)
     view = sita.view(state, None)
     assert view["rows"][0] == [25]
@@ -166,7 +166,7 @@ def test_the_sixth_card_takes_the_five_cards_and_starts_the_row() -> None:
 def test_cards_are_placed_in_ascending_order_onto_a_row_a_lower_card_just_restarted() -> None:
     # RULING T3: 15 (seat 2) is the sixth and restarts row 0; 16 (seat 0) then follows it.
     rows = four_rows([10, 11, 12, 13, 14], [50], [60], [70])
-    state = from_position([[16, 99], [65, 98], [15, 97]], rows)
+    state = scenario([[16, 99], [65, 98], [15, 97]], rows)
     state = play_turn(state, 16, 65, 15)
     view = sita.view(state, None)
     assert [(p["seat"], p["card"], p["row"]) for p in view["revealed"]["placements"]] == [(2, 15, 0), (0, 16, 0), (1, 65, 2)]
@@ -180,7 +180,7 @@ def test_cards_are_placed_in_ascending_order_onto_a_row_a_lower_card_just_restar
 def too_low_position() -> sita.State:
     # Seat 0's 5 is below every row end; seat 1's 31 and seat 2's 6 come after it.
     rows = four_rows([10], [20, 21, 22], [30], [40])
-    return play_turn(from_position([[5, 90], [31, 91], [6, 92]], rows), 5, 31, 6)
+    return play_turn(scenario([[5, 90], [31, 91], [6, 92]], rows), 5, 31, 6)
 
 
 def test_a_too_low_card_waits_for_its_owner_to_choose_a_row() -> None:
@@ -230,7 +230,7 @@ def test_it_refuses_other_actions_while_a_row_choice_is_awaited() -> None:
 def test_only_the_lowest_card_can_be_too_low() -> None:
     # RULING T4: seat 1's 7 is also below every original row end, but 5 restarted a row first.
     rows = four_rows([10], [20], [30], [40])
-    state = play_turn(from_position([[5, 90], [7, 91]], rows), 5, 7)
+    state = play_turn(scenario([[5, 90], [7, 91]], rows), 5, 7)
     assert sita.to_act(state) == [0]
     state = sita.apply(state, 0, {"type": "take_row", "row": 2})
     assert sita.view(state, None)["rows"] == [[10], [20], [5, 7], [40]]
@@ -238,7 +238,7 @@ def test_only_the_lowest_card_can_be_too_low() -> None:
 
 
 def test_take_row_is_refused_while_cards_are_being_chosen() -> None:
-    state = from_position([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
+    state = scenario([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
     with pytest.raises(IllegalAction, match="No row is to be taken"):
         sita.apply(state, 0, {"type": "take_row", "row": 0})
 
@@ -258,7 +258,7 @@ def test_take_row_is_refused_while_cards_are_being_chosen() -> None:
     (None, {"type": "choose", "card": 43}),
 ])
 def test_it_refuses_malformed_or_illegal_actions(seat: object, action: object) -> None:
-    state = from_position([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
+    state = scenario([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
     before = sita.dumps(state)
     with pytest.raises(IllegalAction) as error:
         sita.apply(state, seat, action)  # type: ignore[arg-type]
@@ -267,7 +267,7 @@ def test_it_refuses_malformed_or_illegal_actions(seat: object, action: object) -
 
 
 def test_apply_leaves_its_input_untouched() -> None:
-    state = from_position([[25, 1], [70, 71]], four_rows([20, 21, 22, 23, 24], [40], [60], [80]))
+    state = scenario([[25, 1], [70, 71]], four_rows([20, 21, 22, 23, 24], [40], [60], [80]))
     before = sita.dumps(state)
     after = play_turn(state, 25, 70)
     assert sita.dumps(state) == before
@@ -280,7 +280,7 @@ def test_apply_leaves_its_input_untouched() -> None:
 def last_turn_of_match_one(matches: int) -> sita.State:
     # Seat 0 takes row 0 (3 + 1 + 5 + 1 + 1 = 11 points); the earlier tally is [4, 9].
     rows = four_rows([20, 21, 22, 23, 24], [40], [60], [80])
-    state = from_position([[25], [70]], rows, matches=matches, totals=[4, 9], seed=123)
+    state = scenario([[25], [70]], rows, matches=matches, totals=[4, 9], seed=123)
     return play_turn(state, 25, 70)
 
 
@@ -326,7 +326,7 @@ def test_the_game_ends_after_the_last_match_with_fewest_points_first() -> None:
 def test_equal_totals_share_a_place() -> None:
     # RULING T6: seat 0 takes 11 and seat 2 nothing, so seats 0 and 1 tie on 11.
     rows = four_rows([20, 21, 22, 23, 24], [40], [60], [80])
-    state = from_position([[25], [70], [61]], rows, totals=[0, 11, 3])
+    state = scenario([[25], [70], [61]], rows, totals=[0, 11, 3])
     state = play_turn(state, 25, 70, 61)
     assert sita.placements(state) == [[2], [0, 1]]
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from games.bots import get_bot, random_bot
 from games.bots.sita import choose
 from games.engines import sita
-from games.engines.sita import from_position
+from games.engines.sita import scenario
 
 
 def bot_game(players: int, seed: int, good_seats: set[int]) -> sita.State:
@@ -47,14 +47,14 @@ def test_the_bot_is_deterministic_for_a_given_generator() -> None:
 def test_the_good_bot_avoids_a_certain_sixth_card() -> None:
     # 15 would be the sixth card of row 0; 51 sits right above 50 where nothing fits between.
     rows = [[10, 11, 12, 13, 14], [50], [60], [70]]
-    state = from_position([[15, 51], [80, 81]], rows)
+    state = scenario([[15, 51], [80, 81]], rows)
     assert choose(sita.view(state, 0), random.Random(1)) == {"type": "choose", "card": 51}
 
 
 def test_the_good_bot_does_not_take_an_expensive_row_for_nothing() -> None:
     # RULING T4: the bot's 5 is too low; row 1 costs 3 + 5 + 5 + 5 + 7 = 25.
     rows = [[10], [20, 22, 33, 44, 55], [30], [40]]
-    state = from_position([[5, 90], [95, 96]], rows)
+    state = scenario([[5, 90], [95, 96]], rows)
     state = sita.apply(sita.apply(state, 0, {"type": "choose", "card": 5}), 1, {"type": "choose", "card": 95})
     action = choose(sita.view(state, 0), random.Random(1))
     assert action["type"] == "take_row" and action["row"] != 1
@@ -64,7 +64,7 @@ def test_the_good_bot_weighs_a_rows_penalty_against_its_later_cards() -> None:
     # RULING T4: row 0 is the cheapest (1 point) but its end 37 is what keeps 38, 39, 41 and 42
     # safe; without it they all fall onto row 1, four cards long. Paying 3 for a row is better.
     rows = [[37], [12, 13, 14, 16], [60], [70]]
-    state = from_position([[1, 38, 39, 41, 42], [90, 91, 92, 93, 94]], rows)
+    state = scenario([[1, 38, 39, 41, 42], [90, 91, 92, 93, 94]], rows)
     state = sita.apply(sita.apply(state, 0, {"type": "choose", "card": 1}), 1, {"type": "choose", "card": 90})
     action = choose(sita.view(state, 0), random.Random(1))
     assert action["type"] == "take_row" and action["row"] in (2, 3)

@@ -1,16 +1,17 @@
-"""Sitaratas properties over seeded random games: every player count, both decks, both orders."""
+"""Sitaratas properties over seeded random games: every player count, both decks, both orders.
+
+What every engine promises (views, refusals, ``dumps``/``loads``, leaks) is checked once for all
+three in test_engine_conformance.py; here only what the Sitaratas rules add.
+"""
 
 from __future__ import annotations
 
-import json
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.bots import random_bot
-from games.engines import IllegalAction
 from games.engines import sitaratas as engine
 from games.engines.cards import make_deck
 from games.engines.sitaratas import CLASSIC_RANKS
@@ -20,43 +21,12 @@ DECKS = st.sampled_from(["classic", "jokers"])
 ORDERS = st.sampled_from(["up_down", "down_up"])
 SEEDS = st.integers(min_value=0, max_value=2**40)
 SHEET_KEYS = {"number", "cards", "dealer", "trump", "indicator", "bids", "tricks_won", "points"}
-GARBAGE = [None, 3, "bid", [], {}, {"type": "bid"}, {"type": "bid", "bid": True}, {"type": "bid", "bid": "2"},
-           {"type": "play", "card": "RJ", "joker": 1}, {"type": "play", "card": "QH", "extra": 0}, {"type": "nonsense"}]
 
 
-def _tokens(value: object) -> set[str]:
-    if isinstance(value, dict):
-        return set().union(*map(_tokens, value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*map(_tokens, value)) if value else set()
-    return {str(value)} if isinstance(value, str) else set()
-
-
-def _check_position(state: engine.State, players: int) -> None:
-    acting = engine.to_act(state)
-    assert len(acting) == 1
-    for seat in range(players):
-        if seat not in acting:
-            assert engine.legal_actions(state, seat) == []
-    text = engine.dumps(state)
-    assert engine.dumps(engine.loads(text)) == text
-    assert engine.loads(text) == state
-    for garbage in GARBAGE:
-        with pytest.raises(IllegalAction):
-            engine.apply(state, acting[0], garbage)
-    with pytest.raises(IllegalAction, match="not your turn"):
-        engine.apply(state, (acting[0] + 1) % players, engine.legal_actions(state, acting[0])[0])
-    assert engine.dumps(state) == text
-    # No view holds another seat's cards still in hand. The score sheet shows only the
-    # indicators of finished rounds (public then, and possibly dealt again since).
-    for seat in [None, *range(players)]:
-        view = json.loads(json.dumps(engine.view(state, seat)))
-        for entry in view.pop("score_sheet"):
-            assert set(entry) == SHEET_KEYS
-        shown = _tokens(view)
-        for other, hand in enumerate(state.hands):
-            if other != seat:
-                assert not set(hand) & shown, f"seat {seat} sees seat {other}'s cards"
+def _check_position(state: engine.State) -> None:
+    assert len(engine.to_act(state)) == 1  # one seat at a time (RULINGS S4, S5)
+    for entry in engine.view(state, None)["score_sheet"]:
+        assert set(entry) == SHEET_KEYS
 
 
 def _check_record(record: dict, players: int, deck: str, order: str) -> None:
@@ -87,22 +57,16 @@ def _check_record(record: dict, players: int, deck: str, order: str) -> None:
 
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=PLAYERS, deck=DECKS, order=ORDERS, seed=SEEDS)
-def test_random_games_keep_every_rule_and_contract(players: int, deck: str, order: str, seed: int) -> None:
-    options = {"deck": deck, "order": order}
-    state = engine.new_game(players, options, seed)
-    assert engine.dumps(state) == engine.dumps(engine.new_game(players, options, seed))
+def test_random_games_keep_every_rule(players: int, deck: str, order: str, seed: int) -> None:
+    state = engine.new_game(players, {"deck": deck, "order": order}, seed)
     rng = random.Random(seed)
     step = 0
     while not engine.is_over(state):
         if step % 11 == 0:
-            _check_position(state, players)
+            _check_position(state)
         seat = engine.to_act(state)[0]
-        before = engine.dumps(state)
         state = engine.apply(state, seat, random_bot(engine.view(state, seat), rng))
-        assert engine.dumps(engine.loads(before)) == before
         step += 1
-    assert engine.to_act(state) == []
-    assert all(engine.legal_actions(state, seat) == [] for seat in range(players))
     record = engine.record(state)
     _check_record(record, players, deck, order)
     assert record["placements"] == [[seat] for seat in engine.ranking(record["totals"])]

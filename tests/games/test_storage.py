@@ -47,7 +47,7 @@ def _estimation_states(rounds: int) -> list:
     state = engine.new_game(4, {"length": "micro"}, 11)
     states_seen = [state]
     rng = random.Random(3)
-    while not engine.is_over(state) and len(state["history"]) < rounds:
+    while not engine.is_over(state) and len(state.history) < rounds:
         seat = engine.to_act(state)[0]
         state = engine.apply(state, seat, get_bot("estimation")(engine.view(state, seat), rng))
         states_seen.append(state)
@@ -58,7 +58,7 @@ def test_a_split_state_joins_back_to_the_engines_state_and_text() -> None:
     engine = get_engine("estimation")
     for state in _estimation_states(3)[::7]:
         text, rounds = storage.split("estimation", state)
-        assert rounds == state["history"] and len(text) < len(engine.dumps(state)) or not rounds
+        assert rounds == list(state.history) and len(text) < len(engine.dumps(state)) or not rounds
         parsed = engine.loads(text)
         assert storage.placeholders("estimation", parsed) == storage.placeholders_in_text("estimation", text) == len(rounds)
         joined = storage.join("estimation", parsed, codec.loads(codec.dumps(rounds)))
@@ -70,7 +70,7 @@ def test_a_state_without_placeholders_is_the_whole_state_as_before() -> None:
     state = _estimation_states(2)[-1]
     assert storage.join("estimation", engine.loads(engine.dumps(state)), []) == state
     with pytest.raises(ValueError):
-        storage.join("estimation", engine.loads(storage.split("estimation", state)[0]), state["history"][:1])
+        storage.join("estimation", engine.loads(storage.split("estimation", state)[0]), list(state.history[:1]))
 
 
 def test_games_that_do_not_grow_are_stored_as_the_engine_writes_them() -> None:
@@ -105,7 +105,7 @@ def test_a_game_played_through_the_services_stores_each_finished_round_once(host
         # What is stored is the engine's state of the logged moves, rounds joined in.
         assert storage.full_text(match) == engine.dumps(rebuild_state(match))
     assert len(columns) == 1 + 5  # written once per finished round of a micro game (and empty before)
-    assert match.record["rounds"] == storage.full_state(match)["history"]
+    assert match.record["rounds"] == list(storage.full_state(match).history)
     call_command("verify_matches", stdout=io.StringIO())
 
 

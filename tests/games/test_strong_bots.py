@@ -82,7 +82,7 @@ def test_the_normal_bot_stands_in_if_a_strong_bot_ever_fails(monkeypatch, caplog
 
 def test_the_easy_bot_errs_sometimes_and_is_otherwise_the_normal_bot() -> None:
     state = estimation.new_game(4, {"length": "micro"}, 3)
-    while state["phase"] != "playing":
+    while state.phase != "playing":
         seat = estimation.to_act(state)[0]
         state = estimation.apply(state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0)))
     seat = estimation.to_act(state)[0]
@@ -107,12 +107,12 @@ def heavy_views() -> dict[str, dict]:
         state = sitaratas.apply(state, seat, sitaratas.legal_actions(state, seat)[0])
     views["sitaratas"] = sitaratas.view(state, sitaratas.to_act(state)[0])
     state = estimation.new_game(4, {"length": "micro"}, 5)
-    while state["phase"] != "playing":
+    while state.phase != "playing":
         seat = estimation.to_act(state)[0]
         state = estimation.apply(state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0)))
     views["estimation"] = estimation.view(state, estimation.to_act(state)[0])
     state = estimation.new_game(4, {"length": "mini"}, 5)  # a call round: the auction
-    while state["phase"] != "auction":
+    while state.phase != "auction":
         seat = estimation.to_act(state)[0]
         state = estimation.apply(state, seat, {"type": "decline"})
     views["estimation auction"] = estimation.view(state, estimation.to_act(state)[0])
@@ -194,14 +194,15 @@ def test_a_strong_sitaratas_choice_does_not_change_with_the_other_seats_cards(mo
 def test_a_strong_estimation_choice_does_not_change_with_the_other_seats_cards() -> None:
     state = estimation.new_game(4, {"length": "micro"}, 8)
     bots_played = 0
-    while state["phase"] != "playing" or bots_played < 5:
+    while state.phase != "playing" or bots_played < 5:
         seat = estimation.to_act(state)[0]
         state = estimation.apply(state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0)))
-        bots_played += state["phase"] == "playing"
+        bots_played += state.phase == "playing"
     seat = estimation.to_act(state)[0]
     choice = _strong_choice("estimation", state, seat)
     for trial in range(3):
-        other = {**state, "hands": _others_shuffled(state["hands"], seat, random.Random(trial))}
+        hands = _others_shuffled([list(hand) for hand in state.hands], seat, random.Random(trial))
+        other = dataclasses.replace(state, hands=tuple(tuple(hand) for hand in hands))
         assert estimation.view(other, seat) == estimation.view(state, seat)
         assert _strong_choice("estimation", other, seat) == choice
 
@@ -256,26 +257,26 @@ def test_the_lean_simulator_agrees_with_the_estimation_engine(seed) -> None:
     checked = 0
     while not estimation.is_over(state):
         seat = estimation.to_act(state)[0]
-        if state["phase"] != "playing":
+        if state.phase != "playing":
             action = rule_based_estimation.choose(estimation.view(state, seat), rng)
             state = estimation.apply(state, seat, action)
             continue
-        trump = state["trump"] if state["trump"] != "NT" else None
+        trump = state.trump if state.trump != "NT" else None
         rules = tricks.Rules(4, tricks.trump_index(trump), sitaratas=False)
-        trick = tricks.Trick(state["leader"])
-        for play in state["trick"]:
-            trick.add(play["seat"], tricks.encode(play["card"]), False, rules.trump)
+        trick = tricks.Trick(state.leader)
+        for play in state.trick:
+            trick.add(play.seat, tricks.encode(play.card), False, rules.trump)
         legal = estimation.legal_actions(state, seat)
-        hand = [tricks.encode(card) for card in state["hands"][seat]]
+        hand = [tricks.encode(card) for card in state.hands[seat]]
         assert sorted(tricks.legal(hand, trick.led, rules)) == sorted(tricks.encode(a["card"]) for a in legal)
         action = rng.choice(legal)
         trick.add(seat, tricks.encode(action["card"]), False, rules.trump)
-        count = len(state["tricks"])
-        history = len(state["history"])
+        count = len(state.tricks)
+        history = len(state.history)
         state = estimation.apply(state, seat, action)
         if trick.count == 4:
-            done = state["history"][-1]["tricks"][count] if len(state["history"]) > history else state["tricks"][count]
-            assert trick.best_seat == done["winner"]
+            done = state.history[-1]["tricks"][count]["winner"] if len(state.history) > history else state.tricks[count].winner
+            assert trick.best_seat == done
             checked += 1
     assert checked == 5 * 13
 

@@ -163,7 +163,7 @@ def test_the_estimation_example_scores_as_the_engine_does() -> None:
 
 def test_the_sita_example_plays_as_the_engine_does() -> None:
     # RULINGS T3, T4
-    state = sita.from_position([[9], [40], [68], [89]], [[23], [31, 38], [50, 51, 60, 62, 67], [88]])
+    state = sita.scenario([[9], [40], [68], [89]], [[23], [31, 38], [50, 51, 60, 62, 67], [88]])
     for seat, card in enumerate([9, 40, 68, 89]):
         state = sita.apply(state, seat, {"type": "choose", "card": card})
     assert sita.to_act(state) == [0]  # placing waits for the too-low card's owner

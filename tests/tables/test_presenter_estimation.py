@@ -14,33 +14,33 @@ from tables.live.presenters.estimation import present
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
 
-def act(state: dict, action: dict) -> dict:
+def act(state: E.State, action: dict) -> E.State:
     return E.apply(state, E.to_act(state)[0], action)
 
 
-def call_round() -> dict:
-    return E.scenario_state(dealer=0, length="mini")  # Round 1 of 10: a call round, seat 1 acts first.
+def call_round() -> E.State:
+    return E.scenario(dealer=0, length="mini")  # Round 1 of 10: a call round, seat 1 acts first.
 
 
-def auction_after_4_spades() -> dict:
+def auction_after_4_spades() -> E.State:
     state = call_round()
     for _ in range(4):
         state = act(state, {"type": "decline"})
     return act(state, {"type": "call", "tricks": 4, "trump": "S"})
 
 
-def fixed_round_estimates() -> dict:
-    return E.scenario_state(dealer=0, length="micro")  # Every micro round is fixed: estimates first.
+def fixed_round_estimates() -> E.State:
+    return E.scenario(dealer=0, length="micro")  # Every micro round is fixed: estimates first.
 
 
-def playing() -> dict:
+def playing() -> E.State:
     state = fixed_round_estimates()
     for value in (3, 3, 3, 3):
         state = act(state, {"type": "estimate", "value": value})
     return state
 
 
-def render(state: dict, seat: int | None) -> str:
+def render(state: E.State, seat: int | None) -> str:
     view = E.view(state, seat)
     snap = Snapshot(table_id=1, game="estimation", status="playing", options={"length": "mini"}, seat_count=4,
                     stake=0, host_id=1, host_name="Ann", closed_reason="", seats=(), version=7)
@@ -120,8 +120,8 @@ def test_the_hand_disables_cards_that_do_not_follow_suit() -> None:
 
 def test_the_score_sheet_explains_each_seats_points() -> None:
     state = playing()
-    number = state["round_number"]
-    while state["round_number"] == number:
+    number = state.round_number
+    while state.round_number == number:
         seat = E.to_act(state)[0]
         state = E.apply(state, seat, E.legal_actions(state, seat)[0])
     g = present(E.view(state, 0), NAMES, 0)
@@ -138,7 +138,7 @@ def test_the_page_shows_only_the_viewers_cards() -> None:
     html = render(state, 0)
     mine = E.view(state, 0)["hand"]
     for seat in range(1, 4):
-        for card in state["hands"][seat]:
+        for card in state.hands[seat]:
             if card not in mine:
                 assert f'value="{card}"' not in html
     assert html.count('name="type" value="play"') == (13 if E.to_act(state) == [0] else 0)

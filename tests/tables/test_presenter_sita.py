@@ -5,14 +5,14 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from games.engines import sita
-from games.engines.sita import from_position
+from games.engines.sita import scenario
 from tables.live.presenters import present
 
 NAMES = ["Ann", "Bob", "Cy"]
 
 
 def three_seats() -> sita.State:
-    return from_position([[43, 60, 7], [95, 96, 2], [55, 70, 3]], [[12], [38, 39, 40, 41, 42], [90], [100]])
+    return scenario([[43, 60, 7], [95, 96, 2], [55, 70, 3]], [[12], [38, 39, 40, 41, 42], [90], [100]])
 
 
 def shaped(state: sita.State, seat: int | None) -> tuple[dict, dict]:
@@ -107,7 +107,7 @@ def test_a_spectator_sees_no_hand() -> None:
 
 
 def test_labels_and_the_score_sheet_after_a_match() -> None:
-    state = from_position([[43], [95], [70]], [[12], [38], [90], [100]], matches=2)
+    state = scenario([[43], [95], [70]], [[12], [38], [90], [100]], matches=2)
     _, g = shaped(state, 0)
     assert g["match_label"] == "Match 1 of 2" and g["turn_label"] == "Turn 10 of 10"
     for seat, card in enumerate((43, 95, 70)):
