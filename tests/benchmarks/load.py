@@ -52,7 +52,6 @@ import os
 import random
 import re
 import resource
-import socket
 import subprocess
 import sys
 import time
@@ -65,7 +64,7 @@ import uvloop
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from config import serve  # noqa: E402  (the project, from its root)
+from config import processes, serve  # noqa: E402  (the project, from its root)
 
 BIN = Path(sys.executable).parent
 BENCH_DB = os.environ.get("LOAD_BENCH_DB", "sitaratas_bench")  # another name to run beside another bench
@@ -100,23 +99,6 @@ def log(message: str) -> None:
 # --- the site ---------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"Nothing listens on port {port}; see the server log.")
-
-
 def bench_environment() -> tuple[dict, object]:
     """The children's environment: a fresh database on the same server, DEBUG off, own prefixes."""
     services = None
@@ -148,33 +130,25 @@ class Site:
 
     def __init__(self, env: dict, daphnes: int, logs: Path) -> None:
         self.env, self.logs = env, logs
-        self.ports = [free_port() for _ in range(daphnes)]
+        self.ports = [processes.free_port() for _ in range(daphnes)]
         self.daphnes: list[subprocess.Popen] = []
         self.worker: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.logs.mkdir(parents=True, exist_ok=True)
         for index, port in enumerate(self.ports):
-            self.daphnes.append(subprocess.Popen(
-                serve.command("127.0.0.1", port), cwd=ROOT, env=self.env,
-                stdout=open(self.logs / f"daphne-{index}.log", "w"), stderr=subprocess.STDOUT))
-        self.worker = subprocess.Popen(
-            [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", "1", "--loglevel", "WARNING"],
-            cwd=ROOT, env=self.env, stdout=open(self.logs / "celery.log", "w"), stderr=subprocess.STDOUT)
-        for port in self.ports:
-            wait_for_port(port)
+            self.daphnes.append(processes.start(serve.command("127.0.0.1", port), env=self.env,
+                                                log=self.logs / f"daphne-{index}.log"))
+        self.worker = processes.start(
+            processes.celery_worker_command("--concurrency", "1", "--loglevel", "WARNING", python=str(BIN / "python")),
+            env=self.env, log=self.logs / "celery.log")
+        for port, daphne in zip(self.ports, self.daphnes):
+            try:
+                processes.wait_for_port(port, process=daphne)
+            except RuntimeError as error:
+                raise SystemExit(f"{error}; see the server log.") from None
 
     def stop(self) -> None:
-        for process in [*self.daphnes, self.worker]:
-            if process is not None and process.poll() is None:
-                process.terminate()
-        for process in [*self.daphnes, self.worker]:
-            if process is None:
-                continue
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        processes.stop([*self.daphnes, self.worker])
 
 
 class CpuMeter:
@@ -197,9 +171,9 @@ class CpuMeter:
 
     def _sample(self) -> dict[str, dict[int, float]]:
         sample: dict[str, dict[int, float]] = {}
-        for name, processes in self._pids().items():
+        for name, members in self._pids().items():
             sample[name] = {}
-            for process in processes:
+            for process in members:
                 try:
                     times = process.cpu_times()
                     sample[name][process.pid] = times.user + times.system
@@ -875,7 +849,7 @@ async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, 
             try:
                 waiter = await ws.ping()
                 await asyncio.wait_for(waiter, 5)
-                pings.append(time.perf_counter() - sent)
+                pings.append(time.perf_counter() - sent)  # noqa: B023 (gathered below, in this same step)
             except Exception:  # noqa: BLE001
                 lost += 1
 
@@ -926,7 +900,8 @@ def report_moves(name: str, result: dict, echo: dict, group: dict) -> list[str]:
         f"fan-out to group echo  p50 {percentile(fan, 50) / group50:5.1f}x  p99 {percentile(fan, 99) / group99:5.1f}x",
         f"  errors {result['errors']}  dropped connections {result['dropped']}  timeouts {result['timeouts']}  "
         f"echo errors {echo['errors']}  games over {result['over']}",
-        f"  client loop lag ms   p99 {ms(percentile(result['lag'], 99))}  max {ms(max(result['lag']) if result['lag'] else 0)}"
+        f"  client loop lag ms   p99 {ms(percentile(result['lag'], 99))}"
+        f"  max {ms(max(result['lag']) if result['lag'] else 0)}"
         f"   (a stall of the client or the machine, not of the site)",
         f"  CPU (% of one core)  {cpu(result['cpu'])}",
         f"  CPU in group echo    {cpu(group['cpu'])}",
@@ -940,7 +915,8 @@ def report_flat(flat: dict) -> list[str]:
              "benchmark's process; WAL: the move's records, min and median, of which full-page images)"]
     for label, r in flat.items():
         lines.append(f"  {label:8s} CPU per move p50 {percentile(r['cpu'], 50) * 1e6:7.0f} us  mean "
-                     f"{sum(r['cpu']) / len(r['cpu']) * 1e6:7.0f} us   state text written {sum(r['statement']) / len(r['statement']):7.0f} B"
+                     f"{sum(r['cpu']) / len(r['cpu']) * 1e6:7.0f} us"
+                     f"   state text written {sum(r['statement']) / len(r['statement']):7.0f} B"
                      f"   WAL min {min(r['wal']):6d} B  median {percentile(r['wal'], 50):6.0f} B"
                      f" (full-page images median {percentile(r['fpi'], 50):5.0f} B, total {sum(r['fpi'])} B)"
                      f"   whole state {r['state_kib']:.1f} KiB")

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from config import serve
+from config import processes, serve
+from tests.helpers import database_url, is_browser_test
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -33,7 +30,7 @@ def pytest_collection_modifyitems(items) -> None:
     if not Path(CHROMIUM).exists():
         skip = pytest.mark.skip(reason="Chromium is not installed (apt-get install chromium)")
         for item in items:
-            if "browser" in str(item.fspath):
+            if is_browser_test(item):
                 item.add_marker(skip)
 
 
@@ -52,72 +49,74 @@ def in_thread(work):
         return pool.submit(run).result()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _test_database_url() -> str:
-    from django.db import connection
-
-    settings = connection.settings_dict
-    host = settings["HOST"] or ""
-    from urllib.parse import quote
-
-    port = f":{settings['PORT']}" if settings.get("PORT") else ""
-    auth = settings["USER"] or "postgres"
-    if settings.get("PASSWORD"):
-        auth += f":{quote(settings['PASSWORD'], safe='')}"
-    return f"postgres://{auth}@{quote(host, safe='')}{port}/{settings['NAME']}"
-
-
 @pytest.fixture(scope="session")
 def site_url(django_db_setup, django_db_blocker) -> str:
     """Daphne and a Celery worker on the test database, for the whole session."""
     with django_db_blocker.unblock():
-        database_url = _test_database_url()
-    port = _free_port()
+        url = database_url()
+    port = processes.free_port()
     env = {
         **os.environ,
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": url,
         "DATABASE_CONN_MAX_AGE": "0",
         "BOT_DELAY_SECONDS": "0.05",
         "CELERY_QUEUE": f"browser-{port}",
         "DJANGO_DEBUG": "true",  # static files from the finders, no collectstatic
     }
-    bin_dir = Path(sys.executable).parent
     logs = ARTIFACTS / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    daphne = subprocess.Popen(serve.command("127.0.0.1", port), cwd=ROOT, env=env,
-                              stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT)
-    worker = subprocess.Popen([str(bin_dir / "celery"), "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"],
-                              cwd=ROOT, env=env, stdout=open(logs / "celery.log", "w"), stderr=subprocess.STDOUT)
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
-    for process in (daphne, worker):
-        process.terminate()
-    for process in (daphne, worker):
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    daphne = processes.start(serve.command("127.0.0.1", port), env=env, log=logs / "daphne.log")
+    worker = processes.start(processes.celery_worker_command("--pool", "solo", "--loglevel", "INFO"), env=env,
+                             log=logs / "celery.log")
+    try:
+        processes.wait_for_port(port, seconds=20, process=daphne)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        processes.stop([daphne, worker])
 
 
-@pytest.fixture(scope="session")
+class Chromium:
+    """One headless Chromium under Playwright's sync API, started for the first browser test and
+    stopped after the last of a run of them: the sync API runs an event loop in this thread while
+    it is open, and the tests that come after (on this xdist worker) use async_to_sync, which
+    refuses to run beside one."""
+
+    def __init__(self) -> None:
+        self.playwright = self.browser = None
+
+    def get(self):
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the ORM, from this thread's loop
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                           headless=True)
+        return self.browser
+
+    def close(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.playwright.stop()
+            self.playwright = self.browser = None
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+CHROMIUM_SESSION = Chromium()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the test's own fixtures (its browser contexts) are torn down."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or not is_browser_test(nextitem):
+            CHROMIUM_SESSION.close()
+
+
+@pytest.fixture
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs a loop in this thread.
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
+    return CHROMIUM_SESSION.get()
 
 
 @pytest.fixture

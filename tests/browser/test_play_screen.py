@@ -217,8 +217,8 @@ def test_every_estimation_decision_is_in_view_on_a_laptop_and_a_phone(browser, s
                 assert_not_covered(page, "#game .est-headline")
         # Move on: decline, pass, the first estimate allowed, the first playable card.
         button = laptop.locator(
-            "#game button:has-text('Decline'), #game button.pass-btn, #game .est-values button.value-btn:not([disabled]),"
-            " #game .est-hand button:not([disabled])").first
+            "#game button:has-text('Decline'), #game button.pass-btn,"
+            " #game .est-values button.value-btn:not([disabled]), #game .est-hand button:not([disabled])").first
         try:
             button.click(timeout=3_000)
             laptop.wait_for_function("v => document.getElementById('live').dataset.version !== v", arg=version)
@@ -228,7 +228,8 @@ def test_every_estimation_decision_is_in_view_on_a_laptop_and_a_phone(browser, s
 
 
 def _sitaratas_at_a_joker(username: str):
-    """A jokers table played on (the player taking their first legal choice) until the player may lead or follow with a joker."""
+    """A jokers table played on (the player taking their first legal choice) until the player may lead or
+    follow with a joker."""
     from games.models import Match
     from tests.tables.helpers import state_of
 

@@ -16,7 +16,8 @@ from tests.browser.conftest import log_in, open_table, screenshot, sign_up
 
 pytestmark = pytest.mark.browser
 
-ACTION = "#live button.bid-btn:not([disabled]), #live button.card-btn:not([disabled]), #live button.joker-btn:not([disabled])"
+ACTION = ("#live button.bid-btn:not([disabled]), #live button.card-btn:not([disabled]),"
+          " #live button.joker-btn:not([disabled])")
 READY = f"() => !!(document.querySelector('#result') || document.querySelector({ACTION!r}))"
 
 

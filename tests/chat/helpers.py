@@ -7,18 +7,16 @@ import json
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from tables import services
-from tests.tables.helpers import open_table
+from tests.tables.helpers import open_table, seat_guests, start_table
 from tests.tables.socket_helpers import connect, drain
 
 
 def seated_sita_table(host, player, *, start: bool = False):
     """A two-seat SITA table (no bots needed): host and player seated, the game started or not."""
-    table = open_table(host, "sita", seat_count=2)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
     if start:
-        services.table_start(table_id=table.pk, host=host)
+        return start_table(host, "sita", seat_count=2, guests=[player])[0]
+    table = open_table(host, "sita", seat_count=2)
+    seat_guests(table, [player])
     return table
 
 

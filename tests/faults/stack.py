@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,7 +24,7 @@ from pathlib import Path
 
 import psycopg
 
-from config import launch, serve
+from config import launch, processes, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "faults"
@@ -82,18 +81,6 @@ def stopped(server) -> None:
     atexit.unregister(server._cleanup)
 
 
-def _wait_for_port(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"nothing answers on port {port}") from None
-            time.sleep(0.1)
-
-
 class Stack:
     def __init__(self, directory: Path, template: Path, name: str, **env: str) -> None:
         self.directory, self.name = directory, name
@@ -109,26 +96,23 @@ class Stack:
         self.worker: subprocess.Popen | None = None
         self.supervised, self.closing = False, False
         self._supervisor: threading.Thread | None = None
-        self._logs: list = []
         say(f"{name}: PostgreSQL {self.database_url.split('@', 1)[1]} and Redis {self.redis_url}, both its own")
 
     # --- processes ----------------------------------------------------------------------------
 
-    def _log(self, what: str):
-        handle = open(LOGS / f"{self.name}-{what}.log", "a")
-        self._logs.append(handle)
-        return handle
+    def _log(self, what: str) -> Path:
+        return LOGS / f"{self.name}-{what}.log"
 
     def start_daphne(self, index: int | None = None) -> int:
         """Start Daphne number ``index`` (a new one if None) on its port; returns the index."""
         if index is None:
             index = len(self.daphnes)
             self.daphnes.append(None)
-            self.ports.append(launch.free_port())
+            self.ports.append(processes.free_port())
         port = self.ports[index]
-        self.daphnes[index] = subprocess.Popen(serve.command("127.0.0.1", port), cwd=ROOT, env=self.env,
-                                               stdout=self._log(f"daphne{index}"), stderr=subprocess.STDOUT)
-        _wait_for_port(port)
+        self.daphnes[index] = processes.start(serve.command("127.0.0.1", port), env=self.env,
+                                              log=self._log(f"daphne{index}"), append=True)
+        processes.wait_for_port(port, process=self.daphnes[index])
         return index
 
     def kill_daphne(self, index: int) -> None:
@@ -154,11 +138,11 @@ class Stack:
                 self._spawn_worker()
 
     def _spawn_worker(self) -> None:
-        self.worker = subprocess.Popen(
-            [str(Path(PYTHON).parent / "celery"), "-A", "config", "worker", "--pool", "solo", "--beat",
-             "--schedule", str(self.directory / "celerybeat-schedule"), "--without-mingle", "--without-gossip",
-             "--loglevel", "INFO"],
-            cwd=ROOT, env=self.env, stdout=self._log("worker"), stderr=subprocess.STDOUT)
+        self.worker = processes.start(
+            processes.celery_worker_command("--pool", "solo", "--beat", "--schedule",
+                                            str(self.directory / "celerybeat-schedule"), "--without-mingle",
+                                            "--without-gossip", "--loglevel", "INFO"),
+            env=self.env, log=self._log("worker"), append=True)
 
     def kill_worker(self) -> None:
         self.supervised = False  # the test itself decides when a worker runs again
@@ -183,20 +167,10 @@ class Stack:
 
     def close(self) -> None:
         self.closing, self.supervised = True, False
-        for process in [*self.daphnes, self.worker]:
-            if process is not None and process.poll() is None:
-                process.terminate()
-        for process in [*self.daphnes, self.worker]:
-            if process is not None:
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        processes.stop([*self.daphnes, self.worker])
         if self.redis.poll() is None:
             self.redis.kill()
         stopped(self.postgres)
-        for handle in self._logs:
-            handle.close()
         shutil.rmtree(self.directory, ignore_errors=True)
 
     # --- the site, as its operators reach it -------------------------------------------------------

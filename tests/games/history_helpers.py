@@ -9,18 +9,13 @@ from games.bots import get_bot
 from games import storage
 from games.models import Match
 from tables import services
-from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, state_of
+from tests.tables.helpers import play_bots_until_human, start_table, state_of
 
 SHORT = {"sitaratas": {"deck": "classic", "order": "up_down"}, "estimation": {"length": "micro"}, "sita": {"matches": 2}}
 
 
 def started_match(host: User, game: str, *, humans: tuple[User, ...] = (), options: dict | None = None) -> Match:
-    table = open_table(host, game, options=options if options is not None else SHORT[game])
-    for position, user in enumerate(humans, start=1):
-        services.seat_take(table_id=table.pk, user=user, position=position)
-        services.seat_ready(table_id=table.pk, user=user, ready=True)
-    fill_with_bots(table, host)
-    return services.table_start(table_id=table.pk, host=host)
+    return start_table(host, game, guests=humans, options=options if options is not None else SHORT[game])[1]
 
 
 def play_to_end(match: Match, *, stop_after: int | None = None) -> Match:

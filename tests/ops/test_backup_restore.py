@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.models import Match
-from tests.browser.conftest import _test_database_url
+from tests.helpers import database_url
 from tests.ops.test_verify_matches import finished_staked_game
 from tests.tables.helpers import start_sitaratas_with_a_bot
 
@@ -19,7 +19,7 @@ SCRIPT = Path(__file__).with_name("backup_restore.py")
 
 
 def run_script() -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT)], env={**os.environ, "DATABASE_URL": _test_database_url()},
+    return subprocess.run([sys.executable, str(SCRIPT)], env={**os.environ, "DATABASE_URL": database_url()},
                           capture_output=True, text=True, timeout=300)
 
 

@@ -11,8 +11,7 @@ from django.test import Client
 
 from games.models import Match
 from ops.logs import JsonFormatter, task_done
-from tables import services
-from tests.tables.helpers import fill_with_bots, open_table, state_of
+from tests.tables.helpers import open_table, start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version
 
 
@@ -43,11 +42,7 @@ def test_a_task_line_keeps_only_its_integer_arguments(caplog) -> None:
 
 @database_sync_to_async
 def start_sita(host, player):
-    table = open_table(host, "sita", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    fill_with_bots(table, host)
-    return table, services.table_start(table_id=table.pk, host=host)
+    return start_table(host, "sita", seat_count=3, guests=[player])
 
 
 @pytest.mark.asyncio

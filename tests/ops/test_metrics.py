@@ -8,8 +8,7 @@ from django.test import AsyncClient, Client
 from prometheus_client.parser import text_string_to_metric_families
 
 from games.models import Match
-from tables import services
-from tests.tables.helpers import open_table, state_of
+from tests.tables.helpers import start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version
 
 TOKEN = "metrics-token-for-the-tests-0123456789"
@@ -60,11 +59,7 @@ def test_prometheus_scrapes_plain_http_where_every_other_page_goes_to_https(sett
 
 @database_sync_to_async
 def start_sitaratas(host, player):
-    table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    services.bot_add(table_id=table.pk, host=host, position=2)
-    return table, services.table_start(table_id=table.pk, host=host)
+    return start_table(host, "sitaratas", seat_count=3, guests=[player])
 
 
 @pytest.mark.asyncio

@@ -8,7 +8,8 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from tables.tasks import close_idle_lobbies
-from tests.tables.test_bots_on_celery import idle_lobby, is_closed, wait_for, worker  # noqa: F401 (a fixture)
+from tests.helpers import wait_for
+from tests.tables.test_bots_on_celery import idle_lobby, is_closed
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +21,7 @@ def metrics_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_a_worker_s_task_lag_and_run_time_are_summed_from_its_files(metrics_dir, host, worker) -> None:  # noqa: F811
+def test_a_worker_s_task_lag_and_run_time_are_summed_from_its_files(metrics_dir, host, worker) -> None:
 
     def sample(name: str) -> float:
         registry = CollectorRegistry()

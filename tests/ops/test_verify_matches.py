@@ -11,20 +11,15 @@ from django.core.management import CommandError, call_command
 from games.engines import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from ops.tasks import verify_matches_nightly
-from tables import services
 from tests.conftest import make_user
 from tests.payouts.helpers import play_to_end
-from tests.tables.helpers import fill_with_bots, open_table, start_sitaratas_with_a_bot
+from tests.tables.helpers import start_sitaratas_with_a_bot, start_table
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_staked_game(host, player) -> Match:
-    table = open_table(host, "estimation", stake=101)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    fill_with_bots(table, host)
-    return play_to_end(services.table_start(table_id=table.pk, host=host))
+    return play_to_end(start_table(host, "estimation", stake=101, guests=[player])[1])
 
 
 def verify(*args: str) -> tuple[str, str]:

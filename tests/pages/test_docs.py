@@ -94,7 +94,7 @@ def test_each_games_rules_page_renders_its_doc_with_cards_drawn_as_on_the_table(
     assert example in html and card_html in html
     assert "[[" not in html  # every card code became a card
     source = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
-    for ruling, title in docs.RULING_HEADING.findall(source):
+    for ruling, _title in docs.RULING_HEADING.findall(source):
         assert f'<h3 id="{ruling.lower()}">{ruling} — ' in html  # anchored: /rules/<game>/#s4
     assert 'href="/terms/"' in html  # the link to platform.md points at its page
 

@@ -10,7 +10,7 @@ from tables.errors import TableError
 from tests.conftest import make_user
 from tests.helpers import race
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, wallet
-from tests.tables.helpers import open_table, seat_player_and_bots
+from tests.tables.helpers import fill_with_bots, open_table, seat_guests
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +41,8 @@ def test_one_player_takes_seats_at_two_staked_tables_that_together_exceed_the_wa
 
 def test_a_double_start_starts_once_and_collects_once(host, player) -> None:
     table = open_table(host, "estimation", stake=50)
-    seat_player_and_bots(table, host, player)
+    seat_guests(table, [player])
+    fill_with_bots(table, host)
     results = race(lambda: services.table_start(table_id=table.pk, host=host),
                    lambda: services.table_start(table_id=table.pk, host=host))
     assert sum(isinstance(result, TableError) for result in results) == 1
@@ -53,7 +54,8 @@ def test_a_double_start_starts_once_and_collects_once(host, player) -> None:
 
 def test_a_double_start_of_a_sitaratas_table_uses_each_pass_once(host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
-    seat_player_and_bots(table, host, player)
+    seat_guests(table, [player])
+    fill_with_bots(table, host)
     race(lambda: services.table_start(table_id=table.pk, host=host),
          lambda: services.table_start(table_id=table.pk, host=host))
     assert Transfer.objects.filter(reason="pass_use").count() == 2

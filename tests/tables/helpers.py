@@ -7,6 +7,7 @@ from games import storage
 from games.engines import get_engine
 from games.models import Match
 from tables import services
+from tables.models import Table
 
 DEFAULT_SEATS = {"sitaratas": 3, "estimation": 4, "sita": 3}
 
@@ -16,23 +17,34 @@ def open_table(host: User, game: str, *, seat_count: int | None = None, options:
                                  options=options or {}, stake=stake)
 
 
-def fill_with_bots(table, host: User) -> None:
-    for seat in table.seats.filter(user=None).order_by("position"):
+def fill_with_bots(table, host: User, count: int | None = None) -> None:
+    """Bots in the first ``count`` empty seats (every empty seat if None)."""
+    empty = table.seats.filter(user=None).order_by("position")
+    for seat in empty if count is None else empty[:count]:
         services.bot_add(table_id=table.pk, host=host, position=seat.position)
 
 
-def seat_player_and_bots(table, host: User, player: User) -> None:
-    """The player takes seat 1 and is ready; bots fill the other empty seats."""
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    fill_with_bots(table, host)
+def seat_guests(table, guests) -> None:
+    """Each guest takes the next seat after the host's (1, 2, …) and is ready."""
+    for position, guest in enumerate(guests, start=1):
+        services.seat_take(table_id=table.pk, user=guest, position=position)
+        services.seat_ready(table_id=table.pk, user=guest, ready=True)
+
+
+def start_table(host: User, game: str, *, guests=(), bots: int | None = None, seat_count: int | None = None,
+                options: dict | None = None, stake: int = 0, entropy: str | None = None) -> tuple[Table, Match]:
+    """The host's table with the guests seated and ready, ``bots`` bots (the empty seats if None),
+    started: (table, match). Also the ``started_table`` fixture (tests/conftest.py)."""
+    table = open_table(host, game, seat_count=seat_count, options=options, stake=stake)
+    seat_guests(table, guests)
+    fill_with_bots(table, host, bots)
+    return table, services.table_start(table_id=table.pk, host=host, entropy=entropy)
 
 
 def start_sitaratas_with_a_bot(host: User, player: User) -> Match:
     """Host, player and one bot at a started Sitaratas table, played on to the first human turn."""
-    table = open_table(host, "sitaratas", seat_count=3)
-    seat_player_and_bots(table, host, player)
-    return play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+    _, match = start_table(host, "sitaratas", seat_count=3, guests=[player])
+    return play_bots_until_human(match)
 
 
 def play_bots_until_human(match: Match) -> Match:

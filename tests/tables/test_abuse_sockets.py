@@ -16,7 +16,7 @@ from django.test import Client
 from config.asgi import application
 from tables import services
 from tables.live import guard, presence, snapshot
-from tests.tables.helpers import open_table
+from tests.tables.helpers import open_table, start_table
 from tests.tables.socket_helpers import connect, drain, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -132,10 +132,7 @@ async def test_one_lobby_change_is_read_once_per_process_however_many_sockets(ho
 
 @database_sync_to_async
 def started_sita(host, player):
-    table = open_table(host, "sita", seat_count=2)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    return table, services.table_start(table_id=table.pk, host=host)
+    return start_table(host, "sita", seat_count=2, guests=[player])
 
 
 ODD_FRAMES = [

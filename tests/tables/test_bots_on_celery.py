@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -17,39 +13,10 @@ from games.models import Match
 from tables import services
 from tables.models import Table
 from tables.tasks import close_idle_lobbies
-from tests.browser.conftest import _test_database_url
+from tests.helpers import wait_for
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def worker(settings):
-    """A real ``celery worker`` process on the real broker and the test database, on its own queue."""
-    queue = f"test-{os.getpid()}"
-    settings.CELERY_TASK_DEFAULT_QUEUE = queue
-    from config.celery import app
-
-    app.conf.task_default_queue = queue
-    env = {**os.environ, "DATABASE_URL": _test_database_url(), "CELERY_QUEUE": queue, "BOT_DELAY_SECONDS": "0"}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", "--pool", "solo", "-Q", queue,
-         "--loglevel", "WARNING"], cwd=ROOT, env=env,
-    )
-    yield queue
-    process.terminate()
-    process.wait(20)
-    app.conf.task_default_queue = "sitaratas"
-
-
-def wait_for(predicate, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def idle_lobby(host) -> Table:

@@ -5,11 +5,12 @@ where a task's delivery is what is tested. Time is controlled with time-machine 
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
-from channels.db import database_sync_to_async
 import time_machine
+from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games import history
@@ -21,9 +22,9 @@ from tables import clock, services, tasks, votes
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.models import Table
-from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, state_of
+from tests.helpers import wait_for
+from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 from tests.tables.socket_helpers import connect, drain
-from tests.tables.test_bots_on_celery import wait_for, worker  # noqa: F401 (the real worker fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=dt_timezone.utc)
@@ -182,13 +183,10 @@ def test_the_sweep_is_in_the_beat_schedule(settings) -> None:
     assert any(entry["task"] == "tables.tasks.clocks_sweep" for entry in settings.CELERY_BEAT_SCHEDULE.values())
 
 
-def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(host, player, outsider, travel, queued) -> None:
+def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(started_table, host, player, outsider, travel,
+                                                                  queued) -> None:
     # RULING P11: the clock runs for every seat that has not chosen; the one that chose keeps its card.
-    table = open_table(host, "sita", seat_count=3)
-    for position, guest in ((1, player), (2, outsider)):
-        services.seat_take(table_id=table.pk, user=guest, position=position)
-        services.seat_ready(table_id=table.pk, user=guest, ready=True)
-    match = services.table_start(table_id=table.pk, host=host)
+    _, match = started_table("sita", seat_count=3, guests=[player, outsider])
     match.refresh_from_db()
     assert set(match.deadlines) == {"0", "1", "2"}
     deadline, _ = match.deadlines["0"]
@@ -408,11 +406,7 @@ def test_the_clock_cannot_change_after_the_start(host, player, queued) -> None:
 @database_sync_to_async
 def _started_with_the_host_away(host, player):
     """An Estimation game of the host, a player and bots, the host (seat 0) marked away after two expiries."""
-    table = open_table(host, "estimation")
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host)
+    table, match = start_table(host, "estimation", guests=[player])
     Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}})
     return table, match
 

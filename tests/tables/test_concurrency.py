@@ -8,7 +8,7 @@ from games.models import Match, MatchEvent
 from tables import services
 from tables.errors import TableError
 from tests.helpers import race
-from tests.tables.helpers import open_table, start_sitaratas_with_a_bot, state_of
+from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,13 +31,9 @@ def test_two_moves_for_one_turn_apply_exactly_once(host, player) -> None:
     assert MatchEvent.objects.filter(match=match, version__gt=version).count() == 1
 
 
-def test_simultaneous_sita_choices_are_all_applied(host, player, outsider) -> None:
+def test_simultaneous_sita_choices_are_all_applied(started_table, host, player, outsider) -> None:
     # RULING T2: every player chooses at the same time; no choice is refused as stale.
-    table = open_table(host, "sita", seat_count=3)
-    for position, user in ((1, player), (2, outsider)):
-        services.seat_take(table_id=table.pk, user=user, position=position)
-        services.seat_ready(table_id=table.pk, user=user, ready=True)
-    match = services.table_start(table_id=table.pk, host=host)
+    _, match = started_table("sita", seat_count=3, guests=[player, outsider])
     engine, state = state_of(match)
     users = [host, player, outsider]
     results = race(*[

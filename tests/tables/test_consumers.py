@@ -10,9 +10,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.engines.cards import label
-from games.models import Match
+from games.models import Match, MatchEvent
 from tables import services
-from tests.tables.helpers import fill_with_bots, open_table, state_of
+from tests.tables.helpers import fill_with_bots, open_table, start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -30,12 +30,7 @@ def eager_bots(settings):
 
 @database_sync_to_async
 def start_sitaratas(host, player):
-    table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    services.bot_add(table_id=table.pk, host=host, position=2)
-    match = services.table_start(table_id=table.pk, host=host)
-    return table, match
+    return start_table(host, "sitaratas", seat_count=3, guests=[player])
 
 
 async def test_an_anonymous_socket_is_refused(host) -> None:
@@ -126,6 +121,9 @@ async def test_htmx_form_fields_are_understood(host, player, eager_bots) -> None
               **{key: str(value) for key, value in action.items()}}
     await socket.send_to(text_data=json.dumps(fields))
     await receive_until_version(socket, match.version + 1)
+    event = await database_sync_to_async(MatchEvent.objects.get)(match=match, version=match.version + 1)
+    # Every value came as a string; the move recorded is the action itself (a bid is a number again).
+    assert (event.seat, event.user_id, event.action) == (awaited, user.pk, action)
     await socket.disconnect()
 
 
@@ -207,20 +205,13 @@ async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(host, play
 
 
 
-async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(host, player, outsider,
+async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(started_table, host, player, outsider,
                                                                            monkeypatch) -> None:
     # tables/live/fanout.py: the sockets of a process share the move's snapshot and every render they can.
     from tables.live import snapshot
     from tests.conftest import make_user
 
-    @database_sync_to_async
-    def start_sita():
-        table = open_table(host, "sita", seat_count=2)
-        services.seat_take(table_id=table.pk, user=player, position=1)
-        services.seat_ready(table_id=table.pk, user=player, ready=True)
-        return table, services.table_start(table_id=table.pk, host=host)
-
-    table, match = await start_sita()
+    table, match = await database_sync_to_async(started_table)("sita", seat_count=2, guests=[player])
     others = [outsider] + [await database_sync_to_async(make_user)(f"watcher{i}") for i in range(2)]
     seated = [(await connect(table.pk, user))[0] for user in (host, player)]
     watching = [(await connect(table.pk, user))[0] for user in others + [outsider]]

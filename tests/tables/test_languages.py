@@ -8,9 +8,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from tables import services
 from tables.live import snapshot
-from tests.tables.helpers import open_table
+from tests.tables.helpers import start_table
 from tests.tables.socket_helpers import connect, drain
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -22,12 +21,7 @@ ARABIC_ROUND, ESTONIAN_ROUND = "الجولة", "Voor"
 def start_sitaratas(host, player):
     host.language = "ar"  # chosen on the profile
     host.save(update_fields=["language"])
-    table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    services.bot_add(table_id=table.pk, host=host, position=2)
-    services.table_start(table_id=table.pk, host=host)
-    return table
+    return start_table(host, "sitaratas", seat_count=3, guests=[player])[0]
 
 
 async def test_an_arabic_and_an_estonian_player_each_get_their_own_language(host, player) -> None:

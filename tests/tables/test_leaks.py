@@ -21,9 +21,8 @@ from django.test import Client
 from games.engines import get_engine
 from games.engines.cards import SUIT_SYMBOL
 from games.models import Match, MatchEvent
-from tables import services
 from tables.models import DealCommitment
-from tests.tables.helpers import open_table
+from tests.tables.helpers import start_table
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -127,12 +126,7 @@ def eager_bots(settings):
 
 @database_sync_to_async
 def start(game: str, host, player, options: dict, seat_count: int):
-    table = open_table(host, game, seat_count=seat_count, options=options)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    for position in range(2, seat_count):
-        services.bot_add(table_id=table.pk, host=host, position=position)
-    return table, services.table_start(table_id=table.pk, host=host)
+    return start_table(host, game, seat_count=seat_count, options=options, guests=[player])
 
 
 @pytest.mark.parametrize(

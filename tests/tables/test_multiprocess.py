@@ -14,21 +14,16 @@ import json
 import os
 import random
 import re
-import signal
-import socket
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
 import websockets
 
-from config import serve
+from config import processes, serve
 from games.models import Match, MatchEvent
-from tables import services
-from tests.browser.conftest import _free_port, _test_database_url
 from tests.conftest import make_user
-from tests.helpers import session_key_for
+from tests.helpers import database_url, session_key_for
+from tests.tables.helpers import start_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -41,43 +36,23 @@ INPUT_RE = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 
 @pytest.fixture
 def two_daphnes(transactional_db):
-    env = {**os.environ, "DATABASE_URL": _test_database_url(), "DATABASE_CONN_MAX_AGE": "0", "DJANGO_DEBUG": "true",
+    env = {**os.environ, "DATABASE_URL": database_url(), "DATABASE_CONN_MAX_AGE": "0", "DJANGO_DEBUG": "true",
            "CHANNELS_PREFIX": f"mp{os.getpid()}"}
-    ports = [_free_port(), _free_port()]
+    ports = [processes.free_port(), processes.free_port()]
     logs = ROOT / "test-artifacts" / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    processes = [
-        subprocess.Popen(serve.command("127.0.0.1", port), cwd=ROOT, env=env,
-                         stdout=open(logs / f"multiprocess-daphne-{index}.log", "w"), stderr=subprocess.STDOUT)
-        for index, port in enumerate(ports)
-    ]
-    for port in ports:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, f"Daphne did not start on {port}"
-                time.sleep(0.1)
-    yield ports, processes
-    for process in processes:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    for process in processes:
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    daphnes = [processes.start(serve.command("127.0.0.1", port), env=env, log=logs / f"multiprocess-daphne-{index}.log")
+               for index, port in enumerate(ports)]
+    try:
+        for port, daphne in zip(ports, daphnes):
+            processes.wait_for_port(port, process=daphne)
+        yield ports, daphnes
+    finally:
+        processes.stop(daphnes)
 
 
 def started_table():
     users = [make_user(name) for name in ("anna", "bert", "carl", "dora")]
-    table = services.table_create(host=users[0], game="estimation", seat_count=4, options={"length": "full"})
-    for position, user in enumerate(users[1:], start=1):
-        services.seat_take(table_id=table.pk, user=user, position=position)
-        services.seat_ready(table_id=table.pk, user=user, ready=True)
-    match = services.table_start(table_id=table.pk, host=users[0])
+    table, match = start_table(users[0], "estimation", guests=users[1:], options={"length": "full"})
     return table, match, [session_key_for(user) for user in users]
 
 

@@ -17,7 +17,7 @@ from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
 from tests.conftest import make_user
 from tests.payouts.helpers import assert_passes_conserved
-from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
+from tests.tables.helpers import play_bots_until_human, start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,12 +31,7 @@ def queued(monkeypatch) -> list:
 
 
 def start_sitaratas(host, guests, seat_count=3) -> Match:
-    table = open_table(host, "sitaratas", seat_count=seat_count)
-    for position, guest in enumerate(guests, start=1):
-        services.seat_take(table_id=table.pk, user=guest, position=position)
-        services.seat_ready(table_id=table.pk, user=guest, ready=True)
-    fill_with_bots(table, host)
-    return services.table_start(table_id=table.pk, host=host)
+    return start_table(host, "sitaratas", seat_count=seat_count, guests=guests)[1]
 
 
 def restart(match: Match, host, guests) -> Match:
