@@ -17,8 +17,9 @@ from accounts.services import AccountError, account_anonymise
 
 class ModeratedUserChangeForm(UserChangeForm):
     # RULING P19: a change to someone's account (deactivating, staff rights, a name) says why.
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200,
-                             help_text=gettext_lazy("Why this change (kept in the admin log)."))
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), max_length=200, help_text=gettext_lazy("Why this change (kept in the admin log).")
+    )
 
 
 @admin.register(User)
@@ -27,9 +28,11 @@ class UserAdmin(BaseUserAdmin):
     list_display = ["username", "display_name", "email", "is_bot", "bot_level", "is_staff", "date_joined"]
     list_filter = ["is_bot", "bot_level", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
-    fieldsets = [*BaseUserAdmin.fieldsets,
-                 (gettext_lazy("Player"), {"fields": ["display_name", "is_bot", "bot_level"]}),
-                 (gettext_lazy("Moderation"), {"fields": ["reason"]})]
+    fieldsets = [
+        *BaseUserAdmin.fieldsets,
+        (gettext_lazy("Player"), {"fields": ["display_name", "is_bot", "bot_level"]}),
+        (gettext_lazy("Moderation"), {"fields": ["reason"]}),
+    ]
     # A bot's level is what its past games were played at (RULING P45): never edited.
     readonly_fields = ["bot_level"]
     actions = ["delete_accounts"]
@@ -62,9 +65,12 @@ class UserAdmin(BaseUserAdmin):
                 # The admin log stays in English: it is the record, read by whoever audits it.
                 self.log_change(request, user, f"Deleted the account (anonymised): {reason}")
         if done:
-            self.message_user(request, ngettext("%(count)d account deleted (anonymised).",
-                                                "%(count)d accounts deleted (anonymised).", done) % {"count": done},
-                              messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext("%(count)d account deleted (anonymised).", "%(count)d accounts deleted (anonymised).", done)
+                % {"count": done},
+                messages.SUCCESS,
+            )
         return None
 
     def construct_change_message(self, request, form, formsets, add=False):

@@ -18,12 +18,21 @@ from django.utils.translation import gettext_lazy
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=150,
-                             help_text=gettext_lazy("Why (kept with the record and in the admin log)."))
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=150,
+        help_text=gettext_lazy("Why (kept with the record and in the admin log)."),
+    )
 
 
-def ask_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, title: str, *,
-               form_class: type[forms.Form] = ReasonForm) -> tuple[dict | None, TemplateResponse | None]:
+def ask_reason(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet,
+    title: str,
+    *,
+    form_class: type[forms.Form] = ReasonForm,
+) -> tuple[dict | None, TemplateResponse | None]:
     """RULING P19: an admin action first asks why (and whatever else ``form_class`` asks).
     Returns the form's answers, or the page asking for them."""
     form = form_class(request.POST if "apply" in request.POST else None)
@@ -32,17 +41,35 @@ def ask_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Qu
     return None, action_page(model_admin, request, queryset, form, title)
 
 
-def action_page(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, form: forms.Form,
-                title: str, **context) -> TemplateResponse:
+def action_page(
+    model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, form: forms.Form, title: str, **context
+) -> TemplateResponse:
     """The page between choosing an action and running it: the rows, the form, the button."""
-    context = {"form": form, "users": [], "queryset": queryset, "action": request.POST["action"], "title": title,
-               "opts": model_admin.model._meta, **model_admin.admin_site.each_context(request), **context}
+    context = {
+        "form": form,
+        "users": [],
+        "queryset": queryset,
+        "action": request.POST["action"],
+        "title": title,
+        "opts": model_admin.model._meta,
+        **model_admin.admin_site.each_context(request),
+        **context,
+    }
     return TemplateResponse(request, "admin/action_form.html", context)
 
 
-def each_with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, *, title: str,
-                     service: Callable[[Model, dict], object], done: str, refused: type[Exception],
-                     form_class: type[forms.Form] = ReasonForm, logged: str | None = None) -> TemplateResponse | None:
+def each_with_reason(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet,
+    *,
+    title: str,
+    service: Callable[[Model, dict], object],
+    done: str,
+    refused: type[Exception],
+    form_class: type[forms.Form] = ReasonForm,
+    logged: str | None = None,
+) -> TemplateResponse | None:
     """Ask why (RULING P19), then run ``service(row, answers)`` row by row; a refusal (``refused``)
     is reported, not raised. ``done`` (with ``%(row)s``) is the admin's message, in their language.
     ``logged``: the admin log's words for each row done, followed by the reason; in English, the

@@ -31,8 +31,12 @@ def ensure_bot_accounts(level: str = DEFAULT_BOT_LEVEL):
     for name in BOT_NAMES:
         bot, _ = User.objects.get_or_create(
             username=bot_username(name, level),
-            defaults={"display_name": bot_display_name(name, level), "is_bot": True, "bot_level": level,
-                      "password": "!"},
+            defaults={
+                "display_name": bot_display_name(name, level),
+                "is_bot": True,
+                "bot_level": level,
+                "password": "!",
+            },
         )
         bots.append(bot)
     return bots

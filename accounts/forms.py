@@ -16,6 +16,8 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "four_colour_suits", "language"]
-        help_texts = {"display_name": _("Shown at tables and in history. Leave empty to use your username."),
-                      "four_colour_suits": _("Draw clubs green and diamonds blue, so every suit has its own colour.")}
+        help_texts = {
+            "display_name": _("Shown at tables and in history. Leave empty to use your username."),
+            "four_colour_suits": _("Draw clubs green and diamonds blue, so every suit has its own colour."),
+        }
         labels = {"display_name": _("Display name"), "four_colour_suits": _("Four-colour suits")}

@@ -11,20 +11,31 @@ class User(AbstractUser):
     A bot account has no usable password and can never log in.
     """
 
-    display_name = models.CharField(_("display name"), max_length=40, blank=True,
-                                    help_text=_("Shown at tables instead of the username."))
+    display_name = models.CharField(
+        _("display name"), max_length=40, blank=True, help_text=_("Shown at tables instead of the username.")
+    )
     is_bot = models.BooleanField(_("bot"), default=False, db_index=True)
     four_colour_suits = models.BooleanField(
-        _("four-colour suits"), default=False,
-        help_text=_("Draw clubs green and diamonds blue, so every suit has its own colour."))
+        _("four-colour suits"),
+        default=False,
+        help_text=_("Draw clubs green and diamonds blue, so every suit has its own colour."),
+    )
     bot_level = models.CharField(
-        _("bot level"), max_length=10, blank=True, default="",
+        _("bot level"),
+        max_length=10,
+        blank=True,
+        default="",
         help_text=_("A bot's level: easy, normal or strong (each level is its own rated bot); empty for people."),
     )
 
     # Issue 26: the site's language for this player; empty follows the browser.
-    language = models.CharField(_("language"), max_length=8, blank=True, default="",
-                                help_text=_("The site's language for this player; empty follows the browser."))
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        blank=True,
+        default="",
+        help_text=_("The site's language for this player; empty follows the browser."),
+    )
 
     class Meta:
         ordering = ["username"]

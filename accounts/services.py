@@ -40,8 +40,10 @@ def account_anonymise(*, user_id: int, by: User) -> User:
         # table's own life cycle (leaving releases them, an abort refunds them); anonymising
         # under them would leave a seat nobody can ever leave.
         if user.seats.filter(table__status__in=OPEN_TABLE_STATUSES).exists():
-            raise AccountError(f"{user.username} is seated at a table that is waiting or playing: "
-                               "they must leave it, or the game must end or be aborted, first.")
+            raise AccountError(
+                f"{user.username} is seated at a table that is waiting or playing: "
+                "they must leave it, or the game must end or be aborted, first."
+            )
         user.username = f"{DELETED_PREFIX}{user.pk}"
         user.display_name = user.first_name = user.last_name = user.email = ""
         user.set_unusable_password()
@@ -60,8 +62,11 @@ def _sessions_end(user_id: int) -> None:
     admin action runs this rarely, so a scan of the live ones is acceptable."""
     from django.utils import timezone
 
-    doomed = [session.pk for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
-              if session.get_decoded().get("_auth_user_id") == str(user_id)]
+    doomed = [
+        session.pk
+        for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if session.get_decoded().get("_auth_user_id") == str(user_id)
+    ]
     Session.objects.filter(pk__in=doomed).delete()
 
 

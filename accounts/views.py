@@ -10,10 +10,9 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from accounts import services
-from config.i18n import supported
-
 from accounts.forms import ProfileForm
 from accounts.models import User
+from config.i18n import supported
 
 
 @login_required
@@ -32,16 +31,16 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             messages.success(request, _("Profile saved."))
             if form.cleaned_data["language"]:
                 # The new language shows from this very answer on (the next page, the socket).
-                return _redirect_with_language(redirect("profile", username=player.username),
-                                               form.cleaned_data["language"])
+                return _redirect_with_language(
+                    redirect("profile", username=player.username), form.cleaned_data["language"]
+                )
             return redirect("profile", username=player.username)
     context = {"player": player, "own": own, "form": form}  # the games: games' player_games tag
     return render(request, "accounts/profile.html", context)
 
 
 def _redirect_with_language(response: HttpResponse, language: str) -> HttpResponse:
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
-                        samesite="Lax")
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE, samesite="Lax")
     return response
 
 

@@ -22,18 +22,30 @@ from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
 from chat.services import ChatError
 
-MUTE_PERIODS = [("1", gettext_lazy("1 hour")), ("24", gettext_lazy("24 hours")), ("168", gettext_lazy("7 days")),
-                ("720", gettext_lazy("30 days")), ("8760", gettext_lazy("1 year"))]
+MUTE_PERIODS = [
+    ("1", gettext_lazy("1 hour")),
+    ("24", gettext_lazy("24 hours")),
+    ("168", gettext_lazy("7 days")),
+    ("720", gettext_lazy("30 days")),
+    ("8760", gettext_lazy("1 year")),
+]
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=services.REASON_LENGTH,
-                             help_text=gettext_lazy("Required; kept with the action."))
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=services.REASON_LENGTH,
+        help_text=gettext_lazy("Required; kept with the action."),
+    )
 
 
 class MuteForm(ReasonForm):
-    hours = forms.TypedChoiceField(choices=MUTE_PERIODS, coerce=int, label=gettext_lazy("For"),
-                                   help_text=gettext_lazy("The muted player is shown the reason and when the mute ends."))
+    hours = forms.TypedChoiceField(
+        choices=MUTE_PERIODS,
+        coerce=int,
+        label=gettext_lazy("For"),
+        help_text=gettext_lazy("The muted player is shown the reason and when the mute ends."),
+    )
 
 
 class ReportInline(ViewOnlyInline):
@@ -63,8 +75,18 @@ class ChatMessageAdmin(admin.ModelAdmin):
     list_filter = [OpenReportsFilter, "hidden", "channel"]
     search_fields = ["text", "author__username", "author__display_name"]
     list_select_related = ["author", "table"]
-    readonly_fields = ["table", "match", "author", "channel", "text", "created_at", "hidden", "hidden_by",
-                       "hidden_reason", "hidden_at"]
+    readonly_fields = [
+        "table",
+        "match",
+        "author",
+        "channel",
+        "text",
+        "created_at",
+        "hidden",
+        "hidden_by",
+        "hidden_reason",
+        "hidden_at",
+    ]
     fields = readonly_fields
     inlines = [ReportInline]
     actions = ["hide_messages", "dismiss_reports", "mute_authors"]
@@ -72,9 +94,11 @@ class ChatMessageAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         # Reported messages first: those with open reports, most reported first, then the newest.
         # (Built here, not from super(): that orders by the annotation before it exists.)
-        return (self.model._default_manager.get_queryset()
-                .annotate(open_reports=Count("reports", filter=Q(reports__resolved_at=None)))
-                .order_by("-open_reports", "-created_at", "-id"))
+        return (
+            self.model._default_manager.get_queryset()
+            .annotate(open_reports=Count("reports", filter=Q(reports__resolved_at=None)))
+            .order_by("-open_reports", "-created_at", "-id")
+        )
 
     def get_ordering(self, request: HttpRequest) -> list[str]:
         return ["-open_reports", "-created_at", "-id"]
@@ -95,20 +119,33 @@ class ChatMessageAdmin(admin.ModelAdmin):
     @admin.action(description=gettext_lazy("Hide the selected messages (asks for a reason)"))
     def hide_messages(self, request: HttpRequest, queryset: QuerySet):
         # The chat services write each action's admin log entry themselves.
-        return each_with_reason(self, request, queryset, form_class=ReasonForm, title=_("Hide messages"),
-                                done=_("%(row)s: hidden."), refused=ChatError,
-                                service=lambda message, data: services.message_hide(
-                                    message_id=message.pk, by=request.user, reason=data["reason"]))
+        return each_with_reason(
+            self,
+            request,
+            queryset,
+            form_class=ReasonForm,
+            title=_("Hide messages"),
+            done=_("%(row)s: hidden."),
+            refused=ChatError,
+            service=lambda message, data: services.message_hide(
+                message_id=message.pk, by=request.user, reason=data["reason"]
+            ),
+        )
 
     @admin.action(description=gettext_lazy("Dismiss the reports on the selected messages (keep them)"))
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet):
         for message in queryset:
             count = services.reports_dismiss(message_id=message.pk, by=request.user)
-            self.message_user(request, ngettext("%(message)s: %(count)d report dismissed.",
-                                                "%(message)s: %(count)d reports dismissed.", count)
-                              % {"message": message, "count": count}, messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext("%(message)s: %(count)d report dismissed.", "%(message)s: %(count)d reports dismissed.", count)
+                % {"message": message, "count": count},
+                messages.SUCCESS,
+            )
 
-    @admin.action(description=gettext_lazy("Mute the authors of the selected messages site-wide (asks for a reason and period)"))
+    @admin.action(
+        description=gettext_lazy("Mute the authors of the selected messages site-wide (asks for a reason and period)")
+    )
     def mute_authors(self, request: HttpRequest, queryset: QuerySet):
         # One mute per author, however many of their messages were selected.
         first_of_author: dict[int, ChatMessage] = {}
@@ -117,11 +154,23 @@ class ChatMessageAdmin(admin.ModelAdmin):
         rows = list(first_of_author.values())
 
         def mute(message: ChatMessage, data: dict) -> None:
-            services.mute_create(user=message.author, by=request.user, reason=data["reason"],
-                                 until=timezone.now() + timedelta(hours=data["hours"]))
+            services.mute_create(
+                user=message.author,
+                by=request.user,
+                reason=data["reason"],
+                until=timezone.now() + timedelta(hours=data["hours"]),
+            )
 
-        return each_with_reason(self, request, rows, form_class=MuteForm, title=_("Mute authors from chat"),
-                                service=mute, done=_("%(row)s: author muted."), refused=ChatError)
+        return each_with_reason(
+            self,
+            request,
+            rows,
+            form_class=MuteForm,
+            title=_("Mute authors from chat"),
+            service=mute,
+            done=_("%(row)s: author muted."),
+            refused=ChatError,
+        )
 
 
 @admin.register(ChatMute)

@@ -24,8 +24,15 @@ def group_name(table_id: int) -> str:
 def message_payload(message: ChatMessage, *, author_name: str) -> dict:
     """What a browser gets of a message: nothing but what its author typed, and who and when."""
     at = timezone.localtime(message.created_at)
-    return {"id": message.pk, "channel": message.channel, "author_id": message.author_id, "author": author_name,
-            "text": message.text, "at": at.isoformat(), "time": f"{at:%H:%M}"}
+    return {
+        "id": message.pk,
+        "channel": message.channel,
+        "author_id": message.author_id,
+        "author": author_name,
+        "text": message.text,
+        "at": at.isoformat(),
+        "time": f"{at:%H:%M}",
+    }
 
 
 async def send_message(table_id: int, payload: dict) -> None:

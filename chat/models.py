@@ -28,10 +28,12 @@ class Channel(models.TextChoices):
 class ChatRoom(models.Model):
     """A table's chat settings; a table without a row has the defaults."""
 
-    table = models.OneToOneField("tables.Table", on_delete=models.CASCADE, related_name="chat_room",
-                                 verbose_name=_("table"))
-    spectator_chat = models.BooleanField(_("spectators' chat"), default=True,
-                                         help_text=_("The host can turn spectators' chat off (RULING P26)."))
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.CASCADE, related_name="chat_room", verbose_name=_("table")
+    )
+    spectator_chat = models.BooleanField(
+        _("spectators' chat"), default=True, help_text=_("The host can turn spectators' chat off (RULING P26).")
+    )
 
     class Meta:
         verbose_name = _("chat room")
@@ -42,19 +44,33 @@ class ChatRoom(models.Model):
 
 
 class ChatMessage(models.Model):
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="chat_messages",
-                              verbose_name=_("table"))
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="chat_messages", verbose_name=_("game"),
-                              help_text=_("The game it was said in or after, if any."))
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages",
-                               verbose_name=_("author"))
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="chat_messages", verbose_name=_("table")
+    )
+    match = models.ForeignKey(
+        "games.Match",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="chat_messages",
+        verbose_name=_("game"),
+        help_text=_("The game it was said in or after, if any."),
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages", verbose_name=_("author")
+    )
     channel = models.CharField(_("channel"), max_length=12, choices=Channel.choices)
     text = models.CharField(_("text"), max_length=300)
     created_at = models.DateTimeField(_("written at"), db_index=True)
     hidden = models.BooleanField(_("hidden"), default=False)
-    hidden_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                  related_name="+", verbose_name=_("hidden by"))
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("hidden by"),
+    )
     hidden_reason = models.CharField(_("reason for hiding"), max_length=200, blank=True)
     hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
 
@@ -72,14 +88,20 @@ class ChatMessage(models.Model):
 
 
 class ChatReport(models.Model):
-    message = models.ForeignKey(ChatMessage, on_delete=models.PROTECT, related_name="reports",
-                                verbose_name=_("message"))
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                 verbose_name=_("reporter"))
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.PROTECT, related_name="reports", verbose_name=_("message")
+    )
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("reporter")
+    )
     reason = models.CharField(_("reason"), max_length=200)
     created_at = models.DateTimeField(_("reported at"))
-    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True,
-                                       help_text=_("Set when the message is hidden or the report is dismissed."))
+    resolved_at = models.DateTimeField(
+        _("resolved at"),
+        null=True,
+        blank=True,
+        help_text=_("Set when the message is hidden or the report is dismissed."),
+    )
 
     class Meta:
         verbose_name = _("chat report")
@@ -94,12 +116,14 @@ class ChatReport(models.Model):
 class ChatMute(models.Model):
     """A site-wide mute set by a moderator: the user cannot chat anywhere until ``until``."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_mutes",
-                             verbose_name=_("player"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_mutes", verbose_name=_("player")
+    )
     reason = models.CharField(_("reason"), max_length=200)
     until = models.DateTimeField(_("until"), db_index=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                   verbose_name=_("muted by"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("muted by")
+    )
     created_at = models.DateTimeField(_("muted at"))
 
     class Meta:
@@ -114,10 +138,12 @@ class ChatMute(models.Model):
 class PersonalMute(models.Model):
     """One user no longer sees another's messages (RULING P28); nobody else is affected."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                              verbose_name=_("player"))
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                              verbose_name=_("muted player"))
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("muted player")
+    )
     created_at = models.DateTimeField(_("muted at"), auto_now_add=True)
 
     class Meta:

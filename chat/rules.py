@@ -57,6 +57,7 @@ def clean_text(text: object) -> str:
         return ""
     # Format characters go too (a right-to-left override can disguise a message), except the
     # zero-width joiner that emoji sequences are made of.
-    text = "".join(" " if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") and char != "\u200d" else char
-                   for char in text)
+    text = "".join(
+        " " if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") and char != "\u200d" else char for char in text
+    )
     return _SPACES.sub(" ", text).strip()

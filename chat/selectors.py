@@ -25,7 +25,10 @@ def mute_active(*, user_id: int, now: datetime | None = None) -> ChatMute | None
 def mute_message(mute: ChatMute) -> str:
     until = timezone.localtime(mute.until)
     return _("You are muted from chat until %(until)s %(zone)s. Reason: %(reason)s") % {
-        "until": date_format(until, "j M Y, H:i"), "zone": until.tzname(), "reason": mute.reason}
+        "until": date_format(until, "j M Y, H:i"),
+        "zone": until.tzname(),
+        "reason": mute.reason,
+    }
 
 
 def viewer_role(*, table: Model, user_id: int) -> tuple[bool, Match | None]:
@@ -71,8 +74,12 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
         notice = _("Bots do not chat.")
     elif write == Channel.SPECTATORS and not spectator_chat:
         notice = _("The host has turned spectators' chat off at this table.")
-    recent = (ChatMessage.objects.filter(table=table, channel__in=channels, hidden=False)
-              .exclude(author_id__in=muted).select_related("author").order_by("-id")[:rules.HISTORY_LENGTH])
+    recent = (
+        ChatMessage.objects.filter(table=table, channel__in=channels, hidden=False)
+        .exclude(author_id__in=muted)
+        .select_related("author")
+        .order_by("-id")[: rules.HISTORY_LENGTH]
+    )
     return {
         "type": "state",
         "messages": [message_payload(message, author_name=message.author.name) for message in reversed(recent)],
@@ -101,5 +108,9 @@ def match_messages(*, match: Match, user) -> QuerySet[ChatMessage] | None:
         return None
     if not match.match_players.filter(user_id=user.pk).exists():
         return None
-    return (ChatMessage.objects.filter(match=match, hidden=False).exclude(author_id__in=muted_by(user.pk))
-            .select_related("author").order_by("id"))
+    return (
+        ChatMessage.objects.filter(match=match, hidden=False)
+        .exclude(author_id__in=muted_by(user.pk))
+        .select_related("author")
+        .order_by("id")
+    )

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.utils.translation import gettext_lazy as _
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
 from accounts.models import User
 from chat import broadcast, rules
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from chat.selectors import mute_active, mute_message, spectator_chat_on, viewer_role
+from config.i18n import lazy_format
 
 REASON_LENGTH = 200
 _LOCK_NAMESPACE = 23_0001  # pg_advisory_xact_lock(namespace, user id): one chat writer per user
@@ -32,14 +32,24 @@ class ChatError(Exception):
 def message_post(*, table_id: int, user: User, channel: str, text: object, now: datetime | None = None) -> ChatMessage:
     if isinstance(text, str) and len(text) > 4 * rules.MAX_LENGTH:
         # Refused before any work on it: cleaning could only shorten it so far.
-        raise ChatError(lazy_format(_("A message can be at most %(most)s characters; yours has %(length)s."),
-                                    most=rules.MAX_LENGTH, length=len(text)))
+        raise ChatError(
+            lazy_format(
+                _("A message can be at most %(most)s characters; yours has %(length)s."),
+                most=rules.MAX_LENGTH,
+                length=len(text),
+            )
+        )
     text = rules.clean_text(text)
     if not text:
         raise ChatError(_("Type a message first."))
     if len(text) > rules.MAX_LENGTH:
-        raise ChatError(lazy_format(_("A message can be at most %(most)s characters; yours has %(length)s."),
-                                    most=rules.MAX_LENGTH, length=len(text)))
+        raise ChatError(
+            lazy_format(
+                _("A message can be at most %(most)s characters; yours has %(length)s."),
+                most=rules.MAX_LENGTH,
+                length=len(text),
+            )
+        )
     if user.is_bot:
         raise ChatError(_("Bots do not chat."))
     with transaction.atomic():
@@ -57,25 +67,37 @@ def message_post(*, table_id: int, user: User, channel: str, text: object, now: 
         allowed = rules.write_channel(is_player=is_player)
         if channel != allowed:
             # RULING P25.
-            raise ChatError("Spectators write only in the spectators' chat." if not is_player
-                            else "Players write only in the players' chat.")
+            raise ChatError(
+                "Spectators write only in the spectators' chat."
+                if not is_player
+                else "Players write only in the players' chat."
+            )
         if allowed == Channel.SPECTATORS and not spectator_chat_on(table.pk):
             raise ChatError(_("The host has turned spectators' chat off at this table."))  # RULING P26
         _check_rate(user=user, text=text, now=now)
-        return ChatMessage.objects.create(table=table, match=match, author=user, channel=allowed, text=text,
-                                          created_at=now)
+        return ChatMessage.objects.create(
+            table=table, match=match, author=user, channel=allowed, text=text, created_at=now
+        )
 
 
 def _check_rate(*, user: User, text: str, now: datetime) -> None:
     """RULING P27: at most 5 messages in any 10 seconds, and the same text at most twice."""
     window = timedelta(seconds=rules.RATE_WINDOW_SECONDS)
-    recent = list(ChatMessage.objects.filter(author=user, created_at__gt=now - window)
-                  .order_by("created_at").values_list("created_at", "text"))
+    recent = list(
+        ChatMessage.objects.filter(author=user, created_at__gt=now - window)
+        .order_by("created_at")
+        .values_list("created_at", "text")
+    )
     if len(recent) >= rules.RATE_MAX_MESSAGES:
         wait = max(1, int((recent[-rules.RATE_MAX_MESSAGES][0] + window - now).total_seconds() + 0.999))
-        raise ChatError(lazy_format(_("Slow down: at most %(most)s messages in %(window)s seconds. You can write "
-                                      "again in %(wait)s s."), most=rules.RATE_MAX_MESSAGES,
-                                    window=rules.RATE_WINDOW_SECONDS, wait=wait))
+        raise ChatError(
+            lazy_format(
+                _("Slow down: at most %(most)s messages in %(window)s seconds. You can write again in %(wait)s s."),
+                most=rules.RATE_MAX_MESSAGES,
+                window=rules.RATE_WINDOW_SECONDS,
+                wait=wait,
+            )
+        )
     if sum(1 for _when, said in recent if said.casefold() == text.casefold()) >= rules.RATE_MAX_SAME_TEXT:
         raise ChatError(_("You have just said that. Say something else, or wait a few seconds to repeat it."))
 
@@ -96,8 +118,9 @@ def message_report(*, message_id: int, user: User, reason: object, table_id: int
             raise ChatError(_("There is no such message."))
         try:
             with transaction.atomic():
-                return ChatReport.objects.create(message=message, reporter=user, reason=reason,
-                                                 created_at=timezone.now())
+                return ChatReport.objects.create(
+                    message=message, reporter=user, reason=reason, created_at=timezone.now()
+                )
         except IntegrityError:
             raise ChatError(_("You have already reported this message.")) from None
 

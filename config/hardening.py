@@ -27,8 +27,10 @@ MAX_ID_DIGITS = 18  # a bigint holds 9,223,372,036,854,775,807: 19 digits, not a
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 LONG_NUMBER = re.compile(rf"(^|/)\d{{{MAX_ID_DIGITS + 1},}}(/|$)")
 
-PERMISSIONS_POLICY = ("accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
-                      "payment=(), usb=(), interest-cohort=()")
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+    "payment=(), usb=(), interest-cohort=()"
+)
 
 
 class RequestSanityMiddleware:

@@ -54,8 +54,9 @@ def scope_language(scope: dict) -> str:
     if language:
         return language
     headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", [])}
-    request = SimpleNamespace(COOKIES=scope.get("cookies") or {},
-                              META={"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")})
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {}, META={"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")}
+    )
     return translation.get_language_from_request(request) or settings.LANGUAGE_CODE
 
 
@@ -162,7 +163,11 @@ def text(value: object) -> str:
 def ngettext(singular: str, plural: str, number: int) -> str:
     """Django's ``ngettext``; inside a live render, one dict look-up (``Catalogue``)."""
     found = RENDERING.get()
-    return found.ngettext(singular, plural, number) if found is not None else translation.ngettext(singular, plural, number)
+    return (
+        found.ngettext(singular, plural, number)
+        if found is not None
+        else translation.ngettext(singular, plural, number)
+    )
 
 
 def language() -> str | None:

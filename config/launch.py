@@ -55,8 +55,9 @@ def ensure_virtualenv(command: str) -> None:
     files = REQUIREMENTS[command]
     digests = {name: hashlib.sha256((ROOT / name).read_bytes()).hexdigest() for name in files}
     stamps = {name: VENV / f".{name}.sha256" for name in files}
-    if VENV_PYTHON.exists() and all(stamps[name].exists() and stamps[name].read_text() == digests[name]
-                                    for name in files):
+    if VENV_PYTHON.exists() and all(
+        stamps[name].exists() and stamps[name].read_text() == digests[name] for name in files
+    ):
         return
     if not VENV_PYTHON.exists():
         log("Creating the virtualenv in .venv")
@@ -134,8 +135,21 @@ def redis_server(data: Path, port: int | None = None) -> tuple[subprocess.Popen,
     data.mkdir(parents=True, exist_ok=True)
     port = port or processes.free_port()
     process = processes.start(
-        [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-         "--save", "60 1", "--appendonly", "no", "--logfile", str(data / "redis.log")],
+        [
+            redis_binary(),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(data),
+            "--save",
+            "60 1",
+            "--appendonly",
+            "no",
+            "--logfile",
+            str(data / "redis.log"),
+        ],
     )
     try:
         processes.wait_for_port(port, seconds=5, process=process)
@@ -201,13 +215,20 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
         from config import processes, serve
 
         children = [
-            processes.start(serve.command(host, port + index, python=str(VENV_PYTHON)))
-            for index in range(daphnes)
+            processes.start(serve.command(host, port + index, python=str(VENV_PYTHON))) for index in range(daphnes)
         ] + [
-            processes.start(processes.celery_worker_command(
-                "--loglevel", "INFO", "--concurrency", "2", "-n", f"worker{index}@%h",
-                *(["--beat", "--schedule", str(LOCAL / "celerybeat-schedule")] if index == 0 else []),
-                python=str(VENV_PYTHON)))
+            processes.start(
+                processes.celery_worker_command(
+                    "--loglevel",
+                    "INFO",
+                    "--concurrency",
+                    "2",
+                    "-n",
+                    f"worker{index}@%h",
+                    *(["--beat", "--schedule", str(LOCAL / "celerybeat-schedule")] if index == 0 else []),
+                    python=str(VENV_PYTHON),
+                )
+            )
             for index in range(workers)
         ]
         ports = ", ".join(f"http://{host}:{port + index}/" for index in range(daphnes))

@@ -173,8 +173,9 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 # RULING P18: signing up must not tell who is registered. allauth can hide a taken address only by
 # answering every sign-up with "check your mail" (mandatory verification); the mail to an address
 # already registered says so. Development (DEBUG) keeps the instant sign-up unless set.
-ACCOUNT_EMAIL_VERIFICATION = env_choice("ACCOUNT_EMAIL_VERIFICATION", "none" if DEBUG else "mandatory",
-                                        ("none", "optional", "mandatory"))
+ACCOUNT_EMAIL_VERIFICATION = env_choice(
+    "ACCOUNT_EMAIL_VERIFICATION", "none" if DEBUG else "mandatory", ("none", "optional", "mandatory")
+)
 ACCOUNT_PREVENT_ENUMERATION = True
 # RULING P18: failed logins are counted per account *and* address (accounts/adapters.py), so one
 # person guessing cannot lock everyone behind the same address out, nor lock an account for
@@ -255,8 +256,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "ops.logs.JsonFormatter"}, "text": {"format": "%(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler",
-                             "formatter": env_choice("LOG_FORMAT", "json", ("json", "text"))}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": env_choice("LOG_FORMAT", "json", ("json", "text"))}
+    },
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }
 
@@ -290,6 +292,5 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-turn-clocks": {"task": "tables.tasks.clocks_sweep", "schedule": 15.0},
     "resume-stalled-work": {"task": "tables.tasks.resume_stalled_work", "schedule": float(RESUME_STALLED_SECONDS)},
     # Issue 28: replay the last day's games and check the ledgers; the result goes to the log.
-    "verify-matches-nightly": {"task": "ops.tasks.verify_matches_nightly",
-                               "schedule": crontab(hour=3, minute=30)},
+    "verify-matches-nightly": {"task": "ops.tasks.verify_matches_nightly", "schedule": crontab(hour=3, minute=30)},
 }

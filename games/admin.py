@@ -41,8 +41,20 @@ class MatchAdmin(ServiceWrittenAdmin):
     date_hierarchy = "started_at"
     # The state holds every hidden card; it is left out on purpose (RULING P2), the record
     # is shown once the game has ended.
-    fields = ["game", "table", "attempt", "status", "end_reason", "options", "players", "version",
-              "started_at", "ended_at", "turn_clock", "record_pretty"]
+    fields = [
+        "game",
+        "table",
+        "attempt",
+        "status",
+        "end_reason",
+        "options",
+        "players",
+        "version",
+        "started_at",
+        "ended_at",
+        "turn_clock",
+        "record_pretty",
+    ]
     readonly_fields = fields
     inlines = [MatchPlayerInline, MatchEventInline]
 
@@ -96,6 +108,8 @@ class SignatureAdmin(ViewOnlyAdmin):
         cleared = signatures_clear(ids=[signature.pk for signature in signatures])
         for signature in signatures:
             self.log_change(request, signature, f"Cleared the signature's text: {reason}")
-        self.message_user(request, ngettext("%(count)d signature cleared.", "%(count)d signatures cleared.", cleared)
-                          % {"count": cleared})
+        self.message_user(
+            request,
+            ngettext("%(count)d signature cleared.", "%(count)d signatures cleared.", cleared) % {"count": cleared},
+        )
         return None

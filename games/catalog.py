@@ -78,39 +78,83 @@ class Game:
 
 GAMES: tuple[Game, ...] = (
     Game(
-        name="sitaratas", title=_("Sitaratas"), min_players=3, max_players=6,
+        name="sitaratas",
+        title=_("Sitaratas"),
+        min_players=3,
+        max_players=6,
         options=(
-            Option("deck", _("Deck"), (Choice("classic", _("Classic · 36 cards"), _("Classic deck")),
-                                       Choice("jokers", _("With jokers · 38 cards"), _("With jokers")))),
-            Option("order", _("Order"), (Choice("up_down", _("1 → max → 1"), _("1 → max → 1")),
-                                         Choice("down_up", _("max → 1 → max"), _("max → 1 → max")))),
+            Option(
+                "deck",
+                _("Deck"),
+                (
+                    Choice("classic", _("Classic · 36 cards"), _("Classic deck")),
+                    Choice("jokers", _("With jokers · 38 cards"), _("With jokers")),
+                ),
+            ),
+            Option(
+                "order",
+                _("Order"),
+                (
+                    Choice("up_down", _("1 → max → 1"), _("1 → max → 1")),
+                    Choice("down_up", _("max → 1 → max"), _("max → 1 → max")),
+                ),
+            ),
         ),
         # RULING P9: the rule book says a lost connection never skips a turn (S11), so its tables
         # start without a clock; the host may still choose one.
-        costs_pass=True, dismissal_vote=True, signature=True, clock=0,
-        presenter="tables.live.presenters.sitaratas", live_template="tables/games/sitaratas.html",
-        sheet_template="games/_sheet_sitaratas.html", replay_template="games/_replay_tricks.html",
+        costs_pass=True,
+        dismissal_vote=True,
+        signature=True,
+        clock=0,
+        presenter="tables.live.presenters.sitaratas",
+        live_template="tables/games/sitaratas.html",
+        sheet_template="games/_sheet_sitaratas.html",
+        replay_template="games/_replay_tricks.html",
     ),
     Game(
-        name="estimation", title=_("Estimation"), min_players=4, max_players=4,
+        name="estimation",
+        title=_("Estimation"),
+        min_players=4,
+        max_players=4,
         options=(
-            Option("length", _("Length"), (Choice("micro", _("Micro · 5 rounds"), _("Micro")),
-                                           Choice("mini", _("Mini · 10 rounds"), _("Mini")),
-                                           Choice("full", _("Full · 18 rounds"), _("Full")))),
+            Option(
+                "length",
+                _("Length"),
+                (
+                    Choice("micro", _("Micro · 5 rounds"), _("Micro")),
+                    Choice("mini", _("Mini · 10 rounds"), _("Mini")),
+                    Choice("full", _("Full · 18 rounds"), _("Full")),
+                ),
+            ),
         ),
         staked=True,
-        presenter="tables.live.presenters.estimation", live_template="tables/games/estimation.html",
-        sheet_template="games/_sheet_estimation.html", replay_template="games/_replay_tricks.html",
+        presenter="tables.live.presenters.estimation",
+        live_template="tables/games/estimation.html",
+        sheet_template="games/_sheet_estimation.html",
+        replay_template="games/_replay_tricks.html",
     ),
     Game(
-        name="sita", title=_("SITA"), min_players=2, max_players=10,
+        name="sita",
+        title=_("SITA"),
+        min_players=2,
+        max_players=10,
         options=(
-            Option("matches", _("Matches"), minimum=1, maximum=10, initial=1,
-                   short=ngettext_lazy("%(num)s match", "%(num)s matches", "num"), field="match_count"),
+            Option(
+                "matches",
+                _("Matches"),
+                minimum=1,
+                maximum=10,
+                initial=1,
+                short=ngettext_lazy("%(num)s match", "%(num)s matches", "num"),
+                field="match_count",
+            ),
         ),
-        round_word=_("Match"), numbered_cards=True,
-        presenter="tables.live.presenters.sita", live_template="tables/games/sita.html",
-        sheet_template="games/_sheet_sita.html", replay_template="games/_replay_sita.html",
+        round_word=_("Match"),
+        numbered_cards=True,
+        presenter="tables.live.presenters.sita",
+        live_template="tables/games/sita.html",
+        sheet_template="games/_sheet_sita.html",
+        replay_template="games/_replay_sita.html",
     ),
 )
 BY_NAME = {game.name: game for game in GAMES}

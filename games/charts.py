@@ -17,29 +17,49 @@ def running_totals_svg(*, names: list[str], running: list[list[int]], title: str
     plot = running_plot(running, len(names))
     x, y = plot.x, plot.y
     x_labels = format_html_join(
-        "", '<text x="{}" y="{}" class="axis" text-anchor="middle">{}</text>',
+        "",
+        '<text x="{}" y="{}" class="axis" text-anchor="middle">{}</text>',
         ((x(i), HEIGHT - 10, i) for i in plot.x_labels()),
     )
     y_labels = format_html_join(
-        "", '<line x1="{}" x2="{}" y1="{}" y2="{}" class="{}"/><text x="{}" y="{}" class="axis" '
+        "",
+        '<line x1="{}" x2="{}" y1="{}" y2="{}" class="{}"/><text x="{}" y="{}" class="axis" '
         'text-anchor="end">{}</text>',
-        ((LEFT, WIDTH - RIGHT, y(v), y(v), "zero" if v == 0 else "grid", LEFT - 6, plot.label_y(v), v)
-         for v in plot.y_ticks()),
+        (
+            (LEFT, WIDTH - RIGHT, y(v), y(v), "zero" if v == 0 else "grid", LEFT - 6, plot.label_y(v), v)
+            for v in plot.y_ticks()
+        ),
     )
     lines = format_html_join(
-        "", '<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-linejoin="round">'
-        '<title>{}: {}</title></polyline>',
-        ((" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line)), COLOURS[seat % len(COLOURS)],
-          names[seat], line[-1]) for seat, line in enumerate(plot.series)),
+        "",
+        '<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-linejoin="round">'
+        "<title>{}: {}</title></polyline>",
+        (
+            (
+                " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line)),
+                COLOURS[seat % len(COLOURS)],
+                names[seat],
+                line[-1],
+            )
+            for seat, line in enumerate(plot.series)
+        ),
     )
     dots = format_html_join(
-        "", '<circle cx="{}" cy="{}" r="3.5" fill="{}"/>',
+        "",
+        '<circle cx="{}" cy="{}" r="3.5" fill="{}"/>',
         ((x(plot.rounds), y(line[-1]), COLOURS[seat % len(COLOURS)]) for seat, line in enumerate(plot.series)),
     )
     return format_html(
         '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">'
         "<title>{}</title>{}{}{}{}</svg>",
-        WIDTH, HEIGHT, title, title, y_labels, x_labels, lines, dots,
+        WIDTH,
+        HEIGHT,
+        title,
+        title,
+        y_labels,
+        x_labels,
+        lines,
+        dots,
     )
 
 

@@ -17,19 +17,37 @@ from django.utils.translation import gettext, ngettext
 _ENDINGS = [
     (re.compile(r"Finished\."), lambda: gettext("Finished.")),
     (re.compile(r"Dismissed by vote\."), lambda: gettext("Dismissed by vote.")),
-    (re.compile(r"Aborted by (?P<name>.+?): (?P<reason>.*)", re.S),
-     lambda name, reason: gettext("Aborted by %(name)s: %(reason)s") % {"name": name, "reason": reason}),
-    (re.compile(r"Abandoned: no move for (?P<hours>\d+) hours\."),
-     lambda hours: ngettext("Abandoned: no move for %(hours)s hour.", "Abandoned: no move for %(hours)s hours.",
-                            int(hours)) % {"hours": hours}),
+    (
+        re.compile(r"Aborted by (?P<name>.+?): (?P<reason>.*)", re.S),
+        lambda name, reason: gettext("Aborted by %(name)s: %(reason)s") % {"name": name, "reason": reason},
+    ),
+    (
+        re.compile(r"Abandoned: no move for (?P<hours>\d+) hours\."),
+        lambda hours: (
+            ngettext("Abandoned: no move for %(hours)s hour.", "Abandoned: no move for %(hours)s hours.", int(hours))
+            % {"hours": hours}
+        ),
+    ),
     (re.compile(r"Closed by the host\."), lambda: gettext("Closed by the host.")),
-    (re.compile(r"Closed by the host, (?P<name>.+)\.", re.S),
-     lambda name: gettext("Closed by the host, %(name)s.") % {"name": name}),
-    (re.compile(r"Closed by (?P<name>.+?): (?P<reason>.*)", re.S),
-     lambda name, reason: gettext("Closed by %(name)s: %(reason)s") % {"name": name, "reason": reason}),
-    (re.compile(r"Closed after (?P<hours>\d+) hours without activity\."),
-     lambda hours: ngettext("Closed after %(hours)s hour without activity.",
-                            "Closed after %(hours)s hours without activity.", int(hours)) % {"hours": hours}),
+    (
+        re.compile(r"Closed by the host, (?P<name>.+)\.", re.S),
+        lambda name: gettext("Closed by the host, %(name)s.") % {"name": name},
+    ),
+    (
+        re.compile(r"Closed by (?P<name>.+?): (?P<reason>.*)", re.S),
+        lambda name, reason: gettext("Closed by %(name)s: %(reason)s") % {"name": name, "reason": reason},
+    ),
+    (
+        re.compile(r"Closed after (?P<hours>\d+) hours without activity\."),
+        lambda hours: (
+            ngettext(
+                "Closed after %(hours)s hour without activity.",
+                "Closed after %(hours)s hours without activity.",
+                int(hours),
+            )
+            % {"hours": hours}
+        ),
+    ),
 ]
 
 

@@ -17,8 +17,13 @@ def fairness_panel(match: Match) -> dict:
         return {"legacy": True}
     names = {player.seat: player.user.name for player in match.match_players.select_related("user")}
     return {
-        "legacy": False, "version": fair["version"], "commitment": fair["commitment"], "secret": fair["secret"],
-        "table": fair["table"], "hmac": fair["hmac"], "seed": fair["seed"],
+        "legacy": False,
+        "version": fair["version"],
+        "commitment": fair["commitment"],
+        "secret": fair["secret"],
+        "table": fair["table"],
+        "hmac": fair["hmac"],
+        "seed": fair["seed"],
         "values": [{**entry, "name": names.get(entry["seat"], "")} for entry in fair["values"]],
     }
 
@@ -30,5 +35,8 @@ def fairness_checks(match: Match) -> dict:
         checks = fairness.check_record(match.record)
     except fairness.NotVerifiable as error:
         return {"verifiable": False, "message": str(error), "checks": []}
-    return {"verifiable": True, "ok": all(check.ok for check in checks),
-            "checks": [check.as_dict() for check in checks]}
+    return {
+        "verifiable": True,
+        "ok": all(check.ok for check in checks),
+        "checks": [check.as_dict() for check in checks],
+    }

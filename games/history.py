@@ -17,8 +17,8 @@ from games.engines import get_engine
 from games.engines.sita import PENALTY
 from games.models import Match, MatchPlayer, Signature
 from games.records.replay import replay_steps
-from games.services import sitaratas_player
 from games.scoresheets import score_sheet
+from games.services import sitaratas_player
 
 ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED, Match.Status.ABANDONED]
 
@@ -29,7 +29,9 @@ def matches_ended(*, game: str = "", player: User | None = None) -> QuerySet[Mat
         Match.objects.filter(status__in=ENDED)
         .defer("state", "record")
         .select_related("table", "signature")
-        .prefetch_related(Prefetch("match_players", queryset=MatchPlayer.objects.select_related("user").order_by("place", "seat")))
+        .prefetch_related(
+            Prefetch("match_players", queryset=MatchPlayer.objects.select_related("user").order_by("place", "seat"))
+        )
         .order_by("-ended_at", "-pk")
     )
     if catalog.known(game):
@@ -51,9 +53,7 @@ def mark_sitaratas(matches) -> None:
 
 def match_ended_get(*, match_id: int) -> Match | None:
     """An ended game, or None (unknown or still being played: RULING P2)."""
-    return (
-        Match.objects.filter(pk=match_id, status__in=ENDED).defer("state").select_related("table").first()
-    )
+    return Match.objects.filter(pk=match_id, status__in=ENDED).defer("state").select_related("table").first()
 
 
 def public_record(match: Match) -> dict | None:
@@ -118,8 +118,15 @@ def clock_moves(match: Match) -> list[dict]:
     moves = []
     for version, seat, action, by_clock in events:
         if by_clock:
-            moves.append({"version": version, "seat": seat, "round": engine.view(state, None)["round_number"],
-                          "action": action, "label": action_label(action)})
+            moves.append(
+                {
+                    "version": version,
+                    "seat": seat,
+                    "round": engine.view(state, None)["round_number"],
+                    "action": action,
+                    "label": action_label(action),
+                }
+            )
         state = engine.apply(state, seat, action)
     return moves
 
@@ -141,10 +148,19 @@ def replay_frame(*, match: Match, step: int) -> dict | None:
     steps = replay_steps(record)
     step = max(0, min(step, len(steps) - 1))
     names = [player.user.name for player in match.match_players.select_related("user").order_by("seat")]
-    return {"match": match, "game_info": catalog.get(match.game), "record": record, "names": names, "frame": steps[step], "step": step,
-            "clocked_seats": _clocked_seats(steps[step], clock_moves(match)),
-            "count": len(steps), "previous": step - 1 if step > 0 else None,
-            "next": step + 1 if step + 1 < len(steps) else None, "penalties": PENALTY}
+    return {
+        "match": match,
+        "game_info": catalog.get(match.game),
+        "record": record,
+        "names": names,
+        "frame": steps[step],
+        "step": step,
+        "clocked_seats": _clocked_seats(steps[step], clock_moves(match)),
+        "count": len(steps),
+        "previous": step - 1 if step > 0 else None,
+        "next": step + 1 if step + 1 < len(steps) else None,
+        "penalties": PENALTY,
+    }
 
 
 def _clocked_seats(frame: dict, moves: list[dict]) -> list[int]:

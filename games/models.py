@@ -24,47 +24,65 @@ class Match(models.Model):
         ABORTED = "aborted", _("Aborted by an admin")
         ABANDONED = "abandoned", _("Abandoned")  # RULING P14: an untimed game with no move for a day
 
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches",
-                              verbose_name=_("table"))
-    attempt = models.PositiveIntegerField(_("attempt"),
-                                          help_text=_("1 for the table's first start, 2 after a dismissal, …"))
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches", verbose_name=_("table"))
+    attempt = models.PositiveIntegerField(
+        _("attempt"), help_text=_("1 for the table's first start, 2 after a dismissal, …")
+    )
     game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES, db_index=True)
     options = models.JSONField(_("options"))
     players = models.PositiveSmallIntegerField(_("players"))
     seed = models.BigIntegerField(_("seed"))
     state = models.TextField(
         _("state"),
-        help_text=_("The engine's dumps(), finished rounds left to “rounds”; hidden cards included, never sent "
-                    "to a client."))
+        help_text=_(
+            "The engine's dumps(), finished rounds left to “rounds”; hidden cards included, never sent to a client."
+        ),
+    )
     rounds = models.TextField(
-        _("finished rounds"), default="", blank=True,
-        help_text=_("The finished rounds the state leaves out, a JSON array written once per round."))
+        _("finished rounds"),
+        default="",
+        blank=True,
+        help_text=_("The finished rounds the state leaves out, a JSON array written once per round."),
+    )
     version = models.PositiveIntegerField(_("version"), default=0, help_text=_("How many actions have been applied."))
     turn_version = models.PositiveIntegerField(
-        _("turn version"), default=0,
-        help_text=_("The version at which the seats now awaited began to be awaited. In SITA's simultaneous "
-                    "choice a move made on any view since then is still current."),
+        _("turn version"),
+        default=0,
+        help_text=_(
+            "The version at which the seats now awaited began to be awaited. In SITA's simultaneous "
+            "choice a move made on any view since then is still current."
+        ),
     )
-    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.PLAYING,
-                              db_index=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.PLAYING, db_index=True)
     # Stored in English as the services write it (searchable in the admin); shown translated by
     # games.endings, which also reads the rows written before the site had languages.
     end_reason = models.CharField(_("how it ended"), max_length=200, blank=True)
-    record = models.JSONField(_("record"), null=True, blank=True,
-                              help_text=_("The full record, stored when the game ends."))
+    record = models.JSONField(
+        _("record"), null=True, blank=True, help_text=_("The full record, stored when the game ends.")
+    )
     started_at = models.DateTimeField(_("started at"))
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True, db_index=True)
     # The turn clock (issue 19; written only by tables.clock through the move services).
-    turn_clock = models.PositiveSmallIntegerField(_("turn clock"), default=0,
-                                                  help_text=_("Seconds per decision; 0 = no clock."))
+    turn_clock = models.PositiveSmallIntegerField(
+        _("turn clock"), default=0, help_text=_("Seconds per decision; 0 = no clock.")
+    )
     deadlines = models.JSONField(
-        _("deadlines"), default=dict, blank=True,
+        _("deadlines"),
+        default=dict,
+        blank=True,
         help_text=_('Per awaited human seat: {"seat": [deadline in epoch ms, version that set it]}.'),
     )
-    clock_due = models.DateTimeField(_("clock due"), null=True, blank=True, db_index=True,
-                                     help_text=_("The earliest deadline: what the sweep looks for."))
+    clock_due = models.DateTimeField(
+        _("clock due"),
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text=_("The earliest deadline: what the sweep looks for."),
+    )
     clock_seats = models.JSONField(
-        _("clock's seats"), default=dict, blank=True,
+        _("clock's seats"),
+        default=dict,
+        blank=True,
         help_text=_('{"expiries": {seat: n in a row}, "away": {seat: since, epoch ms}, "paused": {seat: ms left}}.'),
     )
 
@@ -77,18 +95,22 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{self.get_game_display()} #{self.pk} (table {self.table_id}, attempt {self.attempt})"
 
+
 class MatchPlayer(models.Model):
     """Who sat where in a match, and how it went for them once it ended."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_players", verbose_name=_("game"))
     seat = models.PositiveSmallIntegerField(_("seat"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_players",
-                             verbose_name=_("player"))
-    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True,
-                                             help_text=_("1 = best; tied players share it."))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_players", verbose_name=_("player")
+    )
+    place = models.PositiveSmallIntegerField(
+        _("place"), null=True, blank=True, help_text=_("1 = best; tied players share it.")
+    )
     total = models.IntegerField(_("total"), null=True, blank=True)
-    payout = models.IntegerField(_("payout"), null=True, blank=True,
-                                 help_text=_("Coins paid from the pot (staked tables)."))
+    payout = models.IntegerField(
+        _("payout"), null=True, blank=True, help_text=_("Coins paid from the pot (staked tables).")
+    )
     rating_before = models.FloatField(_("rating before"), null=True, blank=True)
     rating_after = models.FloatField(_("rating after"), null=True, blank=True)
 
@@ -106,16 +128,19 @@ class MatchEvent(models.Model):
     """One applied action. Append-only: never updated or deleted."""
 
     # No index of its own: the unique (match, version) constraint's index serves every lookup by match.
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events", db_index=False,
-                              verbose_name=_("game"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", db_index=False, verbose_name=_("game")
+    )
     version = models.PositiveIntegerField(_("version"), help_text=_("The game's version this action produced."))
     seat = models.PositiveSmallIntegerField(_("seat"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                             verbose_name=_("player"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
     action = models.JSONField(_("action"))
     created_at = models.DateTimeField(_("played at"))
-    by_clock = models.BooleanField(_("by the clock"), default=False,
-                                   help_text=_("Chosen by the house for an absent player (RULING P11)."))
+    by_clock = models.BooleanField(
+        _("by the clock"), default=False, help_text=_("Chosen by the house for an absent player (RULING P11).")
+    )
 
     class Meta:
         verbose_name = _("game event")
@@ -134,8 +159,9 @@ class Rating(models.Model):
     figure shown on profiles and the leaderboard. Written only by ``games.ratings``.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings",
-                             verbose_name=_("player"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player")
+    )
     game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
     mu = models.FloatField("μ")
     sigma = models.FloatField("σ")
@@ -162,10 +188,12 @@ class Signature(models.Model):
     """
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="signature", verbose_name=_("game"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures",
-                             verbose_name=_("player"))
-    text = models.CharField(_("text"), max_length=80, blank=True,
-                            help_text=_("Plain text, escaped wherever it is shown."))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures", verbose_name=_("player")
+    )
+    text = models.CharField(
+        _("text"), max_length=80, blank=True, help_text=_("Plain text, escaped wherever it is shown.")
+    )
     created_at = models.DateTimeField(_("signed at"))
 
     class Meta:

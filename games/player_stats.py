@@ -14,7 +14,8 @@ def profile_stats(*, player: User) -> dict:
     """``games``: one summary per game played; ``recent``: the latest ended games."""
     finished = list(
         MatchPlayer.objects.filter(user=player, match__status=Match.Status.FINISHED)
-        .select_related("match").order_by("-match__ended_at")
+        .select_related("match")
+        .order_by("-match__ended_at")
     )
     ratings = {rating.game: rating for rating in Rating.objects.filter(user=player)}
     summaries = []
@@ -23,12 +24,22 @@ def profile_stats(*, player: User) -> dict:
         if not mine:
             continue
         figures = records.for_game(game.name).profile_figures([(mp.match.record, mp.seat) for mp in mine])
-        summaries.append({"game": game.name, "label": game.title, "rating": ratings.get(game.name),
-                          **_summary(mine), "figures": figures})
+        summaries.append(
+            {
+                "game": game.name,
+                "label": game.title,
+                "rating": ratings.get(game.name),
+                **_summary(mine),
+                "figures": figures,
+            }
+        )
     recent = (
-        MatchPlayer.objects.filter(user=player, match__status__in=[Match.Status.FINISHED, Match.Status.DISMISSED,
-                                                                    Match.Status.ABORTED])
-        .select_related("match").defer("match__state", "match__record").order_by("-match__ended_at")[:RECENT]
+        MatchPlayer.objects.filter(
+            user=player, match__status__in=[Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED]
+        )
+        .select_related("match")
+        .defer("match__state", "match__record")
+        .order_by("-match__ended_at")[:RECENT]
     )
     return {"game_stats": summaries, "recent_games": list(recent)}
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime
 
-from django.utils.translation import gettext_lazy as _
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
 from accounts.models import User
+from config.i18n import lazy_format
 from games import catalog
 from games.engines.sitaratas import sitaratas_seat
 from games.models import Match, MatchPlayer, Signature
@@ -40,8 +40,13 @@ def signature_clean(text: object) -> str:
     if not cleaned:
         raise GameError(_("Write something to sign the result with."))
     if len(cleaned) > SIGNATURE_MAX:
-        raise GameError(lazy_format(_("A signature is at most %(most)s characters (%(length)s given)."),
-                                    most=SIGNATURE_MAX, length=len(cleaned)))
+        raise GameError(
+            lazy_format(
+                _("A signature is at most %(most)s characters (%(length)s given)."),
+                most=SIGNATURE_MAX,
+                length=len(cleaned),
+            )
+        )
     return cleaned
 
 

@@ -36,8 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     for check in checks:
         print(check.line())
     failed = [check.name for check in checks if not check.ok]
-    print(f"FAILED: {', '.join(failed)}" if failed else "All checks passed: the deal follows from the commitment "
-                                                      "and the players' values.")
+    print(
+        f"FAILED: {', '.join(failed)}"
+        if failed
+        else "All checks passed: the deal follows from the commitment and the players' values."
+    )
     return 1 if failed else 0
 
 

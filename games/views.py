@@ -20,18 +20,29 @@ def history_list(request: HttpRequest) -> HttpResponse:
     game = game if catalog.known(game) else ""
     username = request.GET.get("player", "").strip()
     player = User.objects.filter(username=username).first() if username else None
-    matches = history.matches_ended(game=game, player=player) if player or not username else history.matches_ended().none()
+    matches = (
+        history.matches_ended(game=game, player=player) if player or not username else history.matches_ended().none()
+    )
     page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     history.mark_sitaratas(page.object_list)
-    context = {"page": page, "game": game, "username": username, "player": player, "games": catalog.titles(),
-               "nav": "history"}
+    context = {
+        "page": page,
+        "game": game,
+        "username": username,
+        "player": player,
+        "games": catalog.titles(),
+        "nav": "history",
+    }
     return render(request, "games/history.html", context)
 
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _ended_or_404(match_id)
-    return render(request, "games/match.html", {**history.match_page(match=match), "nav": "history",
-                                                "fairness": fair_pages.fairness_panel(match)})
+    return render(
+        request,
+        "games/match.html",
+        {**history.match_page(match=match), "nav": "history", "fairness": fair_pages.fairness_panel(match)},
+    )
 
 
 def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -65,8 +76,13 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
 def ratings(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", catalog.DEFAULT)
     game = game if catalog.known(game) else catalog.DEFAULT
-    context = {"rows": leaderboard(game=game), "game": game, "game_name": catalog.get(game).title, "games": catalog.titles(),
-               "nav": "ratings"}
+    context = {
+        "rows": leaderboard(game=game),
+        "game": game,
+        "game_name": catalog.get(game).title,
+        "games": catalog.titles(),
+        "nav": "ratings",
+    }
     return render(request, "games/ratings.html", context)
 
 

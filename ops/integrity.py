@@ -43,8 +43,10 @@ class Report:
 
     def summary(self) -> str:
         verdict = "OK" if self.ok else f"{len(self.differences)} difference(s)"
-        return (f"verify_matches: {self.matches} match(es), {self.events} event(s), {self.transfers} transfer(s) "
-                f"checked: {verdict}")
+        return (
+            f"verify_matches: {self.matches} match(es), {self.events} event(s), {self.transfers} transfer(s) "
+            f"checked: {verdict}"
+        )
 
 
 def verify(*, since: datetime | None = None) -> Report:
@@ -65,8 +67,12 @@ def _match_differences(match: Match, report: Report) -> Iterator[str]:
     engine = get_engine(match.game)
     state = engine.new_game(match.players, match.options, match.seed)
     expected_version = 0
-    for version, seat, action in MatchEvent.objects.filter(match=match).order_by("version").values_list(
-            "version", "seat", "action").iterator(chunk_size=2000):
+    for version, seat, action in (
+        MatchEvent.objects.filter(match=match)
+        .order_by("version")
+        .values_list("version", "seat", "action")
+        .iterator(chunk_size=2000)
+    ):
         report.events += 1
         expected_version += 1
         if version != expected_version:
@@ -102,26 +108,37 @@ def _match_differences(match: Match, report: Report) -> Iterator[str]:
         places = places_from_groups(record["placements"])
         for seat, place, total in MatchPlayer.objects.filter(match=match).values_list("seat", "place", "total"):
             if place != places[seat] or total != record["totals"][seat]:
-                yield (f"seat {seat + 1} stored place {place} and total {total}, replayed place {places[seat]} "
-                       f"and total {record['totals'][seat]}")
+                yield (
+                    f"seat {seat + 1} stored place {place} and total {total}, replayed place {places[seat]} "
+                    f"and total {record['totals'][seat]}"
+                )
         yield from _split_differences(match, places)
 
 
 def _split_differences(match: Match, places: dict[int, int]) -> Iterator[str]:
     """A finished staked game paid its pot by the split function over its stakers' replayed places."""
-    collected = dict(Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_COLLECT, entries__amount__gt=0)
-                     .values_list("user_id", "entries__amount"))
+    collected = dict(
+        Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_COLLECT, entries__amount__gt=0).values_list(
+            "user_id", "entries__amount"
+        )
+    )
     if not collected:
         return
     seats = {user_id: seat for seat, user_id in MatchPlayer.objects.filter(match=match).values_list("seat", "user_id")}
     shares = split_pot(sum(collected.values()), [(places[seats[user_id]], seats[user_id]) for user_id in collected])
     expected = {user_id: shares[seats[user_id]] for user_id in collected if shares[seats[user_id]]}
-    paid = dict(Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_PAYOUT, entries__amount__gt=0)
-                .values_list("user_id", "entries__amount"))
+    paid = dict(
+        Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_PAYOUT, entries__amount__gt=0).values_list(
+            "user_id", "entries__amount"
+        )
+    )
     if paid != expected:
         yield f"pot paid {_by_user(paid)}, the split gives {_by_user(expected)}"
-    recorded = {user_id: payout for user_id, payout in MatchPlayer.objects.filter(match=match)
-                .values_list("user_id", "payout") if payout}
+    recorded = {
+        user_id: payout
+        for user_id, payout in MatchPlayer.objects.filter(match=match).values_list("user_id", "payout")
+        if payout
+    }
     if recorded != expected:
         yield f"players' recorded payouts {_by_user(recorded)}, the split gives {_by_user(expected)}"
 
@@ -129,8 +146,7 @@ def _split_differences(match: Match, places: dict[int, int]) -> Iterator[str]:
 def _ledger_differences(report: Report, since: datetime | None) -> Iterator[str]:
     transfers = Transfer.objects.all() if since is None else Transfer.objects.filter(created_at__gte=since)
     report.transfers = transfers.count()
-    unbalanced = (transfers.annotate(total=Sum("entries__amount")).exclude(total=0)
-                  .values_list("pk", "reason", "total"))
+    unbalanced = transfers.annotate(total=Sum("entries__amount")).exclude(total=0).values_list("pk", "reason", "total")
     for pk, reason, total in unbalanced:
         yield f"transfer {pk} ({reason}) entries sum to {total}, not 0"
     # The whole ledger, whatever ``since`` is: one bad entry anywhere breaks every balance.
@@ -138,8 +154,9 @@ def _ledger_differences(report: Report, since: datetime | None) -> Iterator[str]
         if total != 0:
             yield f"{asset} accounts sum to {total}, not 0"
     sums: dict[int, int] = defaultdict(int)
-    for account_id, amount in Entry.objects.values("account_id").annotate(total=Sum("amount")).values_list(
-            "account_id", "total"):
+    for account_id, amount in (
+        Entry.objects.values("account_id").annotate(total=Sum("amount")).values_list("account_id", "total")
+    ):
         sums[account_id] = amount
     for pk, key, balance in Account.objects.values_list("pk", "key", "balance").iterator(chunk_size=2000):
         if balance != sums.get(pk, 0):

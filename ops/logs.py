@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.http import HttpRequest, HttpResponse
 
@@ -29,7 +29,7 @@ task_logger = logging.getLogger("ops.task")
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         line = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
@@ -63,16 +63,38 @@ class RequestLogMiddleware:
         return response
 
 
-def socket_command(*, command: str, table_id: int, match_id: int | None, user_id: int, version: int | None,
-                   outcome: str, seconds: float) -> None:
-    socket_logger.info("socket command", extra={
-        "command": command, "table_id": table_id, "match_id": match_id, "user_id": user_id, "version": version,
-        "outcome": outcome, "ms": round(seconds * 1000, 2),
-    })
+def socket_command(
+    *,
+    command: str,
+    table_id: int,
+    match_id: int | None,
+    user_id: int,
+    version: int | None,
+    outcome: str,
+    seconds: float,
+) -> None:
+    socket_logger.info(
+        "socket command",
+        extra={
+            "command": command,
+            "table_id": table_id,
+            "match_id": match_id,
+            "user_id": user_id,
+            "version": version,
+            "outcome": outcome,
+            "ms": round(seconds * 1000, 2),
+        },
+    )
 
 
 def task_done(*, task: str, task_id: str, args: tuple, state: str, seconds: float) -> None:
-    task_logger.info("task", extra={
-        "task": task, "task_id": task_id, "task_args": [arg for arg in args if isinstance(arg, int)], "state": state,
-        "ms": round(seconds * 1000, 2),
-    })
+    task_logger.info(
+        "task",
+        extra={
+            "task": task,
+            "task_id": task_id,
+            "task_args": [arg for arg in args if isinstance(arg, int)],
+            "state": state,
+            "ms": round(seconds * 1000, 2),
+        },
+    )

@@ -28,16 +28,21 @@ LAG_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.
 
 MOVES = Counter("sitaratas_moves", "Moves applied (players' and bots'), counted after commit.", ["game"])
 MOVE_SECONDS = Histogram(
-    "sitaratas_move_seconds", "A player's move on the server: from the socket's message to the move's commit.",
-    ["game"], buckets=MOVE_BUCKETS)
+    "sitaratas_move_seconds",
+    "A player's move on the server: from the socket's message to the move's commit.",
+    ["game"],
+    buckets=MOVE_BUCKETS,
+)
 FAILED_MOVES = Counter("sitaratas_failed_moves", "Moves refused, by reason.", ["reason"])
 OPEN_SOCKETS = Gauge("sitaratas_open_sockets", "Table sockets open, per process.", multiprocess_mode="liveall")
-BOT_MOVE_SECONDS = Histogram("sitaratas_bot_move_seconds", "A bot's choice of one move.", ["game"],
-                             buckets=BOT_BUCKETS)
+BOT_MOVE_SECONDS = Histogram("sitaratas_bot_move_seconds", "A bot's choice of one move.", ["game"], buckets=BOT_BUCKETS)
 LEDGER_TRANSFERS = Counter("sitaratas_ledger_transfers", "Ledger transfers committed.", ["asset", "reason"])
-TASK_LAG = Histogram("sitaratas_task_lag_seconds",
-                     "A Celery task's wait: from when it was due (sent, or its ETA) to its start.", ["task"],
-                     buckets=LAG_BUCKETS)
+TASK_LAG = Histogram(
+    "sitaratas_task_lag_seconds",
+    "A Celery task's wait: from when it was due (sent, or its ETA) to its start.",
+    ["task"],
+    buckets=LAG_BUCKETS,
+)
 TASK_SECONDS = Histogram("sitaratas_task_seconds", "A Celery task's run time.", ["task"], buckets=LAG_BUCKETS)
 
 # A refused move's message, by its opening words, to a reason with few values (a label per
@@ -99,8 +104,9 @@ class QueueCollector:
         import redis
         from django.conf import settings
 
-        family = GaugeMetricFamily("sitaratas_celery_queue_length", "Tasks waiting in the Celery queue.",
-                                   labels=["queue"])
+        family = GaugeMetricFamily(
+            "sitaratas_celery_queue_length", "Tasks waiting in the Celery queue.", labels=["queue"]
+        )
         queue = settings.CELERY_TASK_DEFAULT_QUEUE
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
         try:

@@ -18,6 +18,12 @@ def command_done(consumer, message, started: float, *, refused: str | None = Non
         else:
             with translation.override("en"):  # the message may be lazy: sorted by its English words
                 metrics.move_failed(str(refused))
-    logs.socket_command(command=message.command, table_id=consumer.table_id, match_id=consumer.snapshot.match_id,
-                        user_id=consumer.user.pk, version=getattr(message, "version", None),
-                        outcome="refused" if refused is not None else "ok", seconds=seconds)
+    logs.socket_command(
+        command=message.command,
+        table_id=consumer.table_id,
+        match_id=consumer.snapshot.match_id,
+        user_id=consumer.user.pk,
+        version=getattr(message, "version", None),
+        outcome="refused" if refused is not None else "ok",
+        seconds=seconds,
+    )

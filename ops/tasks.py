@@ -20,8 +20,12 @@ def verify_matches_nightly() -> bool:
     from ops.integrity import verify
 
     report = verify(since=timezone.now() - timedelta(days=1))
-    extra = {"matches": report.matches, "events": report.events, "transfers": report.transfers,
-             "differences": len(report.differences)}
+    extra = {
+        "matches": report.matches,
+        "events": report.events,
+        "transfers": report.transfers,
+        "differences": len(report.differences),
+    }
     if report.ok:
         logger.info(report.summary(), extra=extra)
     else:

@@ -15,8 +15,11 @@ def rules_index(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     if game not in docs.RULE_GAMES:
         raise Http404("No rules for that game.")
-    return render(request, "pages/doc.html", {"page": docs.rules_page(game), "games": docs.RULE_GAMES,
-                                              "game": game, "nav": "rules"})
+    return render(
+        request,
+        "pages/doc.html",
+        {"page": docs.rules_page(game), "games": docs.RULE_GAMES, "game": game, "nav": "rules"},
+    )
 
 
 def terms(request: HttpRequest) -> HttpResponse:

@@ -20,7 +20,9 @@ from payouts.models import Account, Entry, Transfer
 class GrantForm(forms.Form):
     amount = forms.IntegerField(label=gettext_lazy("Amount"), min_value=1, max_value=1_000_000)
     # RULING P19: required; shown to the player and kept in the admin log.
-    memo = forms.CharField(label=gettext_lazy("Memo"), max_length=200, help_text=gettext_lazy("Why (shown to the player)."))
+    memo = forms.CharField(
+        label=gettext_lazy("Memo"), max_length=200, help_text=gettext_lazy("Why (shown to the player).")
+    )
 
 
 def _grant_action(model_admin, request, queryset, *, what: str, title: str, done, grant):
@@ -52,20 +54,26 @@ class AccountAdmin(ViewOnlyAdmin):
     @admin.action(description=gettext_lazy("Grant coins to the owners of the selected accounts"))
     def grant_coins(self, request, queryset):
         def done(amount: int, count: int) -> str:
-            return ngettext("Granted %(amount)s coins to %(count)d player.",
-                            "Granted %(amount)s coins to %(count)d players.", count) % {"amount": amount, "count": count}
+            return ngettext(
+                "Granted %(amount)s coins to %(count)d player.", "Granted %(amount)s coins to %(count)d players.", count
+            ) % {"amount": amount, "count": count}
 
-        return _grant_action(self, request, queryset, what="coins", title=_("Grant coins"), done=done,
-                             grant=services.coins_grant)
+        return _grant_action(
+            self, request, queryset, what="coins", title=_("Grant coins"), done=done, grant=services.coins_grant
+        )
 
     @admin.action(description=gettext_lazy("Grant game passes to the owners of the selected accounts"))
     def grant_passes(self, request, queryset):
         def done(amount: int, count: int) -> str:
-            return ngettext("Granted %(amount)s passes to %(count)d player.",
-                            "Granted %(amount)s passes to %(count)d players.", count) % {"amount": amount, "count": count}
+            return ngettext(
+                "Granted %(amount)s passes to %(count)d player.",
+                "Granted %(amount)s passes to %(count)d players.",
+                count,
+            ) % {"amount": amount, "count": count}
 
-        return _grant_action(self, request, queryset, what="passes", title=_("Grant game passes"), done=done,
-                             grant=services.pass_grant)
+        return _grant_action(
+            self, request, queryset, what="passes", title=_("Grant game passes"), done=done, grant=services.pass_grant
+        )
 
 
 class EntryInline(admin.TabularInline):

@@ -48,20 +48,34 @@ class Account(models.Model):
     key = models.CharField(_("key"), max_length=80, unique=True)
     asset = models.CharField(_("asset"), max_length=10, choices=Asset.choices)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, db_index=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="ledger_accounts", verbose_name=_("player"))
-    table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="ledger_accounts", verbose_name=_("table"))
-    balance = models.BigIntegerField(_("balance"), default=0, editable=False,
-                                     help_text=_("Sum of the entries, kept by a trigger."))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+        verbose_name=_("player"),
+    )
+    table = models.ForeignKey(
+        "tables.Table",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+        verbose_name=_("table"),
+    )
+    balance = models.BigIntegerField(
+        _("balance"), default=0, editable=False, help_text=_("Sum of the entries, kept by a trigger.")
+    )
 
     class Meta:
         verbose_name = _("ledger account")
         verbose_name_plural = _("ledger accounts")
         ordering = ["key"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(balance__gte=0) | models.Q(kind="mint"),
-                                   name="account_balance_never_negative"),
+            models.CheckConstraint(
+                condition=models.Q(balance__gte=0) | models.Q(kind="mint"), name="account_balance_never_negative"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -85,15 +99,30 @@ class Transfer(models.Model):
     asset = models.CharField(_("asset"), max_length=10, choices=Asset.choices)
     reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices, db_index=True)
     memo = models.CharField(_("memo"), max_length=200, blank=True, help_text=_("Why, in words."))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="ledger_transfers", verbose_name=_("player"),
-                             help_text=_("Whose coins or passes moved."))
-    table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-                              verbose_name=_("table"))
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-                              verbose_name=_("game"))
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                           related_name="+", verbose_name=_("by"), help_text=_("The admin who granted, if any."))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_transfers",
+        verbose_name=_("player"),
+        help_text=_("Whose coins or passes moved."),
+    )
+    table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("table")
+    )
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("game")
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("by"),
+        help_text=_("The admin who granted, if any."),
+    )
     created_at = models.DateTimeField(_("at"), db_index=True)
 
     class Meta:
@@ -105,7 +134,8 @@ class Transfer(models.Model):
             # used, restored and returned once per game: a repeated task or a double click
             # cannot move anything twice.
             models.UniqueConstraint(
-                fields=["reason", "user", "match"], name="one_game_transfer_per_player_and_reason",
+                fields=["reason", "user", "match"],
+                name="one_game_transfer_per_player_and_reason",
                 condition=models.Q(match__isnull=False) & ~models.Q(reason="pass_release"),
             ),
         ]
@@ -115,10 +145,10 @@ class Transfer(models.Model):
 
 
 class Entry(models.Model):
-    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries",
-                                 verbose_name=_("transfer"))
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries",
-                                verbose_name=_("ledger account"))
+    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries", verbose_name=_("transfer"))
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", verbose_name=_("ledger account")
+    )
     amount = models.BigIntegerField(_("amount"), help_text=_("Positive: the account gains; negative: it gives."))
 
     class Meta:

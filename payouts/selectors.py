@@ -44,8 +44,12 @@ def coin_balance(*, user: User) -> int:
 
 def pass_counts(*, user: User) -> dict[str, int]:
     """Free, reserved (held or restored at a table) and used passes."""
-    rows = dict(Account.objects.filter(user=user, kind__in=PASS_KINDS).values("kind")
-                .annotate(total=Sum("balance")).values_list("kind", "total"))
+    rows = dict(
+        Account.objects.filter(user=user, kind__in=PASS_KINDS)
+        .values("kind")
+        .annotate(total=Sum("balance"))
+        .values_list("kind", "total")
+    )
     return {
         "free": rows.get(Kind.PASSES_FREE, 0),
         "reserved": rows.get(Kind.PASSES_HELD, 0) + rows.get(Kind.PASSES_RESTORED, 0),
@@ -59,8 +63,12 @@ def stakes_held(*, user: User) -> int:
 
 def stakes_in_play(*, user: User) -> int:
     """Coins of the player's stakes now in the pots of games in play (they left the hold at the start)."""
-    entries = Entry.objects.filter(transfer__reason=Transfer.Reason.POT_COLLECT, transfer__user=user, amount__gt=0,
-                                   transfer__match__status=Match.Status.PLAYING)
+    entries = Entry.objects.filter(
+        transfer__reason=Transfer.Reason.POT_COLLECT,
+        transfer__user=user,
+        amount__gt=0,
+        transfer__match__status=Match.Status.PLAYING,
+    )
     return entries.aggregate(total=Sum("amount"))["total"] or 0
 
 
@@ -95,25 +103,46 @@ def _stake_stories(user: User, limit: int) -> list[Movement]:
     from games.models import MatchPlayer
 
     rows = []
-    collects = (Transfer.objects.filter(user=user, reason=Transfer.Reason.POT_COLLECT)
-                .annotate(coins=Sum("entries__amount", filter=Q(entries__amount__gt=0)))
-                .select_related("table", "match").order_by("-created_at")[:limit])
+    collects = (
+        Transfer.objects.filter(user=user, reason=Transfer.Reason.POT_COLLECT)
+        .annotate(coins=Sum("entries__amount", filter=Q(entries__amount__gt=0)))
+        .select_related("table", "match")
+        .order_by("-created_at")[:limit]
+    )
     for collect in collects:
         coins = number_format(collect.coins, force_grouping=True)
-        rows.append(Movement(collect, 0, None, ngettext("%(coins)s held coin went into the pot.",
-                                                        "%(coins)s held coins went into the pot.",
-                                                        collect.coins) % {"coins": coins}))
+        rows.append(
+            Movement(
+                collect,
+                0,
+                None,
+                ngettext(
+                    "%(coins)s held coin went into the pot.", "%(coins)s held coins went into the pot.", collect.coins
+                )
+                % {"coins": coins},
+            )
+        )
         match = collect.match
         if match is None or match.status != Match.Status.FINISHED:
             continue
         player = MatchPlayer.objects.filter(match=match, user=user).only("place", "payout").first()
         if player is not None and not player.payout:
             # Lost: nothing came back from the pot. Dated at the game's end, so it sits after the result.
-            lost = Transfer(pk=collect.pk, asset=collect.asset, reason=Transfer.Reason.POT_COLLECT, memo="",
-                            user=user, table=collect.table, match=match, created_at=match.ended_at or collect.created_at)
-            story = ngettext("Stake lost: %(coins)s coin stayed in the pot (place %(place)s in the game).",
-                             "Stake lost: %(coins)s coins stayed in the pot (place %(place)s in the game).",
-                             collect.coins) % {"coins": coins, "place": player.place}
+            lost = Transfer(
+                pk=collect.pk,
+                asset=collect.asset,
+                reason=Transfer.Reason.POT_COLLECT,
+                memo="",
+                user=user,
+                table=collect.table,
+                match=match,
+                created_at=match.ended_at or collect.created_at,
+            )
+            story = ngettext(
+                "Stake lost: %(coins)s coin stayed in the pot (place %(place)s in the game).",
+                "Stake lost: %(coins)s coins stayed in the pot (place %(place)s in the game).",
+                collect.coins,
+            ) % {"coins": coins, "place": player.place}
             rows.append(Movement(lost, 0, None, story, lost=True))
     return rows
 
@@ -121,18 +150,34 @@ def _stake_stories(user: User, limit: int) -> list[Movement]:
 def pass_movements(*, user: User, limit: int = 200) -> list[Movement]:
     """Each pass transfer of the player once, with how it changed their free passes."""
     held = (Kind.PASSES_HELD, Kind.PASSES_RESTORED)
-    transfers = (Transfer.objects.filter(user=user, asset=Asset.PASSES)
-                 .annotate(free_delta=Sum("entries__amount", filter=Q(entries__account__kind=Kind.PASSES_FREE)),
-                           reserved_delta=Sum("entries__amount", filter=Q(entries__account__kind__in=held)),
-                           used_delta=Sum("entries__amount", filter=Q(entries__account__kind=Kind.PASSES_USED)))
-                 .select_related("table", "match", "by").order_by("-created_at", "-pk")[:limit])
-    return [Movement(transfer=transfer, amount=transfer.free_delta or 0, balance_after=None,
-                     reserved=transfer.reserved_delta or 0, used=transfer.used_delta or 0) for transfer in transfers]
+    transfers = (
+        Transfer.objects.filter(user=user, asset=Asset.PASSES)
+        .annotate(
+            free_delta=Sum("entries__amount", filter=Q(entries__account__kind=Kind.PASSES_FREE)),
+            reserved_delta=Sum("entries__amount", filter=Q(entries__account__kind__in=held)),
+            used_delta=Sum("entries__amount", filter=Q(entries__account__kind=Kind.PASSES_USED)),
+        )
+        .select_related("table", "match", "by")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    return [
+        Movement(
+            transfer=transfer,
+            amount=transfer.free_delta or 0,
+            balance_after=None,
+            reserved=transfer.reserved_delta or 0,
+            used=transfer.used_delta or 0,
+        )
+        for transfer in transfers
+    ]
 
 
 def _movements(entries, *, limit: int, running: bool) -> list[Movement]:
-    rows = list(entries.select_related("transfer__table", "transfer__match", "transfer__by")
-                .order_by("-transfer__created_at", "-pk")[:limit])
+    rows = list(
+        entries.select_related("transfer__table", "transfer__match", "transfer__by").order_by(
+            "-transfer__created_at", "-pk"
+        )[:limit]
+    )
     balance = _sum(Account.objects.filter(pk__in={row.account_id for row in rows})) if running else None
     moves = []
     for row in rows:  # newest first: walk the balance back

@@ -18,13 +18,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.utils.translation import gettext_lazy as _
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
 from accounts.models import User
+from config.i18n import lazy_format
 from games.models import Match
 from payouts.models import Account, Asset, Entry, Transfer
 from payouts.split import split_pot
@@ -48,8 +48,16 @@ def coins_grant(*, user: User, amount: int, by: User | None = None, memo: str = 
     _require_positive(amount)
     _require_reason(by, memo)
     with transaction.atomic():
-        return _move(Asset.COINS, Reason.GRANT, source=_mint(Asset.COINS), target=_wallet(user), amount=amount,
-                     user=user, by=by, memo=memo or "Welcome coins.")
+        return _move(
+            Asset.COINS,
+            Reason.GRANT,
+            source=_mint(Asset.COINS),
+            target=_wallet(user),
+            amount=amount,
+            user=user,
+            by=by,
+            memo=memo or "Welcome coins.",
+        )
 
 
 def stake_hold(*, user: User, table: Table) -> Transfer | None:
@@ -60,23 +68,48 @@ def stake_hold(*, user: User, table: Table) -> Transfer | None:
         wallet = _wallet(user)
         _lock(wallet)
         if wallet.balance < table.stake:
-            raise PayoutError(lazy_format(
-                _("This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
-                  "Choose a smaller stake or ask an admin for coins."), stake=f"{table.stake:,}", balance=f"{wallet.balance:,}"))
-        return _move(Asset.COINS, Reason.STAKE_HOLD, source=wallet, target=_held_stake(user, table),
-                     amount=table.stake, user=user, table=table, memo="Seat taken at a staked table.")
+            raise PayoutError(
+                lazy_format(
+                    _(
+                        "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+                        "Choose a smaller stake or ask an admin for coins."
+                    ),
+                    stake=f"{table.stake:,}",
+                    balance=f"{wallet.balance:,}",
+                )
+            )
+        return _move(
+            Asset.COINS,
+            Reason.STAKE_HOLD,
+            source=wallet,
+            target=_held_stake(user, table),
+            amount=table.stake,
+            user=user,
+            table=table,
+            memo="Seat taken at a staked table.",
+        )
 
 
-def stake_release(*, user: User, table: Table, memo: str = "Left the table before the start.",
-                  by: User | None = None) -> Transfer | None:
+def stake_release(
+    *, user: User, table: Table, memo: str = "Left the table before the start.", by: User | None = None
+) -> Transfer | None:
     """RULING P5/P8: leaving before the start, or the lobby closing, gives the held stake back."""
     with transaction.atomic():
         held = _held_stake(user, table)
         _lock(held)
         if held.balance <= 0:
             return None
-        return _move(Asset.COINS, Reason.STAKE_RELEASE, source=held, target=_wallet(user), amount=held.balance,
-                     user=user, table=table, by=by, memo=memo)
+        return _move(
+            Asset.COINS,
+            Reason.STAKE_RELEASE,
+            source=held,
+            target=_wallet(user),
+            amount=held.balance,
+            user=user,
+            table=table,
+            by=by,
+            memo=memo,
+        )
 
 
 def pot_collect(*, table: Table, match: Match, users: list[User]) -> int:
@@ -89,8 +122,17 @@ def pot_collect(*, table: Table, match: Match, users: list[User]) -> int:
             held = _held_stake(user, table)
             _lock(held)
             if held.balance > 0:
-                _move(Asset.COINS, Reason.POT_COLLECT, source=held, target=pot, amount=held.balance,
-                      user=user, table=table, match=match, memo="Stake into the pot at the start.")
+                _move(
+                    Asset.COINS,
+                    Reason.POT_COLLECT,
+                    source=held,
+                    target=pot,
+                    amount=held.balance,
+                    user=user,
+                    table=table,
+                    match=match,
+                    memo="Stake into the pot at the start.",
+                )
         _lock(pot)
         return pot.balance
 
@@ -113,9 +155,17 @@ def pot_settle(*, table: Table, match: Match, places: dict[int, int]) -> dict[in
         users = User.objects.in_bulk(payouts)
         for user_id, amount in sorted(payouts.items()):
             if amount:
-                _move(Asset.COINS, Reason.POT_PAYOUT, source=pot, target=_wallet(users[user_id]), amount=amount,
-                      user=users[user_id], table=table, match=match,
-                      memo=payout_memo(places[user_id], sorted(places[u] for u in stakers)))
+                _move(
+                    Asset.COINS,
+                    Reason.POT_PAYOUT,
+                    source=pot,
+                    target=_wallet(users[user_id]),
+                    amount=amount,
+                    user=users[user_id],
+                    table=table,
+                    match=match,
+                    memo=payout_memo(places[user_id], sorted(places[u] for u in stakers)),
+                )
         return payouts
 
 
@@ -133,8 +183,9 @@ def payout_memo(place: int, staker_places: list[int]) -> str:
     return f"Pot share: {among}, place {place} in the game."
 
 
-def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake refunded.",
-               by: User | None = None) -> dict[int, int]:
+def pot_refund(
+    *, table: Table, match: Match, memo: str = "Game aborted: stake refunded.", by: User | None = None
+) -> dict[int, int]:
     """RULING P5/P8: an aborted game gives every staker their stake back."""
     with transaction.atomic():
         pot = _pot(table)
@@ -143,8 +194,18 @@ def pot_refund(*, table: Table, match: Match, memo: str = "Game aborted: stake r
         collected = Entry.objects.filter(transfer__match=match, transfer__reason=Reason.POT_COLLECT, account=pot)
         for entry in collected.select_related("transfer__user"):
             user = entry.transfer.user
-            _move(Asset.COINS, Reason.POT_REFUND, source=pot, target=_wallet(user), amount=entry.amount,
-                  user=user, table=table, match=match, by=by, memo=memo)
+            _move(
+                Asset.COINS,
+                Reason.POT_REFUND,
+                source=pot,
+                target=_wallet(user),
+                amount=entry.amount,
+                user=user,
+                table=table,
+                match=match,
+                by=by,
+                memo=memo,
+            )
             refunds[user.pk] = entry.amount
         return refunds
 
@@ -157,8 +218,16 @@ def pass_grant(*, user: User, amount: int, by: User | None = None, memo: str = "
     _require_positive(amount)
     _require_reason(by, memo)
     with transaction.atomic():
-        return _move(Asset.PASSES, Reason.GRANT, source=_mint(Asset.PASSES), target=_account(Kind.PASSES_FREE, user),
-                     amount=amount, user=user, by=by, memo=memo or "Welcome passes.")
+        return _move(
+            Asset.PASSES,
+            Reason.GRANT,
+            source=_mint(Asset.PASSES),
+            target=_account(Kind.PASSES_FREE, user),
+            amount=amount,
+            user=user,
+            by=by,
+            memo=memo or "Welcome passes.",
+        )
 
 
 def pass_reserve(*, user: User, table: Table) -> Transfer | None:
@@ -170,12 +239,21 @@ def pass_reserve(*, user: User, table: Table) -> Transfer | None:
         _lock(free)
         if free.balance < 1:
             raise PayoutError(_("Playing Sitaratas takes a game pass and you have none free. Ask an admin for more."))
-        return _move(Asset.PASSES, Reason.PASS_RESERVE, source=free, target=_account(Kind.PASSES_HELD, user, table),
-                     amount=1, user=user, table=table, memo="Seat taken at a Sitaratas table.")
+        return _move(
+            Asset.PASSES,
+            Reason.PASS_RESERVE,
+            source=free,
+            target=_account(Kind.PASSES_HELD, user, table),
+            amount=1,
+            user=user,
+            table=table,
+            memo="Seat taken at a Sitaratas table.",
+        )
 
 
-def pass_release(*, user: User, table: Table, memo: str = "Left the table before the start.",
-                 by: User | None = None) -> int:
+def pass_release(
+    *, user: User, table: Table, memo: str = "Left the table before the start.", by: User | None = None
+) -> int:
     """RULING P6: leaving or a closing lobby frees the reserved pass, a restored one included."""
     released = 0
     with transaction.atomic():
@@ -183,8 +261,17 @@ def pass_release(*, user: User, table: Table, memo: str = "Left the table before
             held = _account(kind, user, table)
             _lock(held)
             if held.balance > 0:
-                _move(Asset.PASSES, Reason.PASS_RELEASE, source=held, target=_account(Kind.PASSES_FREE, user),
-                      amount=held.balance, user=user, table=table, by=by, memo=memo)
+                _move(
+                    Asset.PASSES,
+                    Reason.PASS_RELEASE,
+                    source=held,
+                    target=_account(Kind.PASSES_FREE, user),
+                    amount=held.balance,
+                    user=user,
+                    table=table,
+                    by=by,
+                    memo=memo,
+                )
                 released += held.balance
     return released
 
@@ -200,8 +287,17 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                 _lock(held)
                 if held.balance > 0:
                     memo = "Restored pass used for the restart." if kind == Kind.PASSES_RESTORED else "Game started."
-                    _move(Asset.PASSES, Reason.PASS_USE, source=held, target=_account(Kind.PASSES_USED, user),
-                          amount=1, user=user, table=table, match=match, memo=memo)
+                    _move(
+                        Asset.PASSES,
+                        Reason.PASS_USE,
+                        source=held,
+                        target=_account(Kind.PASSES_USED, user),
+                        amount=1,
+                        user=user,
+                        table=table,
+                        match=match,
+                        memo=memo,
+                    )
                     break
             else:
                 # Back in the lobby after a dismissed restart, the seat holds no pass (RULING P6:
@@ -209,11 +305,20 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                 try:
                     pass_reserve(user=user, table=table)
                 except PayoutError:
-                    raise PayoutError(lazy_format(_("%(name)s has no game pass left for a new attempt."),
-                                                      name=user.name)) from None
-                _move(Asset.PASSES, Reason.PASS_USE, source=_account(Kind.PASSES_HELD, user, table),
-                      target=_account(Kind.PASSES_USED, user), amount=1, user=user, table=table, match=match,
-                      memo="Game started.")
+                    raise PayoutError(
+                        lazy_format(_("%(name)s has no game pass left for a new attempt."), name=user.name)
+                    ) from None
+                _move(
+                    Asset.PASSES,
+                    Reason.PASS_USE,
+                    source=_account(Kind.PASSES_HELD, user, table),
+                    target=_account(Kind.PASSES_USED, user),
+                    amount=1,
+                    user=user,
+                    table=table,
+                    match=match,
+                    memo="Game started.",
+                )
 
 
 def pass_restore(*, table: Table, match: Match) -> list[int]:
@@ -228,14 +333,24 @@ def pass_restore(*, table: Table, match: Match) -> list[int]:
             user = entry.transfer.user
             used = _account(Kind.PASSES_USED, user)
             _lock(used)
-            _move(Asset.PASSES, Reason.PASS_RESTORE, source=used, target=_account(Kind.PASSES_RESTORED, user, table),
-                  amount=1, user=user, table=table, match=match, memo="Attempt dismissed by vote: pass restored.")
+            _move(
+                Asset.PASSES,
+                Reason.PASS_RESTORE,
+                source=used,
+                target=_account(Kind.PASSES_RESTORED, user, table),
+                amount=1,
+                user=user,
+                table=table,
+                match=match,
+                memo="Attempt dismissed by vote: pass restored.",
+            )
             restored.append(user.pk)
     return restored
 
 
-def pass_refund(*, table: Table, match: Match, memo: str = "Game aborted: pass returned.",
-                by: User | None = None) -> list[int]:
+def pass_refund(
+    *, table: Table, match: Match, memo: str = "Game aborted: pass returned.", by: User | None = None
+) -> list[int]:
     """RULING P8: an admin abort releases the passes of the aborted game (used → free)."""
     refunded = []
     with transaction.atomic():
@@ -243,8 +358,18 @@ def pass_refund(*, table: Table, match: Match, memo: str = "Game aborted: pass r
         for use in uses:
             used = _account(Kind.PASSES_USED, use.user)
             _lock(used)
-            _move(Asset.PASSES, Reason.PASS_REFUND, source=used, target=_account(Kind.PASSES_FREE, use.user),
-                  amount=1, user=use.user, table=table, match=match, by=by, memo=memo)
+            _move(
+                Asset.PASSES,
+                Reason.PASS_REFUND,
+                source=used,
+                target=_account(Kind.PASSES_FREE, use.user),
+                amount=1,
+                user=use.user,
+                table=table,
+                match=match,
+                by=by,
+                memo=memo,
+            )
             refunded.append(use.user_id)
     return refunded
 
@@ -261,16 +386,39 @@ def account_open(*, user: User) -> None:
 # --- helpers ----------------------------------------------------------------------------
 
 
-def _move(asset: str, reason: str, *, source: Account, target: Account, amount: int, user: User | None,
-          table: Table | None = None, match: Match | None = None, by: User | None = None, memo: str = "",
-          now: datetime | None = None) -> Transfer:
+def _move(
+    asset: str,
+    reason: str,
+    *,
+    source: Account,
+    target: Account,
+    amount: int,
+    user: User | None,
+    table: Table | None = None,
+    match: Match | None = None,
+    by: User | None = None,
+    memo: str = "",
+    now: datetime | None = None,
+) -> Transfer:
     """One transfer: two entries that sum to zero. The balance trigger and CHECK do the rest."""
     try:
         with transaction.atomic():
-            transfer = Transfer.objects.create(asset=asset, reason=reason, memo=memo[:200], user=user, table=table,
-                                               match=match, by=by, created_at=now or timezone.now())
-            Entry.objects.bulk_create([Entry(transfer=transfer, account=source, amount=-amount),
-                                       Entry(transfer=transfer, account=target, amount=amount)])
+            transfer = Transfer.objects.create(
+                asset=asset,
+                reason=reason,
+                memo=memo[:200],
+                user=user,
+                table=table,
+                match=match,
+                by=by,
+                created_at=now or timezone.now(),
+            )
+            Entry.objects.bulk_create(
+                [
+                    Entry(transfer=transfer, account=source, amount=-amount),
+                    Entry(transfer=transfer, account=target, amount=amount),
+                ]
+            )
     except IntegrityError as error:
         if "one_game_transfer" in str(error):
             raise PayoutError(_("That has already been done for this game.")) from None
@@ -284,8 +432,9 @@ def _account(kind: str, user: User | None = None, table: Table | None = None) ->
     parts = [kind] + [str(owner.pk) for owner in (user, table) if owner is not None]
     asset = Asset.COINS if kind in (Kind.WALLET, Kind.STAKE_HELD, Kind.POT) else Asset.PASSES
     # get_or_create on the unique key is safe under a race: the loser re-reads the winner's row.
-    account, _created = Account.objects.get_or_create(key=":".join(parts),
-                                               defaults={"asset": asset, "kind": kind, "user": user, "table": table})
+    account, _created = Account.objects.get_or_create(
+        key=":".join(parts), defaults={"asset": asset, "kind": kind, "user": user, "table": table}
+    )
     return account
 
 
@@ -314,7 +463,9 @@ def _lock(account: Account) -> None:
 def _stakers(match: Match) -> dict[int, int]:
     """User id → seat of everyone whose stake went into this game's pot."""
     user_ids = set(Transfer.objects.filter(match=match, reason=Reason.POT_COLLECT).values_list("user_id", flat=True))
-    return {user_id: seat for seat, user_id in match.match_players.values_list("seat", "user_id") if user_id in user_ids}
+    return {
+        user_id: seat for seat, user_id in match.match_players.values_list("seat", "user_id") if user_id in user_ids
+    }
 
 
 def _require_reason(by: User | None, memo: str) -> None:

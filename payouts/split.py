@@ -37,7 +37,7 @@ def split_pot(pot: int, stakers: list[tuple[int, int]]) -> dict[int, int]:
     for _, group in groupby(ordered, key=lambda staker: staker[0]):
         seats = [seat for _, seat in group]
         # The tied group spans ranks rank .. rank+len-1 and shares their percentages evenly.
-        spanned = sum(percents[rank:rank + len(seats)])
+        spanned = sum(percents[rank : rank + len(seats)])
         for seat in seats:
             exact[seat] = Fraction(pot * spanned, 100 * len(seats))
         rank += len(seats)

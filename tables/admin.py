@@ -36,17 +36,33 @@ class TableAdmin(ServiceWrittenAdmin):
     list_filter = ["game", "status", "created_at"]
     search_fields = ["=id", "host__username", "seats__user__username", "closed_reason"]
     list_select_related = ["host"]
-    readonly_fields = ["game", "options", "seat_count", "stake", "host", "status", "created_at", "last_activity_at",
-                       "closed_reason", "clock"]
+    readonly_fields = [
+        "game",
+        "options",
+        "seat_count",
+        "stake",
+        "host",
+        "status",
+        "created_at",
+        "last_activity_at",
+        "closed_reason",
+        "clock",
+    ]
     inlines = [SeatInline]
     actions = ["close_lobbies"]
 
     @admin.action(description=gettext_lazy("Close lobby (releases holds and passes)"))
     def close_lobbies(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
-        return each_with_reason(self, request, queryset, title=_("Close the selected lobbies"),
-                                done=_("%(row)s: closed."), logged="Closed",
-                                refused=TableError, service=lambda table, answers: table_close(
-                                    table_id=table.pk, by=request.user, reason=answers["reason"]))
+        return each_with_reason(
+            self,
+            request,
+            queryset,
+            title=_("Close the selected lobbies"),
+            done=_("%(row)s: closed."),
+            logged="Closed",
+            refused=TableError,
+            service=lambda table, answers: table_close(table_id=table.pk, by=request.user, reason=answers["reason"]),
+        )
 
 
 @admin.register(Seat)
@@ -74,7 +90,13 @@ class MatchAdmin(GamesMatchAdmin):
     @admin.action(description=gettext_lazy("Abort game (refunds stakes, releases passes)"))
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
         """RULING P8, P19: asks why first; the reason is kept with the game and in the admin log."""
-        return each_with_reason(self, request, queryset, title=_("Abort the selected games"),
-                                done=_("%(row)s: aborted."), logged="Aborted",
-                                refused=TableError, service=lambda match, answers: match_abort(
-                                    match_id=match.pk, by=request.user, reason=answers["reason"]))
+        return each_with_reason(
+            self,
+            request,
+            queryset,
+            title=_("Abort the selected games"),
+            done=_("%(row)s: aborted."),
+            logged="Aborted",
+            refused=TableError,
+            service=lambda match, answers: match_abort(match_id=match.pk, by=request.user, reason=answers["reason"]),
+        )

@@ -24,12 +24,11 @@ when the seat went away, and during a dismissal vote the time each seat had left
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 
 from config.i18n import gettext as _  # the render's catalogue in a live render (config/i18n.py)
-
 from games import catalog
 from tables.tasks import clock_expire
 
@@ -62,7 +61,7 @@ def ms(moment: datetime) -> int:
 
 
 def from_ms(value: int) -> datetime:
-    return datetime.fromtimestamp(value / 1000, tz=dt_timezone.utc)
+    return datetime.fromtimestamp(value / 1000, tz=UTC)
 
 
 def away_seats(match) -> set[int]:
@@ -134,7 +133,7 @@ def arm(match, *, now: datetime) -> None:
 
 
 def _queue(match_id: int, version: int, at: int) -> None:
-    countdown = max(0.0, (at - ms(datetime.now(dt_timezone.utc))) / 1000)
+    countdown = max(0.0, (at - ms(datetime.now(UTC))) / 1000)
     clock_expire.apply_async((match_id, version, at), countdown=countdown)
 
 
@@ -221,8 +220,16 @@ def public(match) -> dict | None:
     }
 
 
-def live(data: dict | None, *, seconds: int, game: str, viewer_seat: int | None, to_act: list[int],
-         lobby: bool, now: datetime) -> dict:
+def live(
+    data: dict | None,
+    *,
+    seconds: int,
+    game: str,
+    viewer_seat: int | None,
+    to_act: list[int],
+    lobby: bool,
+    now: datetime,
+) -> dict:
     """The table page's clock: each awaited seat's countdown from the stored deadline (the page
     counts down from it, corrected by ``server_now``), the away seats, and the notes."""
     data = data or {}
@@ -232,8 +239,10 @@ def live(data: dict | None, *, seconds: int, game: str, viewer_seat: int | None,
     note = ""
     if lobby and seconds and not catalog.get(game).clock:
         # RULING P9: said before anyone sits, because it departs from the rule book (S11).
-        note = _("This table has a %(seconds)s-second turn clock: when a player's time runs out the house "
-                 "plays for them, although the rule book says a lost connection never skips a turn.") % {"seconds": seconds}
+        note = _(
+            "This table has a %(seconds)s-second turn clock: when a player's time runs out the house "
+            "plays for them, although the rule book says a lost connection never skips a turn."
+        ) % {"seconds": seconds}
     return {
         "seconds": seconds,
         "label": label(seconds),

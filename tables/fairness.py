@@ -10,10 +10,11 @@ nothing that renders a page or a socket frame gets it before then
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from config.i18n import refusal
+
 from accounts.models import User
-from games.records import fairness as protocol
+from config.i18n import refusal
 from games.models import Match, MatchEvent
+from games.records import fairness as protocol
 from tables.errors import TableError
 from tables.models import DealCommitment, Seat, Table
 
@@ -23,8 +24,12 @@ ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)
 def player_value(raw: object) -> str:
     """RULING P31: the value a browser sends with "ready" or "start"; refused when missing or malformed."""
     if raw is None or raw == "":
-        raise TableError(_("Your browser sent no random value with this (it must send 32 hex digits); "
-                           "reload the page and try again."))
+        raise TableError(
+            _(
+                "Your browser sent no random value with this (it must send 32 hex digits); "
+                "reload the page and try again."
+            )
+        )
     try:
         return protocol.normalise_value(raw)
     except ValueError as error:
@@ -34,8 +39,9 @@ def player_value(raw: object) -> str:
 def commitment_open(*, table: Table, attempt: int) -> DealCommitment:
     """RULING P30: a new secret and its commitment for this attempt, before anyone can be ready."""
     secret = protocol.new_secret()
-    return DealCommitment.objects.create(table=table, attempt=attempt, secret=secret,
-                                         commitment=protocol.commitment_of(secret))
+    return DealCommitment.objects.create(
+        table=table, attempt=attempt, secret=secret, commitment=protocol.commitment_of(secret)
+    )
 
 
 def _current(table: Table) -> DealCommitment:
@@ -92,8 +98,9 @@ def seed_for_start(*, table: Table, seats: list[Seat]) -> tuple[DealCommitment, 
             contributions.append({"seat": seat.position, "value": entry["value"], "by": entry["by"]})
         else:
             contributions.append({"seat": seat.position, "value": protocol.new_value(), "by": protocol.BY_SITE})
-    digest, seed = protocol.derive_seed(commitment.secret, commitment.commitment,
-                                        [entry["value"] for entry in contributions], table.pk)
+    digest, seed = protocol.derive_seed(
+        commitment.secret, commitment.commitment, [entry["value"] for entry in contributions], table.pk
+    )
     commitment.contributions = {"values": contributions, "hmac": digest, "seed": seed}
     return commitment, seed
 
@@ -112,12 +119,22 @@ def with_fairness(match: Match, record: dict) -> dict:
     commitment = DealCommitment.objects.filter(match=match).first()
     if commitment is None or not commitment.contributions:
         return record
-    actions = [[seat, action] for seat, action in
-               MatchEvent.objects.filter(match=match).order_by("version").values_list("seat", "action")]
-    return {**record, "fairness": {
-        "version": protocol.VERSION, "commitment": commitment.commitment, "secret": commitment.secret,
-        "table": match.table_id, "attempt": match.attempt, **commitment.contributions, "actions": actions,
-    }}
+    actions = [
+        [seat, action]
+        for seat, action in MatchEvent.objects.filter(match=match).order_by("version").values_list("seat", "action")
+    ]
+    return {
+        **record,
+        "fairness": {
+            "version": protocol.VERSION,
+            "commitment": commitment.commitment,
+            "secret": commitment.secret,
+            "table": match.table_id,
+            "attempt": match.attempt,
+            **commitment.contributions,
+            "actions": actions,
+        },
+    }
 
 
 # --- what pages show ------------------------------------------------------------------------
@@ -141,8 +158,12 @@ def live_panel(*, table: Table, match: Match | None) -> dict | None:
 
 
 def _panel(commitment: DealCommitment, *, revealed: bool, match: Match | None) -> dict:
-    panel = {"legacy": False, "version": protocol.VERSION, "commitment": commitment.commitment,
-             "table": commitment.table_id}
+    panel = {
+        "legacy": False,
+        "version": protocol.VERSION,
+        "commitment": commitment.commitment,
+        "table": commitment.table_id,
+    }
     if match is not None and commitment.contributions:  # RULING P32: public once the game starts
         panel["contributions"] = commitment.contributions["values"]
         panel["match_id"] = match.pk

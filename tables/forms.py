@@ -6,7 +6,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.i18n import lazy_format
-
 from games import catalog
 from games.engines import get_engine
 from tables import clock
@@ -15,24 +14,34 @@ from tables import clock
 def _players_help() -> str:
     """Each game's player count, as the catalogue gives it ("Sitaratas: 3–6 players · …")."""
     return " · ".join(
-        _("%(game)s: %(count)s players") % {
+        _("%(game)s: %(count)s players")
+        % {
             "game": game.title,
-            "count": game.min_players if game.fixed_players else f"{game.min_players}–{game.max_players}"}
-        for game in catalog.GAMES)
+            "count": game.min_players if game.fixed_players else f"{game.min_players}–{game.max_players}",
+        }
+        for game in catalog.GAMES
+    )
 
 
 def _clock_help() -> str:
     """What the clock does, and each game's default clock (RULING P9)."""
     defaults = " · ".join(f"{game.title} {clock.label(game.clock)}" for game in catalog.GAMES)
-    return " ".join([str(_("When a player's time runs out the house plays for them. A staked table needs a clock.")),
-                     _("Default: %(defaults)s.") % {"defaults": defaults}])
+    return " ".join(
+        [
+            str(_("When a player's time runs out the house plays for them. A staked table needs a clock.")),
+            _("Default: %(defaults)s.") % {"defaults": defaults},
+        ]
+    )
 
 
 def _option_field(option: catalog.Option) -> forms.Field:
     if option.choices:
-        return forms.ChoiceField(label=option.label, choices=[(c.value, c.label) for c in option.choices], required=False)
-    return forms.IntegerField(label=option.label, min_value=option.minimum, max_value=option.maximum, required=False,
-                              initial=option.initial)
+        return forms.ChoiceField(
+            label=option.label, choices=[(c.value, c.label) for c in option.choices], required=False
+        )
+    return forms.IntegerField(
+        label=option.label, min_value=option.minimum, max_value=option.maximum, required=False, initial=option.initial
+    )
 
 
 class NewTableForm(forms.Form):
@@ -41,13 +50,19 @@ class NewTableForm(forms.Form):
 
     game = forms.ChoiceField(choices=catalog.choices, widget=forms.RadioSelect)
     players = forms.IntegerField(label=_("Players"), min_value=2, max_value=10, required=False)
-    stake = forms.IntegerField(label=_("Stake"), min_value=0, required=False, initial=0,
-                               help_text=_("Coins each player stakes (0 = unstaked)."))
+    stake = forms.IntegerField(
+        label=_("Stake"),
+        min_value=0,
+        required=False,
+        initial=0,
+        help_text=_("Coins each player stakes (0 = unstaked)."),
+    )
     # RULING P9: off, 30, 60 or 120 seconds per decision; blank is the game's default.
     clock = forms.ChoiceField(
-        label=_("Turn clock"), required=False,
-        choices=[("", _("The game's default"))] + [(str(s), lazy_format(_("%(seconds)s s per decision"), seconds=s)
-                                                     if s else _("Off")) for s in clock.CHOICES],
+        label=_("Turn clock"),
+        required=False,
+        choices=[("", _("The game's default"))]
+        + [(str(s), lazy_format(_("%(seconds)s s per decision"), seconds=s) if s else _("Off")) for s in clock.CHOICES],
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -85,12 +100,16 @@ class NewTableForm(forms.Form):
         data["stake"] = (data.get("stake") or 0) if game.staked else 0
         try:
             data["clock_seconds"] = clock.validate(
-                game=game.name, seconds=int(data["clock"]) if data.get("clock") else None, stake=data["stake"])
+                game=game.name, seconds=int(data["clock"]) if data.get("clock") else None, stake=data["stake"]
+            )
         except ValueError as error:
             self.add_error("clock", str(error))
         return data
 
     @staticmethod
     def game_options(game: catalog.Game, data: dict) -> dict:
-        return {option.name: data[option.field_name] for option in game.options
-                if data.get(option.field_name) not in (None, "")}
+        return {
+            option.name: data[option.field_name]
+            for option in game.options
+            if data.get(option.field_name) not in (None, "")
+        }

@@ -41,8 +41,9 @@ def seat_taken(*, table: Table, user: User) -> None:
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
-def seat_left(*, table: Table, user: User, by: User | None = None,
-              memo: str = "Left the table before the start.") -> None:
+def seat_left(
+    *, table: Table, user: User, by: User | None = None, memo: str = "Left the table before the start."
+) -> None:
     """Leaving before the start, or the lobby closing (RULING P8): holds and reservations go back.
     ``memo`` says which (RULING P7): a closed table is not the player leaving. ``by`` is the admin
     who closed the lobby, recorded on each row (RULING P19)."""

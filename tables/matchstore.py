@@ -64,8 +64,7 @@ def clear() -> None:
 # --- parsed states -------------------------------------------------------------------------
 
 
-def loaded(game: str, match_id: int, version: int, text: str, *, rounds_text: str | None = None,
-           fetch: bool = True):
+def loaded(game: str, match_id: int, version: int, text: str, *, rounds_text: str | None = None, fetch: bool = True):
     """The engine state of the stored ``text``, parsed at most once per process while it is the latest.
 
     Its finished rounds come from this process's copy, else from ``rounds_text`` (the match's
@@ -162,8 +161,10 @@ def _statements() -> _Statements:
         "%s::timestamptz[], %s::boolean[])"
     )
     return _Statements(
-        lock_match=(f"SELECT {', '.join(quote(field.column) for field in MATCH_FIELDS)} "
-                    f"FROM {match_table} WHERE id = %s FOR UPDATE"),
+        lock_match=(
+            f"SELECT {', '.join(quote(field.column) for field in MATCH_FIELDS)} "
+            f"FROM {match_table} WHERE id = %s FOR UPDATE"
+        ),
         save_move=(
             f"WITH events AS ({insert_events}) "
             f"UPDATE {match_table} SET state = %s, version = %s, turn_version = %s, "
@@ -210,14 +211,34 @@ def write_move(match: Match, events: list[tuple], rounds_write: tuple[str | None
     statement. ``events``: (version, seat, user id, action, time, by the clock) each.
     ``rounds_write``: (the whole rounds column, or rounds to append to it), as
     ``games.storage.rounds_write`` gives them; (None, None) leaves it as it is."""
-    versions, seats, users, actions, times, by_clock = (list(column) for column in zip(*events)) if events else ([],) * 6
-    values = [match.pk, versions, seats, users, [_EVENT_ACTION.get_db_prep_value(a, connection) for a in actions], times,
-              by_clock]
+    versions, seats, users, actions, times, by_clock = (
+        (list(column) for column in zip(*events)) if events else ([],) * 6
+    )
+    values = [
+        match.pk,
+        versions,
+        seats,
+        users,
+        [_EVENT_ACTION.get_db_prep_value(a, connection) for a in actions],
+        times,
+        by_clock,
+    ]
     whole, appended = rounds_write
     with _prepared_cursor() as cursor:
         # The clock's deadlines are written with the move that set them (RULING P10).
-        cursor.execute(_statements().save_move, [
-            *values, match.state, match.version, match.turn_version,
-            _DEADLINES.get_db_prep_value(match.deadlines, connection), match.clock_due,
-            _CLOCK_SEATS.get_db_prep_value(match.clock_seats, connection), whole, appended, appended, match.pk,
-        ])
+        cursor.execute(
+            _statements().save_move,
+            [
+                *values,
+                match.state,
+                match.version,
+                match.turn_version,
+                _DEADLINES.get_db_prep_value(match.deadlines, connection),
+                match.clock_due,
+                _CLOCK_SEATS.get_db_prep_value(match.clock_seats, connection),
+                whole,
+                appended,
+                appended,
+                match.pk,
+            ],
+        )

@@ -20,18 +20,22 @@ class Table(models.Model):
     game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES, db_index=True)
     options = models.JSONField(_("options"), help_text=_("The engine's full, validated options."))
     seat_count = models.PositiveSmallIntegerField(_("seats"))
-    stake = models.PositiveIntegerField(_("stake"), default=0,
-                                        help_text=_("Coins each human stakes (Estimation only; 0 = unstaked)."))
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables",
-                             verbose_name=_("host"))
+    stake = models.PositiveIntegerField(
+        _("stake"), default=0, help_text=_("Coins each human stakes (Estimation only; 0 = unstaked).")
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables", verbose_name=_("host")
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    last_activity_at = models.DateTimeField(_("last activity"), db_index=True,
-                                            help_text=_("Lobbies idle for too long close (RULING P8)."))
+    last_activity_at = models.DateTimeField(
+        _("last activity"), db_index=True, help_text=_("Lobbies idle for too long close (RULING P8).")
+    )
     # Stored in English as the services write it; shown translated by games.endings.
     closed_reason = models.CharField(_("why it closed"), max_length=200, blank=True)
-    clock = models.PositiveSmallIntegerField(_("turn clock"), default=0,
-                                             help_text=_("Turn clock: seconds per decision, 0 = off (RULING P9)."))
+    clock = models.PositiveSmallIntegerField(
+        _("turn clock"), default=0, help_text=_("Turn clock: seconds per decision, 0 = off (RULING P9).")
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -46,7 +50,11 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
     position = models.PositiveSmallIntegerField(_("position"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
         verbose_name=_("player"),
     )
     is_ready = models.BooleanField(_("ready"), default=False)
@@ -83,15 +91,19 @@ class DismissalVote(models.Model):
         REJECTED = "rejected", pgettext_lazy("vote", "Rejected")
         EXPIRED = "expired", pgettext_lazy("vote", "Expired")
 
-    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="dismissal_vote",
-                                 verbose_name=_("game"))
-    proposer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                 verbose_name=_("proposer"))
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, related_name="dismissal_vote", verbose_name=_("game")
+    )
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("proposer")
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     eligible = models.PositiveSmallIntegerField(
-        _("eligible"), help_text=_("Every player of the attempt, bots included (RULING S12)."))
+        _("eligible"), help_text=_("Every player of the attempt, bots included (RULING S12).")
+    )
     needed = models.PositiveSmallIntegerField(
-        _("needed"), help_text=_("A strict majority of the eligible: floor(N/2)+1. Bots never vote."))
+        _("needed"), help_text=_("A strict majority of the eligible: floor(N/2)+1. Bots never vote.")
+    )
     yes_voters = models.JSONField(_("voted yes"), default=list)
     no_voters = models.JSONField(_("voted no"), default=list)
     created_at = models.DateTimeField(_("proposed at"))
@@ -115,18 +127,26 @@ class DealCommitment(models.Model):
     attempt's Match is linked.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_commitments",
-                              verbose_name=_("table"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_commitments", verbose_name=_("table"))
     attempt = models.PositiveIntegerField(_("attempt"))
     secret = models.CharField(_("secret"), max_length=64, help_text=_("Hex. Hidden until the game is over."))
-    commitment = models.CharField(_("commitment"), max_length=64,
-                                  help_text=_("SHA-256 of the secret, hex: public from the start."))
-    entropy = models.JSONField(_("players' values"), default=dict, blank=True,
-                               help_text=_("Lobby: position -> {user, value, by}."))
-    contributions = models.JSONField(_("contributions"), null=True, blank=True,
-                                     help_text=_("Frozen at the start, in seat order."))
-    match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.CASCADE,
-                                 related_name="deal_commitment", verbose_name=_("game"))
+    commitment = models.CharField(
+        _("commitment"), max_length=64, help_text=_("SHA-256 of the secret, hex: public from the start.")
+    )
+    entropy = models.JSONField(
+        _("players' values"), default=dict, blank=True, help_text=_("Lobby: position -> {user, value, by}.")
+    )
+    contributions = models.JSONField(
+        _("contributions"), null=True, blank=True, help_text=_("Frozen at the start, in seat order.")
+    )
+    match = models.OneToOneField(
+        "games.Match",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="deal_commitment",
+        verbose_name=_("game"),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -32,13 +32,18 @@ def stalled_work_resume(*, now: datetime) -> dict[str, int]:
     """Close overdue votes and queue the bots of stalled games again. Safe to run twice or at once."""
     closed = 0
     for vote_id in DismissalVote.objects.filter(status=DismissalVote.Status.OPEN, deadline__lte=now).values_list(
-            "pk", flat=True):
+        "pk", flat=True
+    ):
         closed += vote_close_expired(vote_id=vote_id, now=now)
     cutoff = now - timedelta(seconds=settings.RESUME_STALLED_SECONDS)
     last_move = MatchEvent.objects.filter(match=OuterRef("pk")).order_by("-version").values("created_at")[:1]
-    stalled = (Match.objects.filter(status=Match.Status.PLAYING, match_players__user__is_bot=True).distinct()
-               .annotate(last_move=Coalesce(Subquery(last_move), F("started_at"))).filter(last_move__lt=cutoff)
-               .values_list("pk", "game", "version", "state"))
+    stalled = (
+        Match.objects.filter(status=Match.Status.PLAYING, match_players__user__is_bot=True)
+        .distinct()
+        .annotate(last_move=Coalesce(Subquery(last_move), F("started_at")))
+        .filter(last_move__lt=cutoff)
+        .values_list("pk", "game", "version", "state")
+    )
     queued = 0
     for match_id, game, version, text in stalled.iterator(chunk_size=100):
         bot_seats = set(MatchPlayer.objects.filter(match_id=match_id, user__is_bot=True).values_list("seat", flat=True))

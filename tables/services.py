@@ -1,8 +1,9 @@
 """Every write to tables, seats and matches (docs/style.md §5–7).
 
 Each public function is one transaction, but the steps of a move that run in their caller's,
-under its Match lock: ``action_apply``, ``move_save``, ``bots_queue`` and ``match_dismiss``. Lobby writes lock the Table row; game writes lock the Match
-row (tables/matchstore.py), check seat, turn, pause and version, apply the engine, save
+under its Match lock: ``action_apply``, ``move_save``, ``bots_queue`` and ``match_dismiss``.
+Lobby writes lock the Table row; game writes lock the Match row (tables/matchstore.py), check seat,
+turn, pause and version, apply the engine, save
 ``version + 1`` and append the MatchEvent (docs/design.md, "How a move flows"). Broadcasts
 and bot tasks go out only after commit.
 """
@@ -13,15 +14,15 @@ import random
 import time
 from datetime import datetime, timedelta
 
-from django.utils.translation import gettext_lazy as _
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format, refusal
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, ensure_bot_accounts
 from accounts.models import User
+from config.i18n import lazy_format, refusal
 from games import catalog, storage
 from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
@@ -29,10 +30,10 @@ from games.models import Match, MatchPlayer
 from games.records.places import places_from_groups
 from ops import metrics
 from tables import clock, fairness, hooks, matchstore
-from tables.tasks import bots_move
-from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
+from tables.live.broadcast import table_changed_on_commit
 from tables.models import Seat, Table
+from tables.tasks import bots_move
 
 MAX_STAKE = 1_000_000
 
@@ -40,8 +41,15 @@ MAX_STAKE = 1_000_000
 # --- lobby ------------------------------------------------------------------------------
 
 
-def table_create(*, host: User, game: str, seat_count: int, options: dict | None = None, stake: int = 0,
-                 clock_seconds: int | None = None) -> Table:
+def table_create(
+    *,
+    host: User,
+    game: str,
+    seat_count: int,
+    options: dict | None = None,
+    stake: int = 0,
+    clock_seconds: int | None = None,
+) -> Table:
     """Open a table; the host takes the first seat. ``clock_seconds`` None: the game's default clock."""
     engine = _engine(game)
     try:
@@ -56,8 +64,13 @@ def table_create(*, host: User, game: str, seat_count: int, options: dict | None
     turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
     with transaction.atomic():
         table = Table.objects.create(
-            game=game, options=full_options, seat_count=seat_count, stake=stake, host=host,
-            last_activity_at=timezone.now(), clock=turn_clock,
+            game=game,
+            options=full_options,
+            seat_count=seat_count,
+            stake=stake,
+            host=host,
+            last_activity_at=timezone.now(),
+            clock=turn_clock,
         )
         Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(seat_count))
         _seat_take(table=table, user=host, position=0)
@@ -183,7 +196,9 @@ def lobbies_close_idle(*, now: datetime) -> int:
     """RULING P8: lobbies idle for LOBBY_IDLE_HOURS close, releasing every hold. Safe to run twice."""
     cutoff = now - timedelta(hours=settings.LOBBY_IDLE_HOURS)
     closed = 0
-    for table_id in Table.objects.filter(status=Table.Status.LOBBY, last_activity_at__lt=cutoff).values_list("pk", flat=True):
+    for table_id in Table.objects.filter(status=Table.Status.LOBBY, last_activity_at__lt=cutoff).values_list(
+        "pk", flat=True
+    ):
         with transaction.atomic():
             table = Table.objects.select_for_update().get(pk=table_id)
             # Re-checked under the lock: someone may have joined since the query above.
@@ -214,8 +229,15 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         engine = _engine(table.game)
         state = engine.new_game(table.seat_count, table.options, seed)
         match = Match.objects.create(
-            table=table, attempt=attempt, game=table.game, options=table.options, players=table.seat_count,
-            seed=seed, state=engine.dumps(state), version=0, started_at=now,
+            table=table,
+            attempt=attempt,
+            game=table.game,
+            options=table.options,
+            players=table.seat_count,
+            seed=seed,
+            state=engine.dumps(state),
+            version=0,
+            started_at=now,
             turn_clock=table.clock,
         )
         MatchPlayer.objects.bulk_create(MatchPlayer(match=match, seat=seat.position, user=seat.user) for seat in seats)
@@ -270,8 +292,17 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             started = time.perf_counter()
             action = bot(engine.view(state, seat), rng)
             metrics.bot_timed(match.game, time.perf_counter() - started)
-            state = action_apply(match, engine, state, seat=seat, user_id=bots[seat], action=action, now=now,
-                                 events=events, by_clock=seat in away)
+            state = action_apply(
+                match,
+                engine,
+                state,
+                seat=seat,
+                user_id=bots[seat],
+                action=action,
+                now=now,
+                events=events,
+                by_clock=seat in away,
+            )
         if events:
             move_save(match, state, engine, events, now=now)
         return len(events)
@@ -295,8 +326,18 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
     return match
 
 
-def action_apply(match: Match, engine, state, *, seat: int, user_id: int, action: object, now: datetime,
-                 events: list[tuple], by_clock: bool = False):
+def action_apply(
+    match: Match,
+    engine,
+    state,
+    *,
+    seat: int,
+    user_id: int,
+    action: object,
+    now: datetime,
+    events: list[tuple],
+    by_clock: bool = False,
+):
     """Apply one action, under the Match lock; its MatchEvent is written with the new state, by ``move_save``.
     ``by_clock``: the house chose it for an absent player (RULING P11)."""
     new_state = engine.apply(state, seat, action)
@@ -327,8 +368,14 @@ def move_save(match: Match, state, engine, events: list[tuple] = (), *, now: dat
         match.save(update_fields=matchstore.SETTLED_FIELDS)
     # A finished game changes more than the state (places, payouts): consumers re-read it all.
     finished = match.status != Match.Status.PLAYING
-    table_changed_on_commit(match.table_id, match_id=match.pk, version=match.version, state=match.state, lobby=finished,
-                            clock=clock.public(match))
+    table_changed_on_commit(
+        match.table_id,
+        match_id=match.pk,
+        version=match.version,
+        state=match.state,
+        lobby=finished,
+        clock=clock.public(match),
+    )
     if match.status == Match.Status.PLAYING:
         bots_queue(match, state, engine)
 
@@ -375,8 +422,9 @@ def match_abort(*, match_id: int, by: User, reason: str, now: datetime | None = 
         match = matchstore.lock_match(match_id)
         if match.status != Match.Status.PLAYING:
             raise TableError(_("Only a game in play can be aborted."))
-        _close_unfinished(match, status=Match.Status.ABORTED, reason=f"Aborted by {by.name}: {reason.strip()}",
-                          now=now, by=by)
+        _close_unfinished(
+            match, status=Match.Status.ABORTED, reason=f"Aborted by {by.name}: {reason.strip()}", now=now, by=by
+        )
     return match
 
 
@@ -467,8 +515,17 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
                 continue
             rng = random.Random(f"{match.seed}:{match.version}:{seat}:clock")
             action = bot(engine.view(state, seat), rng)
-            state = action_apply(match, engine, state, seat=seat, user_id=users[seat], action=action, now=now,
-                                 events=events, by_clock=True)
+            state = action_apply(
+                match,
+                engine,
+                state,
+                seat=seat,
+                user_id=users[seat],
+                action=action,
+                now=now,
+                events=events,
+                by_clock=True,
+            )
             clock.expired(match, seat, now=now)
         move_save(match, state, engine, events, now=now)
         return len(events)
@@ -510,8 +567,12 @@ def clocks_sweep(*, now: datetime | None = None) -> dict[str, int]:
             done["played_on"] += _play_on(match.pk, now=now)
     # RULING P14: an untimed game with no move for 24 hours is abandoned.
     cutoff = clock.idle_cutoff(now)
-    idle = (playing.filter(turn_clock=0, started_at__lt=cutoff).annotate(last=Max("events__created_at"))
-            .filter(Q(last__lt=cutoff) | Q(last__isnull=True)).values_list("pk", flat=True))
+    idle = (
+        playing.filter(turn_clock=0, started_at__lt=cutoff)
+        .annotate(last=Max("events__created_at"))
+        .filter(Q(last__lt=cutoff) | Q(last__isnull=True))
+        .values_list("pk", flat=True)
+    )
     for match_id in idle:
         done["abandoned"] += match_abandon_idle(match_id=match_id, now=now)
     return done
@@ -521,7 +582,9 @@ def _play_on(match_id: int, *, now: datetime) -> int:
     """Play the house's moves one transaction at a time until nobody it plays for is awaited."""
     played = 0
     while True:
-        version = Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).values_list("version", flat=True).first()
+        version = (
+            Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).values_list("version", flat=True).first()
+        )
         moved = bots_act(match_id=match_id, version=version, now=now) if version is not None else 0
         if not moved:
             return played
@@ -538,8 +601,12 @@ def match_abandon_idle(*, match_id: int, now: datetime | None = None) -> bool:
         last = match.events.order_by("-version").values_list("created_at", flat=True).first() or match.started_at
         if last >= clock.idle_cutoff(now):
             return False  # a move came in since the sweep's query
-        _close_unfinished(match, status=Match.Status.ABANDONED,
-                          reason=f"Abandoned: no move for {clock.UNTIMED_IDLE_HOURS} hours.", now=now)
+        _close_unfinished(
+            match,
+            status=Match.Status.ABANDONED,
+            reason=f"Abandoned: no move for {clock.UNTIMED_IDLE_HOURS} hours.",
+            now=now,
+        )
         return True
 
 

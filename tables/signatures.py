@@ -12,8 +12,8 @@ from django.db import transaction
 from accounts.models import User
 from games.models import Signature
 from games.services import GameError, signature_add
-from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
+from tables.live.broadcast import table_changed_on_commit
 
 
 def match_sign(*, match_id: int, user: User, text: object) -> Signature:

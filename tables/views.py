@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 
 from games import catalog
 from tables import selectors, services
-from tables.live import snapshot
 from tables.errors import TableError
 from tables.forms import NewTableForm
+from tables.live import snapshot
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -28,8 +28,12 @@ def table_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             table = services.table_create(
-                host=request.user, game=data["game"], seat_count=data["seat_count"],
-                options=data["options"], stake=data["stake"], clock_seconds=data["clock_seconds"],
+                host=request.user,
+                game=data["game"],
+                seat_count=data["seat_count"],
+                options=data["options"],
+                stake=data["stake"],
+                clock_seconds=data["clock_seconds"],
             )
         except TableError as error:
             form.add_error(None, str(error))
@@ -46,5 +50,6 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         return redirect("lobby")
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
     fragment = snapshot.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
-    return render(request, "tables/table.html", {"snap": snap, "fragment": fragment,
-                                                 "title": str(catalog.get(snap.game).title)})
+    return render(
+        request, "tables/table.html", {"snap": snap, "fragment": fragment, "title": str(catalog.get(snap.game).title)}
+    )

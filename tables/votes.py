@@ -16,19 +16,19 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.utils.translation import gettext_lazy as _
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
 from accounts.models import User
+from config.i18n import lazy_format
 from games import catalog
 from games.engines import get_engine
 from games.models import Match
 from tables import clock, matchstore, services
-from tables.live.broadcast import table_changed_on_commit
 from tables.errors import TableError
+from tables.live.broadcast import table_changed_on_commit
 from tables.models import DismissalVote
 from tables.tasks import vote_expire
 
@@ -50,19 +50,27 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
             raise TableError(_("A dismissal has already been proposed in this attempt (one proposal per attempt)."))
         round_number, limit = _round(match)
         if round_number > limit:
-            raise TableError(lazy_format(_("A dismissal can only be proposed during rounds 1 to %(limit)s."), limit=limit))
+            raise TableError(
+                lazy_format(_("A dismissal can only be proposed during rounds 1 to %(limit)s."), limit=limit)
+            )
         # RULING S12: the majority is of every player of the attempt, bots included; bots never
         # vote, so they count as not approving (a lone human with bots cannot dismiss).
         eligible = match.players
         try:
             with transaction.atomic():
                 vote = DismissalVote.objects.create(
-                    match=match, proposer=user, eligible=eligible, needed=eligible // 2 + 1,
+                    match=match,
+                    proposer=user,
+                    eligible=eligible,
+                    needed=eligible // 2 + 1,
                     yes_voters=[user.pk],  # The proposer's YES counts at once.
-                    created_at=now, deadline=now + timedelta(seconds=settings.DISMISSAL_VOTE_SECONDS),
+                    created_at=now,
+                    deadline=now + timedelta(seconds=settings.DISMISSAL_VOTE_SECONDS),
                 )
         except IntegrityError:
-            raise TableError(_("A dismissal has already been proposed in this attempt (one proposal per attempt).")) from None
+            raise TableError(
+                _("A dismissal has already been proposed in this attempt (one proposal per attempt).")
+            ) from None
         # RULING P13: the pause stops the turn clock; each seat keeps the time it had left.
         clock.pause(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
@@ -132,18 +140,20 @@ def vote_panel(match: Match) -> dict:
     panel["can_pass"] = match.players - panel["bots"] >= panel["majority"]
     if vote is not None:
         seats = dict(match.match_players.values_list("user_id", "seat"))
-        panel.update({
-            "status": vote.status,
-            "status_label": vote.get_status_display(),
-            "open": vote.status == Status.OPEN,
-            "yes": len(vote.yes_voters),
-            "no": len(vote.no_voters),
-            "needed": vote.needed,
-            "eligible": vote.eligible,
-            "voted_seats": [seats[user_id] for user_id in vote.yes_voters + vote.no_voters if user_id in seats],
-            "deadline_ms": int(vote.deadline.timestamp() * 1000),
-            "seconds_left": max(0, int((vote.deadline - timezone.now()).total_seconds() + 0.999)),
-        })
+        panel.update(
+            {
+                "status": vote.status,
+                "status_label": vote.get_status_display(),
+                "open": vote.status == Status.OPEN,
+                "yes": len(vote.yes_voters),
+                "no": len(vote.no_voters),
+                "needed": vote.needed,
+                "eligible": vote.eligible,
+                "voted_seats": [seats[user_id] for user_id in vote.yes_voters + vote.no_voters if user_id in seats],
+                "deadline_ms": int(vote.deadline.timestamp() * 1000),
+                "seconds_left": max(0, int((vote.deadline - timezone.now()).total_seconds() + 0.999)),
+            }
+        )
     return panel
 
 

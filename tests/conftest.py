@@ -49,8 +49,9 @@ def worker(settings):
     queue, default = f"test-{os.getpid()}", app.conf.task_default_queue
     settings.CELERY_TASK_DEFAULT_QUEUE = app.conf.task_default_queue = queue
     env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_QUEUE": queue, "BOT_DELAY_SECONDS": "0"}
-    process = processes.start(processes.celery_worker_command("--pool", "solo", "-Q", queue, "--loglevel", "WARNING"),
-                              env=env)
+    process = processes.start(
+        processes.celery_worker_command("--pool", "solo", "-Q", queue, "--loglevel", "WARNING"), env=env
+    )
     yield queue
     processes.stop([process], seconds=20)
     app.conf.task_default_queue = default
@@ -59,7 +60,10 @@ def worker(settings):
 @pytest.fixture(autouse=True)
 def _static_files_without_collectstatic(settings) -> None:
     """The manifest storage needs ``collectstatic``; the tests serve static files from the finders."""
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
 
 
 @pytest.fixture(autouse=True)

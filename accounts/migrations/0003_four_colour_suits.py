@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_bot_accounts'),
+        ("accounts", "0002_bot_accounts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='four_colour_suits',
-            field=models.BooleanField(default=False, help_text='Draw clubs green and diamonds blue, so every suit has its own colour.'),
+            model_name="user",
+            name="four_colour_suits",
+            field=models.BooleanField(
+                default=False, help_text="Draw clubs green and diamonds blue, so every suit has its own colour."
+            ),
         ),
     ]

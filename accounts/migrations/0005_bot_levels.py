@@ -11,8 +11,12 @@ def add_levels(apps, schema_editor):
         for name in BOT_NAMES:
             User.objects.get_or_create(
                 username=bot_username(name, level),
-                defaults={"display_name": bot_display_name(name, level), "is_bot": True, "bot_level": level,
-                          "password": "!"},  # "!" = unusable
+                defaults={
+                    "display_name": bot_display_name(name, level),
+                    "is_bot": True,
+                    "bot_level": level,
+                    "password": "!",
+                },  # "!" = unusable
             )
 
 
@@ -27,7 +31,9 @@ class Migration(migrations.Migration):
             model_name="user",
             name="bot_level",
             field=models.CharField(
-                blank=True, default="", max_length=10,
+                blank=True,
+                default="",
+                max_length=10,
                 help_text="A bot's level: easy, normal or strong (each level is its own rated bot); empty for people.",
             ),
         ),

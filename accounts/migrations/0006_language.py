@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0005_bot_levels'),
+        ("accounts", "0005_bot_levels"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='language',
-            field=models.CharField(blank=True, default='', help_text="The site's language for this player; empty follows the browser.", max_length=8),
+            model_name="user",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="The site's language for this player; empty follows the browser.",
+                max_length=8,
+            ),
         ),
     ]

@@ -4,35 +4,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0006_language'),
+        ("accounts", "0006_language"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='user',
-            name='bot_level',
-            field=models.CharField(blank=True, default='', help_text="A bot's level: easy, normal or strong (each level is its own rated bot); empty for people.", max_length=10, verbose_name='bot level'),
+            model_name="user",
+            name="bot_level",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="A bot's level: easy, normal or strong (each level is its own rated bot); empty for people.",
+                max_length=10,
+                verbose_name="bot level",
+            ),
         ),
         migrations.AlterField(
-            model_name='user',
-            name='display_name',
-            field=models.CharField(blank=True, help_text='Shown at tables instead of the username.', max_length=40, verbose_name='display name'),
+            model_name="user",
+            name="display_name",
+            field=models.CharField(
+                blank=True,
+                help_text="Shown at tables instead of the username.",
+                max_length=40,
+                verbose_name="display name",
+            ),
         ),
         migrations.AlterField(
-            model_name='user',
-            name='four_colour_suits',
-            field=models.BooleanField(default=False, help_text='Draw clubs green and diamonds blue, so every suit has its own colour.', verbose_name='four-colour suits'),
+            model_name="user",
+            name="four_colour_suits",
+            field=models.BooleanField(
+                default=False,
+                help_text="Draw clubs green and diamonds blue, so every suit has its own colour.",
+                verbose_name="four-colour suits",
+            ),
         ),
         migrations.AlterField(
-            model_name='user',
-            name='is_bot',
-            field=models.BooleanField(db_index=True, default=False, verbose_name='bot'),
+            model_name="user",
+            name="is_bot",
+            field=models.BooleanField(db_index=True, default=False, verbose_name="bot"),
         ),
         migrations.AlterField(
-            model_name='user',
-            name='language',
-            field=models.CharField(blank=True, default='', help_text="The site's language for this player; empty follows the browser.", max_length=8, verbose_name='language'),
+            model_name="user",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="The site's language for this player; empty follows the browser.",
+                max_length=8,
+                verbose_name="language",
+            ),
         ),
     ]

@@ -9,7 +9,6 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
 FORWARD = """
 CREATE FUNCTION chat_message_append_only() RETURNS trigger AS $$
 BEGIN
@@ -37,99 +36,179 @@ DROP FUNCTION IF EXISTS chat_message_append_only();
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0004_matchevent_match_index_state_lz4'),
-        ('tables', '0002_dismissalvote'),
+        ("games", "0004_matchevent_match_index_state_lz4"),
+        ("tables", "0002_dismissalvote"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ChatMessage',
+            name="ChatMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel', models.CharField(choices=[('players', 'Players'), ('spectators', 'Spectators')], max_length=12)),
-                ('text', models.CharField(max_length=300)),
-                ('created_at', models.DateTimeField(db_index=True)),
-                ('hidden', models.BooleanField(default=False)),
-                ('hidden_reason', models.CharField(blank=True, max_length=200)),
-                ('hidden_at', models.DateTimeField(blank=True, null=True)),
-                ('author', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='chat_messages', to=settings.AUTH_USER_MODEL)),
-                ('hidden_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(blank=True, help_text='The game it was said in or after, if any.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='chat_messages', to='games.match')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='chat_messages', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "channel",
+                    models.CharField(choices=[("players", "Players"), ("spectators", "Spectators")], max_length=12),
+                ),
+                ("text", models.CharField(max_length=300)),
+                ("created_at", models.DateTimeField(db_index=True)),
+                ("hidden", models.BooleanField(default=False)),
+                ("hidden_reason", models.CharField(blank=True, max_length=200)),
+                ("hidden_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="chat_messages",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "hidden_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The game it was said in or after, if any.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="chat_messages",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="chat_messages", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='ChatMute',
+            name="ChatMute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(max_length=200)),
-                ('until', models.DateTimeField(db_index=True)),
-                ('created_at', models.DateTimeField()),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='chat_mutes', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("reason", models.CharField(max_length=200)),
+                ("until", models.DateTimeField(db_index=True)),
+                ("created_at", models.DateTimeField()),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="chat_mutes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='ChatReport',
+            name="ChatReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(max_length=200)),
-                ('created_at', models.DateTimeField()),
-                ('resolved_at', models.DateTimeField(blank=True, help_text='Set when the message is hidden or the report is dismissed.', null=True)),
-                ('message', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='reports', to='chat.chatmessage')),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("reason", models.CharField(max_length=200)),
+                ("created_at", models.DateTimeField()),
+                (
+                    "resolved_at",
+                    models.DateTimeField(
+                        blank=True, help_text="Set when the message is hidden or the report is dismissed.", null=True
+                    ),
+                ),
+                (
+                    "message",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="reports", to="chat.chatmessage"
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='ChatRoom',
+            name="ChatRoom",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('spectator_chat', models.BooleanField(default=True, help_text="The host can turn spectators' chat off (RULING P26).")),
-                ('table', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='chat_room', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "spectator_chat",
+                    models.BooleanField(default=True, help_text="The host can turn spectators' chat off (RULING P26)."),
+                ),
+                (
+                    "table",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="chat_room", to="tables.table"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PersonalMute',
+            name="PersonalMute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('muted', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "muted",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['table', 'id'], name='chat_message_table_id'),
+            model_name="chatmessage",
+            index=models.Index(fields=["table", "id"], name="chat_message_table_id"),
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['author', 'created_at'], name='chat_message_author_time'),
+            model_name="chatmessage",
+            index=models.Index(fields=["author", "created_at"], name="chat_message_author_time"),
         ),
         migrations.AddConstraint(
-            model_name='chatreport',
-            constraint=models.UniqueConstraint(fields=('message', 'reporter'), name='one_report_per_reporter'),
+            model_name="chatreport",
+            constraint=models.UniqueConstraint(fields=("message", "reporter"), name="one_report_per_reporter"),
         ),
         migrations.AddConstraint(
-            model_name='personalmute',
-            constraint=models.UniqueConstraint(fields=('owner', 'muted'), name='one_personal_mute'),
+            model_name="personalmute",
+            constraint=models.UniqueConstraint(fields=("owner", "muted"), name="one_personal_mute"),
         ),
         migrations.AddConstraint(
-            model_name='personalmute',
-            constraint=models.CheckConstraint(condition=models.Q(('owner', models.F('muted')), _negated=True), name='no_muting_oneself'),
+            model_name="personalmute",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("owner", models.F("muted")), _negated=True), name="no_muting_oneself"
+            ),
         ),
         migrations.RunSQL(FORWARD, BACKWARD),
     ]

@@ -75,8 +75,10 @@ def expected_tricks(hand: list[str], trump: str) -> float:
 def _dash_safe(hand: list[str]) -> bool:
     """Dash Call only a hand that holds no honour above a jack and no long suit."""
     suits = _by_suit(hand)
-    return all(not ranks or (ranks[0] <= JACK and len(ranks) <= 4) for ranks in suits.values()) \
+    return (
+        all(not ranks or (ranks[0] <= JACK and len(ranks) <= 4) for ranks in suits.values())
         and sum(1 for r in sum(suits.values(), []) if r == JACK) <= 1
+    )
 
 
 # ----------------------------------------------------------------------------- declarations
@@ -147,7 +149,7 @@ def _beats(card: str, best: str, led: str, trump: str | None) -> bool:
 def _is_master(card: str, gone: set[str], hand: list[str]) -> bool:
     """No higher card of the suit is still out in another hand."""
     suit = suit_of(card)
-    higher = RANKS[rank_value(card) - 1:]
+    higher = RANKS[rank_value(card) - 1 :]
     return all(rank + suit in gone or rank + suit in hand for rank in higher)
 
 
@@ -210,8 +212,12 @@ def _follow(view: dict, cards: list[str], plays: list[dict], need: int) -> str:
 # ----------------------------------------------------------------------------- entry point
 
 
-_BY_PHASE = {"dash_call": _choose_dash, "auction": _choose_call, "estimating": _choose_estimate,
-             "playing": _choose_play}
+_BY_PHASE = {
+    "dash_call": _choose_dash,
+    "auction": _choose_call,
+    "estimating": _choose_estimate,
+    "playing": _choose_play,
+}
 
 
 def choose(view: dict, rng: random.Random) -> dict:

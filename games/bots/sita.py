@@ -52,8 +52,7 @@ def _unseen(view: dict, hand: list[int], rows: list[list[int]]) -> list[int]:
     return [card for card in range(1, DECK_SIZE + 1) if card not in seen]
 
 
-def _card_costs(rows: Rows, hand: list[int], pool: list[int], others: int,
-                rng: random.Random) -> list[float]:
+def _card_costs(rows: Rows, hand: list[int], pool: list[int], others: int, rng: random.Random) -> list[float]:
     """Mean penalty of each hand card over sampled plays of the other seats."""
     others = min(others, len(pool))
     samples = max(12, min(150, SAMPLE_BUDGET // (len(hand) * (others + 1))))

@@ -70,8 +70,11 @@ def _power(card: str, trump: str | None, own: Sequence[str], gone: set[str]) -> 
     if is_joker(card):
         return JOKER_POWER
     suit = suit_of(card)
-    higher = sum(1 for rank in CLASSIC_RANKS
-                 if rank_value(rank + suit) > rank_value(card) and rank + suit not in own and rank + suit not in gone)
+    higher = sum(
+        1
+        for rank in CLASSIC_RANKS
+        if rank_value(rank + suit) > rank_value(card) and rank + suit not in own and rank + suit not in gone
+    )
     power = (1 + higher) ** -SPREAD
     return power * TRUMP_POWER if suit == trump else power
 
@@ -159,4 +162,3 @@ def _duck(view: dict, legal: list[dict]) -> dict:
     # Forced to win: last to play, win with the most dangerous card; otherwise hope to be overtaken.
     pick = max if last else min
     return pick(standard, key=lambda action: _value(action, trump))
-

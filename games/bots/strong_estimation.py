@@ -24,7 +24,7 @@ import random
 
 from games.bots import estimation as rule_based
 from games.bots.budget import Budget
-from games.bots.tricks import Rules, Trick, decode, deal_others, encode, rollout, search, trump_index
+from games.bots.tricks import Rules, Trick, deal_others, decode, encode, rollout, search, trump_index
 from games.engines.cards import make_deck
 from games.engines.estimation import MAX_ZEROS, MIN_CALL, SEATS, SUIT_NAMES, TRICKS, TRUMP_RANK, score_round
 
@@ -83,8 +83,17 @@ class _Game:
 
     # ------------------------------------------------------------------ scoring
 
-    def _finish(self, hands: list[list[int]], trick: Trick, won: list[int], estimates: list[int], caller: int,
-                dash: list[bool], rules: Rules, last: int) -> float:
+    def _finish(
+        self,
+        hands: list[list[int]],
+        trick: Trick,
+        won: list[int],
+        estimates: list[int],
+        caller: int,
+        dash: list[bool],
+        rules: Rules,
+        last: int,
+    ) -> float:
         won = rollout(hands, trick, won, estimates, rules)
         points = score_round(estimates, won, dash, caller, last, self.view["multiplier"])["points"]
         others = [value for seat, value in enumerate(points) if seat != self.me]
@@ -98,8 +107,16 @@ class _Game:
         for seat, played in self.plays:
             trick.add(seat, played, False, self.trump)
         trick.add(self.me, code, False, self.trump)
-        return self._finish(hands, trick, list(self.view["tricks_won"]), list(self.view["estimates"]),
-                            self.view["caller"], self.dash, self.rules, self.view["estimate_order"][-1])
+        return self._finish(
+            hands,
+            trick,
+            list(self.view["tricks_won"]),
+            list(self.view["estimates"]),
+            self.view["caller"],
+            self.dash,
+            self.rules,
+            self.view["estimate_order"][-1],
+        )
 
     # ------------------------------------------------------------------ estimates
 
@@ -112,8 +129,9 @@ class _Game:
             value = value + 1 if value < limit else value - 1
         return value
 
-    def _estimates_with(self, hands: list[list[int]], mine: int, trump: str, order: list[int],
-                        start: list, limit: int) -> list[int]:
+    def _estimates_with(
+        self, hands: list[list[int]], mine: int, trump: str, order: list[int], start: list, limit: int
+    ) -> list[int]:
         estimates = list(start)
         estimates[self.me] = mine
         for seat in order:
@@ -130,8 +148,16 @@ class _Game:
         if view["kind"] == "fixed":
             # RULING E6: the highest estimate calls; on a tie whoever estimated first.
             caller = max(order, key=lambda seat: (estimates[seat], -order.index(seat)))
-        return self._finish([list(hand) for hand in hands], Trick(caller), [0] * SEATS, estimates, caller,
-                            self.dash, self.rules, order[-1])
+        return self._finish(
+            [list(hand) for hand in hands],
+            Trick(caller),
+            [0] * SEATS,
+            estimates,
+            caller,
+            self.dash,
+            self.rules,
+            order[-1],
+        )
 
     # ------------------------------------------------------------------ call rounds
 
@@ -139,8 +165,13 @@ class _Game:
         """The rule-based hand value of every seat for every trump, once per sampled deal."""
         if self._expected_for is not hands:
             self._expected_for = hands
-            self._expected = [{trump: rule_based.expected_tricks([decode(code) for code in hand], trump)
-                               for trump in rule_based.TRUMP_CHOICES} for hand in hands]
+            self._expected = [
+                {
+                    trump: rule_based.expected_tricks([decode(code) for code in hand], trump)
+                    for trump in rule_based.TRUMP_CHOICES
+                }
+                for hand in hands
+            ]
         return self._expected
 
     def _call_round(self, hands: list[list[int]], caller: int, tricks: int, trump: str, dash: list[bool]) -> float:
@@ -153,8 +184,9 @@ class _Game:
             mine = self._guess(hands[self.me], trump, start, self.me, order, tricks)
         estimates = self._estimates_with(hands, mine, trump, order, start, tricks)
         rules = Rules(SEATS, trump_index(trump if trump in SUIT_NAMES else None), sitaratas=False)
-        return self._finish([list(hand) for hand in hands], Trick(caller), [0] * SEATS, estimates, caller, dash,
-                            rules, order[-1])
+        return self._finish(
+            [list(hand) for hand in hands], Trick(caller), [0] * SEATS, estimates, caller, dash, rules, order[-1]
+        )
 
     def _likely_call(self, hands: list[list[int]], seats: list[int]) -> tuple[int, int, str] | None:
         """Who of ``seats`` is likeliest to win the auction, and with what: the strongest hand
@@ -169,7 +201,10 @@ class _Game:
         if best is not None:
             value, seat, trump = best
             tricks = int(value + 0.25)
-            beats = standing is None or (tricks, TRUMP_RANK[trump]) > (standing["tricks"], TRUMP_RANK[standing["trump"]])
+            beats = standing is None or (tricks, TRUMP_RANK[trump]) > (
+                standing["tricks"],
+                TRUMP_RANK[standing["trump"]],
+            )
             if tricks >= MIN_CALL and beats:
                 return seat, tricks, trump
         if standing is not None:
@@ -205,7 +240,9 @@ def call_candidates(view: dict, legal: list[dict]) -> list[dict]:
     candidates = [action for action in legal if action["type"] == "pass"]
     for trump in rule_based.TRUMP_CHOICES:
         worth = rule_based.expected_tricks(hand, trump)
-        calls = sorted((action for action in legal if action["type"] == "call" and action["trump"] == trump),
-                       key=lambda action: action["tricks"])
+        calls = sorted(
+            (action for action in legal if action["type"] == "call" and action["trump"] == trump),
+            key=lambda action: action["tricks"],
+        )
         candidates.extend(action for action in calls[:3] if action["tricks"] <= worth + 2)
     return candidates

@@ -56,8 +56,14 @@ def _turn(chosen: list[int], ends: list[int], lengths: list[int], points: list[i
             ends[target], lengths[target], points[target] = card, lengths[target] + 1, points[target] + PENALTY[card]
 
 
-def _play_out(hands: list[list[int]], ends: list[int], lengths: list[int], points: list[int],
-              taken: list[int], first: dict[int, int]) -> None:
+def _play_out(
+    hands: list[list[int]],
+    ends: list[int],
+    lengths: list[int],
+    points: list[int],
+    taken: list[int],
+    first: dict[int, int],
+) -> None:
     """Play up to ``HORIZON`` turns; ``first`` fixes some seats' cards for the first of them.
 
     Every other card is drawn at random from its hand: the sampled hands are shuffled, so
@@ -107,13 +113,16 @@ class _Game:
                 rng.shuffle(own)  # The rollout plays the bot's later cards from the end, too.
                 hands.append(own)
             else:
-                hands.append(left[start:start + count])
+                hands.append(left[start : start + count])
                 start += count
         return hands
 
     def _summary(self, rows: list[list[int]]) -> tuple[list[int], list[int], list[int]]:
-        return ([row[-1] for row in rows], [len(row) for row in rows],
-                [sum(PENALTY[card] for card in row) for row in rows])
+        return (
+            [row[-1] for row in rows],
+            [len(row) for row in rows],
+            [sum(PENALTY[card] for card in row) for row in rows],
+        )
 
     def _score(self, taken: list[int]) -> float:
         # Own points only: the other seats' points in a random rollout are mostly noise

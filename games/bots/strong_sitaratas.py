@@ -21,7 +21,7 @@ import random
 
 from games.bots import sitaratas as rule_based
 from games.bots.budget import Budget
-from games.bots.tricks import RED_JOKER, Rules, Trick, decode, deal_others, encode, rollout, search, trump_index
+from games.bots.tricks import RED_JOKER, Rules, Trick, deal_others, decode, encode, rollout, search, trump_index
 from games.engines.cards import make_deck
 from games.engines.sitaratas import CLASSIC_RANKS, EXACT_BONUS
 
@@ -93,8 +93,14 @@ class _Game:
 
     def _guess_bid(self, hand: list[int]) -> int:
         view = self.view
-        guess = {"hand": [decode(code) for code in hand], "trump": view["trump"], "players": self.n,
-                 "cards": view["cards"], "indicator": view["indicator"], "options": view["options"]}
+        guess = {
+            "hand": [decode(code) for code in hand],
+            "trump": view["trump"],
+            "players": self.n,
+            "cards": view["cards"],
+            "indicator": view["indicator"],
+            "options": view["options"],
+        }
         return min(view["cards"], max(0, round(rule_based.estimate_tricks(guess))))
 
     def evaluate_bid(self, action: dict, world: tuple) -> float:
@@ -119,4 +125,3 @@ class _Game:
         trick.add(self.me, code, action.get("joker") == "high", self.trump)
         won = rollout(hands, trick, list(self.view["tricks_won"]), bids, self.rules)
         return _score(won, bids, self.me)
-

@@ -170,8 +170,9 @@ def rollout(hands: list[list[int]], trick: Trick, won: list[int], targets: Seque
 # --------------------------------------------------------------------------- sampling
 
 
-def deal_others(rng: random.Random, pool: Sequence[int], counts: Sequence[int], me: int,
-                voids: Sequence[set[int]]) -> list[list[int]]:
+def deal_others(
+    rng: random.Random, pool: Sequence[int], counts: Sequence[int], me: int, voids: Sequence[set[int]]
+) -> list[list[int]]:
     """Hands for the other seats from the unseen ``pool``, each seat avoiding its void suits.
 
     The most constrained seat picks first; when the voids cannot all be met (an unlucky
@@ -203,8 +204,9 @@ def deal_others(rng: random.Random, pool: Sequence[int], counts: Sequence[int], 
     raise AssertionError("unreachable: the last try ignores the voids")
 
 
-def search(candidates: Sequence, evaluate: Callable[[object, object], float], sample: Callable[[], object],
-           budget) -> int:
+def search(
+    candidates: Sequence, evaluate: Callable[[object, object], float], sample: Callable[[], object], budget
+) -> int:
     """Index of the candidate with the best mean score over the samples the budget allows.
 
     Every candidate is scored on the same sampled deals (common random numbers), so the

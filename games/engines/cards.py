@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cache
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -54,7 +54,7 @@ def sort_hand(cards: Iterable[str], trump: str | None = None) -> list[str]:
     return sorted(cards, key=_hand_order(trump).__getitem__)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hand_order(trump: str | None) -> dict[str, tuple[int, int]]:
     # Every card's place, worked out once per trump: every seat's view sorts its hand on every
     # move (issue 9).
@@ -87,7 +87,9 @@ def seeded_rng(*parts: object) -> random.Random:
     return random.Random(":".join(str(part) for part in parts))
 
 
-def check_action_shape(action: object, required: Mapping[str, type], optional: Mapping[str, type] | None = None) -> dict:
+def check_action_shape(
+    action: object, required: Mapping[str, type], optional: Mapping[str, type] | None = None
+) -> dict:
     """Refuse anything but a dict with exactly these keys of these types.
 
     ``bool`` is refused where ``int`` is asked, since ``True == 1`` would slip through.

@@ -196,7 +196,7 @@ def _replace(state: State, **changes: Any) -> State:
 
 def _set(values: tuple, index: int, value: object) -> tuple:
     """``values`` with the one at ``index`` replaced."""
-    return values[:index] + (value,) + values[index + 1:]
+    return values[:index] + (value,) + values[index + 1 :]
 
 
 # ----------------------------------------------------------------------------- options
@@ -223,8 +223,15 @@ def new_game(players: Any, options: dict | None, seed: int | str) -> State:
     dealer = seeded_rng(seed, "dealer").randrange(SEATS)  # RULING E1
     given = tuple(players) if isinstance(players, (list, tuple)) else players
     length = opts["length"]
-    state = State(players=given, options=Options(length), seed=seed, rounds_total=LENGTHS[length],
-                  totals=(0,) * SEATS, saaydeh_streak=0, history=())
+    state = State(
+        players=given,
+        options=Options(length),
+        seed=seed,
+        rounds_total=LENGTHS[length],
+        totals=(0,) * SEATS,
+        saaydeh_streak=0,
+        history=(),
+    )
     return _start_round(state, 1, dealer)
 
 
@@ -276,7 +283,7 @@ def _deal(state: State, deal_number: int, kind: str, trump: str | None) -> State
     """Deal ``deal_number`` of the current round and open its first phase."""
     deck = make_deck()
     seeded_rng(state.seed, state.round_number, deal_number).shuffle(deck)
-    hands = tuple(tuple(sort_hand(deck[i * TRICKS:(i + 1) * TRICKS])) for i in range(SEATS))
+    hands = tuple(tuple(sort_hand(deck[i * TRICKS : (i + 1) * TRICKS])) for i in range(SEATS))
     first = (state.dealer + 1) % SEATS
     if kind == "call":
         phase, order = "dash_call", ()
@@ -284,11 +291,28 @@ def _deal(state: State, deal_number: int, kind: str, trump: str | None) -> State
         # RULING E6: in a fixed round every seat estimates, from the seat after the dealer.
         phase, order = "estimating", tuple((first + i) % SEATS for i in range(SEATS))
     return _replace(
-        state, deal_number=deal_number, kind=kind, trump=trump, dealt=hands, hands=hands,
-        dash_calls=(None if kind == "call" else False,) * SEATS, auction=(),
-        caller=None, call=None, estimates=(None,) * SEATS, estimate_order=order, estimate_log=(),
-        super_call=None, leader=None, trick=(), tricks=(), tricks_won=(0,) * SEATS,
-        avoid=((),) * SEATS, multiplier=_multiplier(state.saaydeh_streak), phase=phase, turn=first,
+        state,
+        deal_number=deal_number,
+        kind=kind,
+        trump=trump,
+        dealt=hands,
+        hands=hands,
+        dash_calls=(None if kind == "call" else False,) * SEATS,
+        auction=(),
+        caller=None,
+        call=None,
+        estimates=(None,) * SEATS,
+        estimate_order=order,
+        estimate_log=(),
+        super_call=None,
+        leader=None,
+        trick=(),
+        tricks=(),
+        tricks_won=(0,) * SEATS,
+        avoid=((),) * SEATS,
+        multiplier=_multiplier(state.saaydeh_streak),
+        phase=phase,
+        turn=first,
     )
 
 
@@ -419,10 +443,20 @@ _SHAPES: dict[str, tuple[dict, dict]] = {
     "estimate": ({"value": int}, {"trump": str}),
     "play": ({"card": str}, {}),
 }
-_PHASE_OF = {"dash_call": "dash_call", "decline": "dash_call", "call": "auction", "pass": "auction",
-             "estimate": "estimating", "play": "playing"}
-_PHASE_WORDS = {"dash_call": "the Dash Calls", "auction": "the auction", "estimating": "the estimates",
-                "playing": "the play"}
+_PHASE_OF = {
+    "dash_call": "dash_call",
+    "decline": "dash_call",
+    "call": "auction",
+    "pass": "auction",
+    "estimate": "estimating",
+    "play": "playing",
+}
+_PHASE_WORDS = {
+    "dash_call": "the Dash Calls",
+    "auction": "the auction",
+    "estimating": "the estimates",
+    "playing": "the play",
+}
 
 
 def apply(state: State, seat: Any, action: Any) -> State:
@@ -507,8 +541,11 @@ def _current_deal_record(state: State) -> dict:
     order = [(first + i) % SEATS for i in range(SEATS)]
     return {
         "hands": [list(hand) for hand in state.dealt],
-        "dash_calls": [{"seat": s, "dash_call": state.dash_calls[s]} for s in order
-                       if state.kind == "call" and state.dash_calls[s] is not None],
+        "dash_calls": [
+            {"seat": s, "dash_call": state.dash_calls[s]}
+            for s in order
+            if state.kind == "call" and state.dash_calls[s] is not None
+        ],
         "auction": [_bid_json(bid) for bid in state.auction],
     }
 
@@ -528,8 +565,16 @@ def _start_call_estimates(state: State, standing: Bid) -> State:
     estimates = _set(state.estimates, caller, call.tricks)
     # RULING E5: from the seat after the Caller, skipping Dash Callers.
     order = tuple((caller + i) % SEATS for i in range(1, SEATS) if not state.dash_calls[(caller + i) % SEATS])
-    return _replace(state, phase="estimating", caller=caller, call=call, trump=call.trump, estimates=estimates,
-                    estimate_order=order, turn=order[0])
+    return _replace(
+        state,
+        phase="estimating",
+        caller=caller,
+        call=call,
+        trump=call.trump,
+        estimates=estimates,
+        estimate_order=order,
+        turn=order[0],
+    )
 
 
 def _apply_estimate(state: State, seat: int, action: dict) -> State:
@@ -541,8 +586,13 @@ def _apply_estimate(state: State, seat: int, action: dict) -> State:
     # RULING E7: only a strictly higher Super Call changes the trump in force.
     if trump is not None and (super_call is None or value > super_call.value):
         super_call, trump_in_force = SuperCall(seat, value, trump), trump
-    state = _replace(state, estimates=estimates, estimate_log=state.estimate_log + (Estimate(seat, value, trump),),
-                     super_call=super_call, trump=trump_in_force)
+    state = _replace(
+        state,
+        estimates=estimates,
+        estimate_log=state.estimate_log + (Estimate(seat, value, trump),),
+        super_call=super_call,
+        trump=trump_in_force,
+    )
     order = state.estimate_order
     if seat != order[-1]:
         return _replace(state, turn=order[order.index(seat) + 1])
@@ -674,8 +724,14 @@ def score_round(
 
 def _finish_round(state: State) -> State:
     dash_call = [bool(c) for c in state.dash_calls]
-    result = score_round(list(state.estimates), list(state.tricks_won), dash_call, state.caller,
-                         state.estimate_order[-1], state.multiplier)
+    result = score_round(
+        list(state.estimates),
+        list(state.tricks_won),
+        dash_call,
+        state.caller,
+        state.estimate_order[-1],
+        state.multiplier,
+    )
     record = _round_record(state)
     record.update(result)
     totals = tuple(t + p for t, p in zip(state.totals, result["points"]))
@@ -772,8 +828,22 @@ def _live_risk(state: State) -> tuple[str | None, dict | None]:
     return over_under, {"seat": state.estimate_order[-1], "level": risk_level(total)}
 
 
-_SHEET_KEYS = ("number", "kind", "trump", "caller", "dash_call", "estimate", "with", "over_under", "risk",
-               "multiplier", "tricks_won", "made", "saaydeh", "points")
+_SHEET_KEYS = (
+    "number",
+    "kind",
+    "trump",
+    "caller",
+    "dash_call",
+    "estimate",
+    "with",
+    "over_under",
+    "risk",
+    "multiplier",
+    "tricks_won",
+    "made",
+    "saaydeh",
+    "points",
+)
 
 
 def sheet_entry(round_record: dict) -> dict:
@@ -828,7 +898,8 @@ def view(state: State, seat: int | None) -> dict:
         "risk": risk,
         "trump": trump,
         "trick": {"leader": state.leader, "plays": [_play_json(play) for play in state.trick]}
-        if state.phase == "playing" else None,
+        if state.phase == "playing"
+        else None,
         "last_trick": _trick_json(tricks[-1].leader, tricks[-1].plays, tricks[-1].winner) if tricks else None,
         "played_cards": [p.card for t in tricks for p in t.plays] + [p.card for p in state.trick],
         "tricks_won": list(state.tricks_won),
@@ -844,16 +915,20 @@ def record(state: State) -> dict:
         rounds.append(_round_record(state))
     over = state.phase == "over"
     players = state.players
-    return json.loads(json.dumps({
-        "game": name,
-        "players": list(players) if isinstance(players, tuple) else players,
-        "options": {"length": state.options.length},
-        "seed": state.seed,
-        "rounds": rounds,
-        "totals": list(state.totals),
-        "placements": placements(state.totals) if over else [],
-        "over": over,
-    }))
+    return json.loads(
+        json.dumps(
+            {
+                "game": name,
+                "players": list(players) if isinstance(players, tuple) else players,
+                "options": {"length": state.options.length},
+                "seed": state.seed,
+                "rounds": rounds,
+                "totals": list(state.totals),
+                "placements": placements(state.totals) if over else [],
+                "over": over,
+            }
+        )
+    )
 
 
 # ----------------------------------------------------------------------------- serialisation
@@ -919,8 +994,9 @@ def loads(text: str) -> State:
         call=_call_from(call) if call else None,
         estimates=tuple(data["estimates"]),
         estimate_order=tuple(data["estimate_order"]),
-        estimate_log=tuple(Estimate(estimate["seat"], estimate["value"], estimate.get("trump"))
-                           for estimate in data["estimate_log"]),
+        estimate_log=tuple(
+            Estimate(estimate["seat"], estimate["value"], estimate.get("trump")) for estimate in data["estimate_log"]
+        ),
         super_call=SuperCall(super_call["seat"], super_call["value"], super_call["trump"]) if super_call else None,
         leader=data["leader"],
         trick=_plays_from(data["trick"]),

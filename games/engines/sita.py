@@ -123,8 +123,8 @@ def _deal(seed: int | str, match: int, n: int) -> tuple[tuple[tuple[int, ...], .
     """A fresh shuffle per match (RULING T6): 10 cards a seat, then 4 row starters."""
     deck = list(range(1, DECK_SIZE + 1))
     seeded_rng(seed, "sita", match).shuffle(deck)
-    hands = tuple(tuple(sorted(deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE])) for seat in range(n))
-    starters = deck[n * HAND_SIZE:n * HAND_SIZE + ROW_COUNT]
+    hands = tuple(tuple(sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE])) for seat in range(n))
+    starters = deck[n * HAND_SIZE : n * HAND_SIZE + ROW_COUNT]
     return hands, tuple((card,) for card in starters)
 
 
@@ -138,19 +138,48 @@ def new_game(players: Any, options: dict | None, seed: int | str) -> State:
     return _fresh_match(given, n, opts["matches"], seed, 1, hands, rows, (0,) * n, ())
 
 
-def _fresh_match(given: Any, n: int, matches: int, seed: int | str, match: int,
-                 hands: tuple[tuple[int, ...], ...], rows: tuple[Row, ...],
-                 earlier: tuple[int, ...], past: tuple[dict, ...], turn: int = 1) -> State:
+def _fresh_match(
+    given: Any,
+    n: int,
+    matches: int,
+    seed: int | str,
+    match: int,
+    hands: tuple[tuple[int, ...], ...],
+    rows: tuple[Row, ...],
+    earlier: tuple[int, ...],
+    past: tuple[dict, ...],
+    turn: int = 1,
+) -> State:
     return State(
-        players_given=given, n=n, matches=matches, seed=seed, match=match, turn=turn,
-        hands=hands, rows=rows, chosen=(None,) * n, pending=None,
-        taken=((),) * n, earlier=earlier, dealt=hands, start_rows=rows, turns=(), past=past,
+        players_given=given,
+        n=n,
+        matches=matches,
+        seed=seed,
+        match=match,
+        turn=turn,
+        hands=hands,
+        rows=rows,
+        chosen=(None,) * n,
+        pending=None,
+        taken=((),) * n,
+        earlier=earlier,
+        dealt=hands,
+        start_rows=rows,
+        turns=(),
+        past=past,
     )
 
 
-def scenario(hands: list[list[int]], rows: list[list[int]], *, matches: int = 1,
-                  match: int = 1, turn: int | None = None, totals: list[int] | None = None,
-                  seed: int | str = 0) -> State:
+def scenario(
+    hands: list[list[int]],
+    rows: list[list[int]],
+    *,
+    matches: int = 1,
+    match: int = 1,
+    turn: int | None = None,
+    totals: list[int] | None = None,
+    seed: int | str = 0,
+) -> State:
     """A hand-made state at the start of a turn, for tests and puzzles.
 
     ``hands`` gives each seat's cards (the player count is its length), ``rows`` the four
@@ -168,8 +197,7 @@ def scenario(hands: list[list[int]], rows: list[list[int]], *, matches: int = 1,
     hand_tuple = tuple(tuple(sorted(hand)) for hand in hands)
     earlier = tuple(totals) if totals is not None else (0,) * n
     turn = HAND_SIZE - len(hand_tuple[0]) + 1 if turn is None else turn
-    return _fresh_match(n, n, matches, seed, match, hand_tuple, tuple(tuple(r) for r in rows),
-                        earlier, (), turn)
+    return _fresh_match(n, n, matches, seed, match, hand_tuple, tuple(tuple(r) for r in rows), earlier, (), turn)
 
 
 # ---------------------------------------------------------------- queries
@@ -244,7 +272,7 @@ def _choose(state: State, seat: int, card: int) -> State:
         raise IllegalAction("Your choice is locked: you have already chosen a card this turn.")  # RULING T2
     if card not in state.hands[seat]:
         raise IllegalAction(f"You do not hold card {card}.")
-    chosen = state.chosen[:seat] + (card,) + state.chosen[seat + 1:]
+    chosen = state.chosen[:seat] + (card,) + state.chosen[seat + 1 :]
     state = replace(state, chosen=chosen)
     if None in chosen:
         return state
@@ -278,8 +306,7 @@ def _reveal(state: State) -> State:
     return _place_rest(state, state.rows, state.taken, [])
 
 
-def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...], ...],
-                placed: list[dict]) -> State:
+def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...], ...], placed: list[dict]) -> State:
     """Place the turn's cards not yet placed, ascending, then close the turn."""
     done = {entry["card"] for entry in placed}
     order = sorted((card, seat) for seat, card in enumerate(state.chosen) if card not in done)
@@ -295,10 +322,11 @@ def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...
             rows = _set_row(rows, row, rows[row] + (card,))
         placed.append({"seat": seat, "card": card, "row": row, "took": list(took), "too_low": False})
     turn_record = {
-        "chosen": list(state.chosen), "placements": placed, "rows": [list(row) for row in rows],
+        "chosen": list(state.chosen),
+        "placements": placed,
+        "rows": [list(row) for row in rows],
     }
-    state = replace(state, rows=rows, taken=taken, chosen=(None,) * state.n,
-                    turns=state.turns + (turn_record,))
+    state = replace(state, rows=rows, taken=taken, chosen=(None,) * state.n, turns=state.turns + (turn_record,))
     if state.hands[0]:
         return replace(state, turn=state.turn + 1)
     return _end_match(state)
@@ -316,11 +344,11 @@ def target_row(rows: tuple[Row, ...] | list, card: int) -> int | None:
 
 
 def _set_row(rows: tuple[Row, ...], index: int, row: Row) -> tuple[Row, ...]:
-    return rows[:index] + (row,) + rows[index + 1:]
+    return rows[:index] + (row,) + rows[index + 1 :]
 
 
 def _add_taken(taken: tuple[tuple[int, ...], ...], seat: int, cards: Row) -> tuple[tuple[int, ...], ...]:
-    return taken[:seat] + (taken[seat] + tuple(cards),) + taken[seat + 1:]
+    return taken[:seat] + (taken[seat] + tuple(cards),) + taken[seat + 1 :]
 
 
 def _end_match(state: State) -> State:
@@ -329,8 +357,17 @@ def _end_match(state: State) -> State:
         return replace(state, over=True)
     past = state.past + (_round_record(state),)
     hands, rows = _deal(state.seed, state.match + 1, state.n)
-    return _fresh_match(state.players_given, state.n, state.matches, state.seed, state.match + 1,
-                        hands, rows, tuple(totals(state)), past)
+    return _fresh_match(
+        state.players_given,
+        state.n,
+        state.matches,
+        state.seed,
+        state.match + 1,
+        hands,
+        rows,
+        tuple(totals(state)),
+        past,
+    )
 
 
 # ---------------------------------------------------------------- view
@@ -352,8 +389,12 @@ def _revealed(state: State) -> dict | None:
     if state.turns:
         turn = state.turns[-1]
         number = state.turn if state.over else state.turn - 1
-        return {"match": state.match, "turn": number, "chosen": list(turn["chosen"]),
-                "placements": [dict(p, took=list(p["took"])) for p in turn["placements"]]}
+        return {
+            "match": state.match,
+            "turn": number,
+            "chosen": list(turn["chosen"]),
+            "placements": [dict(p, took=list(p["took"])) for p in turn["placements"]],
+        }
     return None
 
 
@@ -438,7 +479,8 @@ def record(state: State) -> dict:
         "players": list(given) if isinstance(given, tuple) else given,
         "options": {"matches": state.matches},
         "seed": state.seed,
-        "rounds": [json.loads(json.dumps(entry)) for entry in state.past] + [json.loads(json.dumps(_round_record(state)))],
+        "rounds": [json.loads(json.dumps(entry)) for entry in state.past]
+        + [json.loads(json.dumps(_round_record(state)))],
         "totals": totals(state),
         "placements": placements(state),
         "over": state.over,

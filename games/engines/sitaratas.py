@@ -46,11 +46,21 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from games.engines import IllegalAction, codec
-from games.engines.cards import SUITS, check_action_shape, is_card, is_joker, make_deck, rank_value, seeded_rng, sort_hand, suit_of
+from games.engines.cards import (
+    SUITS,
+    check_action_shape,
+    is_card,
+    is_joker,
+    make_deck,
+    rank_value,
+    seeded_rng,
+    sort_hand,
+    suit_of,
+)
 from games.engines.options import given_options, player_count
 
 name = "sitaratas"
@@ -127,7 +137,7 @@ def validate_options(players: object, options: dict | None) -> dict:
     return full
 
 
-@lru_cache(maxsize=None)
+@cache
 def schedule(players: int, order: str = "up_down") -> tuple[int, ...]:
     """Hand size of every round (RULING S2): N ones, climb, N at the largest, fall, N ones."""
     largest = LARGEST_HAND[players]
@@ -142,13 +152,15 @@ def schedule(players: int, order: str = "up_down") -> tuple[int, ...]:
 # --------------------------------------------------------------------------- dealing
 
 
-def _deal(seed: int | str, n: int, deck: str, number: int, cards: int, dealer: int) -> tuple[Round, tuple[tuple[str, ...], ...]]:
+def _deal(
+    seed: int | str, n: int, deck: str, number: int, cards: int, dealer: int
+) -> tuple[Round, tuple[tuple[str, ...], ...]]:
     """A fresh shuffle for round ``number`` (1-based) with its indicator and trump (RULING S3)."""
     rng = seeded_rng(seed, "deal", number)
     pack = make_deck(CLASSIC_RANKS, jokers=deck == "jokers")
     rng.shuffle(pack)
-    hands = tuple(tuple(pack[seat * cards:(seat + 1) * cards]) for seat in range(n))
-    rest = pack[n * cards:]
+    hands = tuple(tuple(pack[seat * cards : (seat + 1) * cards]) for seat in range(n))
+    rest = pack[n * cards :]
     if rest:
         # A random undealt card is the indicator; a joker indicator means no trump suit.
         indicator: str | None = rng.choice(rest)
@@ -166,8 +178,9 @@ def _start_round(state: State, number: int, past: tuple[Round, ...], totals: tup
     dealer = (state.first_dealer + number - 1) % state.n  # RULING S1: the deal moves on each round.
     round_, hands = _deal(state.seed, state.n, state.deck, number, cards, dealer)
     # RULING S5: the first bidder (the seat after the dealer) leads the first trick.
-    return dataclasses.replace(state, past=past, round=round_, hands=hands, leader=(dealer + 1) % state.n,
-                               plays=(), totals=totals, over=False)
+    return dataclasses.replace(
+        state, past=past, round=round_, hands=hands, leader=(dealer + 1) % state.n, plays=(), totals=totals, over=False
+    )
 
 
 def new_game(players: object, options: dict | None, seed: int | str) -> State:
@@ -182,11 +195,22 @@ def new_game(players: object, options: dict | None, seed: int | str) -> State:
     return _start_round(state, 1, (), (0,) * n)
 
 
-def scenario(hands: Sequence[Sequence[str]], *, dealer: int = 0, trump: str | None = "S", indicator: str | None = None,
-             bids: Sequence[int | None] | None = None, leader: int | None = None,
-             plays: Sequence[tuple[int, str, str | None]] = (), tricks_won: Sequence[int] | None = None,
-             totals: Sequence[int] | None = None, round_number: int | None = None, deck: str = "jokers",
-             order: str = "up_down", seed: int | str = 0) -> State:
+def scenario(
+    hands: Sequence[Sequence[str]],
+    *,
+    dealer: int = 0,
+    trump: str | None = "S",
+    indicator: str | None = None,
+    bids: Sequence[int | None] | None = None,
+    leader: int | None = None,
+    plays: Sequence[tuple[int, str, str | None]] = (),
+    tricks_won: Sequence[int] | None = None,
+    totals: Sequence[int] | None = None,
+    round_number: int | None = None,
+    deck: str = "jokers",
+    order: str = "up_down",
+    seed: int | str = 0,
+) -> State:
     """A hand-made position for tests: ``hands`` are the cards each seat holds now.
 
     The round is the first one of the schedule whose hand size is the size of the hands
@@ -203,11 +227,34 @@ def scenario(hands: Sequence[Sequence[str]], *, dealer: int = 0, trump: str | No
     sizes = schedule(n, order)
     number = round_number or sizes.index(cards) + 1
     first_dealer = (dealer - number + 1) % n
-    round_ = Round(number, cards, dealer, dealt, indicator, trump, tuple(bids) if bids else (None,) * n, (),
-                   tuple(tricks_won or (0,) * n), None)
+    round_ = Round(
+        number,
+        cards,
+        dealer,
+        dealt,
+        indicator,
+        trump,
+        tuple(bids) if bids else (None,) * n,
+        (),
+        tuple(tricks_won or (0,) * n),
+        None,
+    )
     lead = (dealer + 1) % n if leader is None else leader
-    return State(n, n, deck, order, seed, first_dealer, (), round_, tuple(tuple(hand) for hand in hands), lead,
-                 tuple(Play(*play) for play in plays), tuple(totals or (0,) * n), False)
+    return State(
+        n,
+        n,
+        deck,
+        order,
+        seed,
+        first_dealer,
+        (),
+        round_,
+        tuple(tuple(hand) for hand in hands),
+        lead,
+        tuple(Play(*play) for play in plays),
+        tuple(totals or (0,) * n),
+        False,
+    )
 
 
 # --------------------------------------------------------------------------- rules
@@ -264,7 +311,9 @@ def trick_winner(plays: Sequence[Play], trump: str | None) -> int:
         return max(trumps, key=lambda play: rank_value(play.card)).seat
     led = led_suit(plays)
     if led is not None:
-        return max((play for play in standard if suit_of(play.card) == led), key=lambda play: rank_value(play.card)).seat
+        return max(
+            (play for play in standard if suit_of(play.card) == led), key=lambda play: rank_value(play.card)
+        ).seat
     # No standard card and every joker LOW: the latest card wins.
     return plays[-1].seat
 
@@ -345,7 +394,7 @@ def _apply_bid(state: State, seat: int, action: dict) -> State:
     if seat == state.round.dealer and bid == forbidden_bid(state):
         # RULING S4: the bids may never total the number of tricks.
         raise IllegalAction(f"Bid {bid} is not allowed for the dealer: the bids would total the number of tricks.")
-    bids = state.round.bids[:seat] + (bid,) + state.round.bids[seat + 1:]
+    bids = state.round.bids[:seat] + (bid,) + state.round.bids[seat + 1 :]
     return dataclasses.replace(state, round=state.round._replace(bids=bids))
 
 
@@ -354,14 +403,14 @@ def _apply_play(state: State, seat: int, action: dict) -> State:
     _check_play(state, seat, card, joker)
     hand = state.hands[seat]
     position = hand.index(card)
-    hands = state.hands[:seat] + (hand[:position] + hand[position + 1:],) + state.hands[seat + 1:]
+    hands = state.hands[:seat] + (hand[:position] + hand[position + 1 :],) + state.hands[seat + 1 :]
     plays = state.plays + (Play(seat, card, joker),)
     if len(plays) < state.n:
         return dataclasses.replace(state, hands=hands, plays=plays)
     # The trick is complete: its winner leads the next one (RULING S5).
     round_ = state.round
     winner = trick_winner(plays, round_.trump)
-    won = round_.tricks_won[:winner] + (round_.tricks_won[winner] + 1,) + round_.tricks_won[winner + 1:]
+    won = round_.tricks_won[:winner] + (round_.tricks_won[winner] + 1,) + round_.tricks_won[winner + 1 :]
     round_ = round_._replace(tricks=round_.tricks + (Trick(state.leader, plays, winner),), tricks_won=won)
     if any(hands):
         return dataclasses.replace(state, round=round_, hands=hands, leader=winner, plays=())
@@ -375,7 +424,7 @@ def _check_play(state: State, seat: int, card: str, joker: str | None) -> None:
         raise IllegalAction("You do not hold that card.")
     if is_joker(card):
         if joker not in ("high", "low"):
-            raise IllegalAction("Declare the joker HIGH or LOW: add \"joker\": \"high\" or \"low\".")  # RULING S6
+            raise IllegalAction('Declare the joker HIGH or LOW: add "joker": "high" or "low".')  # RULING S6
     elif joker is not None:
         raise IllegalAction("Only a joker is declared HIGH or LOW.")
     if card in playable_cards(state.hands[seat], led_suit(state.plays), state.round.trump):
@@ -420,9 +469,19 @@ def _last_trick(state: State) -> dict | None:
 
 
 def _score_sheet(state: State) -> list[dict]:
-    return [{"number": round_.number, "cards": round_.cards, "dealer": round_.dealer, "trump": round_.trump,
-             "indicator": round_.indicator, "bids": list(round_.bids), "tricks_won": list(round_.tricks_won),
-             "points": list(round_.points or ())} for round_ in _finished_rounds(state)]
+    return [
+        {
+            "number": round_.number,
+            "cards": round_.cards,
+            "dealer": round_.dealer,
+            "trump": round_.trump,
+            "indicator": round_.indicator,
+            "bids": list(round_.bids),
+            "tricks_won": list(round_.tricks_won),
+            "points": list(round_.points or ()),
+        }
+        for round_ in _finished_rounds(state)
+    ]
 
 
 def _placements(state: State) -> list[list[int]]:
@@ -519,15 +578,34 @@ def _trick_from(data: list) -> Trick:
 
 def _round_from(data: list) -> Round:
     number, cards, dealer, dealt, indicator, trump, bids, tricks, tricks_won, points = data
-    return Round(number, cards, dealer, _tuples(dealt), indicator, trump, tuple(bids),
-                 tuple(_trick_from(trick) for trick in tricks), tuple(tricks_won), _tuples(points))
+    return Round(
+        number,
+        cards,
+        dealer,
+        _tuples(dealt),
+        indicator,
+        trump,
+        tuple(bids),
+        tuple(_trick_from(trick) for trick in tricks),
+        tuple(tricks_won),
+        _tuples(points),
+    )
 
 
 def loads(text: str) -> State:
     data = codec.loads(text)
     return State(
-        players=_tuples(data["players"]), n=data["n"], deck=data["deck"], order=data["order"], seed=data["seed"],
-        first_dealer=data["first_dealer"], past=tuple(_round_from(round_) for round_ in data["past"]),
-        round=_round_from(data["round"]), hands=_tuples(data["hands"]), leader=data["leader"],
-        plays=tuple(Play(*play) for play in data["plays"]), totals=tuple(data["totals"]), over=data["over"],
+        players=_tuples(data["players"]),
+        n=data["n"],
+        deck=data["deck"],
+        order=data["order"],
+        seed=data["seed"],
+        first_dealer=data["first_dealer"],
+        past=tuple(_round_from(round_) for round_ in data["past"]),
+        round=_round_from(data["round"]),
+        hands=_tuples(data["hands"]),
+        leader=data["leader"],
+        plays=tuple(Play(*play) for play in data["plays"]),
+        totals=tuple(data["totals"]),
+        over=data["over"],
     )

@@ -6,80 +6,143 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('attempt', models.PositiveIntegerField(help_text="1 for the table's first start, 2 after a dismissal, …")),
-                ('game', models.CharField(choices=[('sitaratas', 'Sitaratas'), ('estimation', 'Estimation'), ('sita', 'SITA')], db_index=True, max_length=20)),
-                ('options', models.JSONField()),
-                ('players', models.PositiveSmallIntegerField()),
-                ('seed', models.BigIntegerField()),
-                ('state', models.TextField(help_text="The engine's dumps(); hidden cards included, never sent to a client.")),
-                ('version', models.PositiveIntegerField(default=0, help_text='How many actions have been applied.')),
-                ('status', models.CharField(choices=[('playing', 'Playing'), ('finished', 'Finished'), ('dismissed', 'Dismissed by vote'), ('aborted', 'Aborted by an admin')], db_index=True, default='playing', max_length=12)),
-                ('end_reason', models.CharField(blank=True, max_length=200)),
-                ('record', models.JSONField(blank=True, help_text='The full record, stored when the game ends.', null=True)),
-                ('started_at', models.DateTimeField()),
-                ('ended_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='matches', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "attempt",
+                    models.PositiveIntegerField(help_text="1 for the table's first start, 2 after a dismissal, …"),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")],
+                        db_index=True,
+                        max_length=20,
+                    ),
+                ),
+                ("options", models.JSONField()),
+                ("players", models.PositiveSmallIntegerField()),
+                ("seed", models.BigIntegerField()),
+                (
+                    "state",
+                    models.TextField(help_text="The engine's dumps(); hidden cards included, never sent to a client."),
+                ),
+                ("version", models.PositiveIntegerField(default=0, help_text="How many actions have been applied.")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("playing", "Playing"),
+                            ("finished", "Finished"),
+                            ("dismissed", "Dismissed by vote"),
+                            ("aborted", "Aborted by an admin"),
+                        ],
+                        db_index=True,
+                        default="playing",
+                        max_length=12,
+                    ),
+                ),
+                ("end_reason", models.CharField(blank=True, max_length=200)),
+                (
+                    "record",
+                    models.JSONField(blank=True, help_text="The full record, stored when the game ends.", null=True),
+                ),
+                ("started_at", models.DateTimeField()),
+                ("ended_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="matches", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['-started_at'],
+                "verbose_name_plural": "matches",
+                "ordering": ["-started_at"],
             },
         ),
         migrations.CreateModel(
-            name='MatchEvent',
+            name="MatchEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField(help_text='The match version this action produced.')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('action', models.JSONField()),
-                ('created_at', models.DateTimeField()),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("version", models.PositiveIntegerField(help_text="The match version this action produced.")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("action", models.JSONField()),
+                ("created_at", models.DateTimeField()),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="games.match"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'version'],
+                "ordering": ["match", "version"],
             },
         ),
         migrations.CreateModel(
-            name='MatchPlayer',
+            name="MatchPlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('place', models.PositiveSmallIntegerField(blank=True, help_text='1 = best; tied players share it.', null=True)),
-                ('total', models.IntegerField(blank=True, null=True)),
-                ('payout', models.IntegerField(blank=True, help_text='Coins paid from the pot (staked tables).', null=True)),
-                ('rating_before', models.FloatField(blank=True, null=True)),
-                ('rating_after', models.FloatField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='match_players', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='match_players', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "place",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="1 = best; tied players share it.", null=True
+                    ),
+                ),
+                ("total", models.IntegerField(blank=True, null=True)),
+                (
+                    "payout",
+                    models.IntegerField(blank=True, help_text="Coins paid from the pot (staked tables).", null=True),
+                ),
+                ("rating_before", models.FloatField(blank=True, null=True)),
+                ("rating_after", models.FloatField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="match_players", to="games.match"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="match_players",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'seat'],
+                "ordering": ["match", "seat"],
             },
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.UniqueConstraint(fields=('table', 'attempt'), name='one_match_per_attempt'),
+            model_name="match",
+            constraint=models.UniqueConstraint(fields=("table", "attempt"), name="one_match_per_attempt"),
         ),
         migrations.AddConstraint(
-            model_name='matchevent',
-            constraint=models.UniqueConstraint(fields=('match', 'version'), name='one_event_per_version'),
+            model_name="matchevent",
+            constraint=models.UniqueConstraint(fields=("match", "version"), name="one_event_per_version"),
         ),
         migrations.AddConstraint(
-            model_name='matchplayer',
-            constraint=models.UniqueConstraint(fields=('match', 'seat'), name='one_player_per_seat'),
+            model_name="matchplayer",
+            constraint=models.UniqueConstraint(fields=("match", "seat"), name="one_player_per_seat"),
         ),
     ]

@@ -6,28 +6,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('sitaratas', 'Sitaratas'), ('estimation', 'Estimation'), ('sita', 'SITA')], max_length=20)),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField(db_index=True)),
-                ('games', models.PositiveIntegerField(default=0, help_text='Finished games that counted.')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")],
+                        max_length=20,
+                    ),
+                ),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField(db_index=True)),
+                ("games", models.PositiveIntegerField(default=0, help_text="Finished games that counted.")),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ratings", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', '-ordinal'],
-                'constraints': [models.UniqueConstraint(fields=('user', 'game'), name='one_rating_per_game')],
+                "ordering": ["game", "-ordinal"],
+                "constraints": [models.UniqueConstraint(fields=("user", "game"), name="one_rating_per_game")],
             },
         ),
     ]

@@ -28,7 +28,6 @@ def state_pglz(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0003_match_turn_version"),
     ]

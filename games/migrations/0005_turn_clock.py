@@ -4,40 +4,62 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_matchevent_match_index_state_lz4'),
+        ("games", "0004_matchevent_match_index_state_lz4"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='clock_due',
-            field=models.DateTimeField(blank=True, db_index=True, help_text='The earliest deadline: what the sweep looks for.', null=True),
+            model_name="match",
+            name="clock_due",
+            field=models.DateTimeField(
+                blank=True, db_index=True, help_text="The earliest deadline: what the sweep looks for.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='clock_seats',
-            field=models.JSONField(blank=True, default=dict, help_text='{"expiries": {seat: n in a row}, "away": {seat: since, epoch ms}, "paused": {seat: ms left}}.'),
+            model_name="match",
+            name="clock_seats",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text='{"expiries": {seat: n in a row}, "away": {seat: since, epoch ms}, "paused": {seat: ms left}}.',
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='deadlines',
-            field=models.JSONField(blank=True, default=dict, help_text='Per awaited human seat: {"seat": [deadline in epoch ms, version that set it]}.'),
+            model_name="match",
+            name="deadlines",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text='Per awaited human seat: {"seat": [deadline in epoch ms, version that set it]}.',
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='turn_clock',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Seconds per decision; 0 = no clock.'),
+            model_name="match",
+            name="turn_clock",
+            field=models.PositiveSmallIntegerField(default=0, help_text="Seconds per decision; 0 = no clock."),
         ),
         migrations.AddField(
-            model_name='matchevent',
-            name='by_clock',
-            field=models.BooleanField(default=False, help_text='Chosen by the house for an absent player (RULING P11).'),
+            model_name="matchevent",
+            name="by_clock",
+            field=models.BooleanField(
+                default=False, help_text="Chosen by the house for an absent player (RULING P11)."
+            ),
         ),
         migrations.AlterField(
-            model_name='match',
-            name='status',
-            field=models.CharField(choices=[('playing', 'Playing'), ('finished', 'Finished'), ('dismissed', 'Dismissed by vote'), ('aborted', 'Aborted by an admin'), ('abandoned', 'Abandoned')], db_index=True, default='playing', max_length=12),
+            model_name="match",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("playing", "Playing"),
+                    ("finished", "Finished"),
+                    ("dismissed", "Dismissed by vote"),
+                    ("aborted", "Aborted by an admin"),
+                    ("abandoned", "Abandoned"),
+                ],
+                db_index=True,
+                default="playing",
+                max_length=12,
+            ),
         ),
     ]

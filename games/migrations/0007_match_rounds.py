@@ -19,7 +19,6 @@ def rounds_lz4(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0006_sitaratas_signature"),
     ]
@@ -30,15 +29,18 @@ class Migration(migrations.Migration):
             name="state",
             field=models.TextField(
                 help_text="The engine's dumps(), finished rounds left to ``rounds`` (games.storage); hidden cards "
-                "included, never sent to a client."),
+                "included, never sent to a client."
+            ),
         ),
         migrations.AddField(
             model_name="match",
             name="rounds",
             field=models.TextField(
-                blank=True, default="",
+                blank=True,
+                default="",
                 help_text="The finished rounds the state leaves out, a JSON array written once per round "
-                "(games.storage)."),
+                "(games.storage).",
+            ),
         ),
         migrations.RunPython(rounds_lz4, migrations.RunPython.noop),
     ]

@@ -32,7 +32,9 @@ class Plot:
     def x_labels(self) -> list[int]:
         """The rounds numbered under the axis: about a dozen at most, always the last."""
         every = max(1, self.rounds // MOST_X_LABELS)
-        return [i for i in range(1, self.rounds + 1) if (i % every == 0 and self.rounds - i >= every) or i == self.rounds]
+        return [
+            i for i in range(1, self.rounds + 1) if (i % every == 0 and self.rounds - i >= every) or i == self.rounds
+        ]
 
     def y_ticks(self) -> list[int]:
         return sorted({self.low, 0, self.high})

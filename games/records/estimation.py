@@ -32,25 +32,36 @@ def sheet_entry(round_record: dict) -> dict:
 def sheet_row(entry: dict, seats: int) -> dict:
     risk = entry["risk"] or {}
     super_calls = entry.get("super_calls", {})
-    cells = [{
-        "estimate": entry["estimate"][seat],
-        "dash_call": entry["dash_call"][seat],
-        "caller": seat == entry["caller"],
-        "with": entry["with"][seat],
-        "risk": risk.get("level", 0) if risk.get("seat") == seat else 0,
-        "super_call": super_calls.get(seat),
-        "tricks": entry["tricks_won"][seat],
-        "made": entry["made"][seat],
-        "points": entry["points"][seat],
-        "note": points_note(entry, seat),
-    } for seat in range(seats)]
+    cells = [
+        {
+            "estimate": entry["estimate"][seat],
+            "dash_call": entry["dash_call"][seat],
+            "caller": seat == entry["caller"],
+            "with": entry["with"][seat],
+            "risk": risk.get("level", 0) if risk.get("seat") == seat else 0,
+            "super_call": super_calls.get(seat),
+            "tricks": entry["tricks_won"][seat],
+            "made": entry["made"][seat],
+            "points": entry["points"][seat],
+            "note": points_note(entry, seat),
+        }
+        for seat in range(seats)
+    ]
     return {
-        "number": entry["number"], "kind": entry["kind"], "dealer": entry.get("dealer"), "trump": entry["trump"],
-        "caller": entry["caller"], "call": entry["call"], "redeals": entry.get("redeals", 0),
+        "number": entry["number"],
+        "kind": entry["kind"],
+        "dealer": entry.get("dealer"),
+        "trump": entry["trump"],
+        "caller": entry["caller"],
+        "call": entry["call"],
+        "redeals": entry.get("redeals", 0),
         "dash_callers": [seat for seat in range(seats) if entry["dash_call"][seat]],
-        "estimate_total": sum(entry["estimate"]), "over_under": entry["over_under"],
-        "risk": risk if risk.get("level") else None, "multiplier": entry["multiplier"],
-        "saaydeh": entry["saaydeh"], "cells": cells,
+        "estimate_total": sum(entry["estimate"]),
+        "over_under": entry["over_under"],
+        "risk": risk if risk.get("level") else None,
+        "multiplier": entry["multiplier"],
+        "saaydeh": entry["saaydeh"],
+        "cells": cells,
     }
 
 
@@ -74,8 +85,12 @@ def points_note(entry: dict, seat: int) -> list[tuple[str, dict | None]]:
         if made:
             parts.append((gettext_noop("made %(took)s (10 + %(took)s)"), {"took": took}))
         else:
-            parts.append((gettext_noop("missed %(estimate)s, took %(took)s (-%(off)s)"),
-                          {"estimate": estimate, "took": took, "off": abs(took - estimate)}))
+            parts.append(
+                (
+                    gettext_noop("missed %(estimate)s, took %(took)s (-%(off)s)"),
+                    {"estimate": estimate, "took": took, "off": abs(took - estimate)},
+                )
+            )
         base = ""
         extras = _caller_and_risk(entry, seat)
     makers = sum(entry["made"])
@@ -135,9 +150,11 @@ def profile_figures(played: list[tuple[dict, int]]) -> list[tuple[str, str]]:
             if round_record["dash_call"][seat]:
                 dashes += 1
                 dash_made += hit
-    return [("Made", rate(made, rounds)), ("Caller success", rate(calls_made, calls)),
-            ("Dash Call success", rate(dash_made, dashes))]
-
+    return [
+        ("Made", rate(made, rounds)),
+        ("Caller success", rate(calls_made, calls)),
+        ("Dash Call success", rate(dash_made, dashes)),
+    ]
 
 
 def replay_steps(record: dict) -> list[dict]:

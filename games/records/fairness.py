@@ -65,8 +65,11 @@ def seed_message(commitment: str, values: list[str | None], table_id: int) -> by
     A bot's seat gives nothing (``None``): every value is exactly 16 bytes and who sits
     where is fixed and public before the start, so the message stays unambiguous.
     """
-    return (bytes.fromhex(commitment) + b"".join(bytes.fromhex(value) for value in values if value)
-            + table_id.to_bytes(8, "big"))
+    return (
+        bytes.fromhex(commitment)
+        + b"".join(bytes.fromhex(value) for value in values if value)
+        + table_id.to_bytes(8, "big")
+    )
 
 
 def seed_hmac(secret: str, commitment: str, values: list[str | None], table_id: int) -> str:
@@ -130,12 +133,23 @@ def check_record(record: object) -> list[Check]:
         return checks
     secret, commitment, values = fair["secret"], fair["commitment"], [entry["value"] for entry in fair["values"]]
     actual = commitment_of(secret)
-    checks.append(Check("commitment", actual == commitment,
-                        f"SHA-256(secret) = {actual[:16]}…, published before the start: {commitment[:16]}…"))
+    checks.append(
+        Check(
+            "commitment",
+            actual == commitment,
+            f"SHA-256(secret) = {actual[:16]}…, published before the start: {commitment[:16]}…",
+        )
+    )
     digest, seed = derive_seed(secret, commitment, values, fair["table"])
     same = seed == record.get("seed") and seed == fair.get("seed") and digest == fair.get("hmac")
-    checks.append(Check("seed", same, f"HMAC-SHA256(secret, commitment ‖ values ‖ table {fair['table']}) gives "
-                                      f"seed {seed}; the record says {record.get('seed')}"))
+    checks.append(
+        Check(
+            "seed",
+            same,
+            f"HMAC-SHA256(secret, commitment ‖ values ‖ table {fair['table']}) gives "
+            f"seed {seed}; the record says {record.get('seed')}",
+        )
+    )
     checks.extend(_check_deals(record, fair, seed))
     return checks
 
@@ -189,8 +203,11 @@ def _check_deals(record: dict, fair: dict, seed: int) -> list[Check]:
             seat, action = entry
             state = engine.apply(state, seat, action)
         except (ValueError, TypeError, KeyError) as error:
-            refused = Check("actions", False, f"action {number} of {len(fair['actions'])} is not legal "
-                                              f"in the game the seed deals: {error}")
+            refused = Check(
+                "actions",
+                False,
+                f"action {number} of {len(fair['actions'])} is not legal in the game the seed deals: {error}",
+            )
             break
     replayed = json.loads(json.dumps(engine.record(state)))
     given_rounds = record.get("rounds") if isinstance(record.get("rounds"), list) else []
@@ -203,12 +220,26 @@ def _check_deals(record: dict, fair: dict, seed: int) -> list[Check]:
             checks.append(Check(label, False, "the actions reach a round the record does not have"))
         else:
             same = dealt(given_rounds[index]) == dealt(replayed["rounds"][index])
-            checks.append(Check(label, same, "the hands dealt are the seed's" if same
-                                else "the hands in the record are not the ones the seed deals"))
+            checks.append(
+                Check(
+                    label,
+                    same,
+                    "the hands dealt are the seed's"
+                    if same
+                    else "the hands in the record are not the ones the seed deals",
+                )
+            )
     if refused is not None:
         return checks + [refused]
     rest = {key: value for key, value in record.items() if key != "fairness"}
     same = rest == replayed
-    checks.append(Check("play", same, "the bids, plays and totals follow from the actions" if same
-                        else "the record's play or totals differ from the replayed actions"))
+    checks.append(
+        Check(
+            "play",
+            same,
+            "the bids, plays and totals follow from the actions"
+            if same
+            else "the record's play or totals differ from the replayed actions",
+        )
+    )
     return checks

@@ -41,8 +41,16 @@ def trick_steps(record: dict, deal: Deal) -> list[dict]:
         trump = round_record["trump"]
         common = {"round": round_record, "declared": declared, "totals_before": list(totals)}
         won = [0] * seats
-        steps.append({**common, "kind": "deal", "hands": [sort_hand(h, trump) for h in hands], "trick": None,
-                      "trick_number": 0, "won": list(won)})
+        steps.append(
+            {
+                **common,
+                "kind": "deal",
+                "hands": [sort_hand(h, trump) for h in hands],
+                "trick": None,
+                "trick_number": 0,
+                "won": list(won),
+            }
+        )
         tricks = round_record["tricks"]
         scored = complete(round_record.get("points"))
         for number, trick in enumerate(tricks, start=1):
@@ -53,9 +61,19 @@ def trick_steps(record: dict, deal: Deal) -> list[dict]:
                 won[trick["winner"]] += 1
             played = {play["seat"]: play["card"] for play in trick["plays"]}
             last = number == len(tricks) and scored
-            steps.append({**common, "kind": "trick", "hands": held, "played": played, "trick": trick,
-                          "trick_number": number, "trick_count": len(tricks), "won": list(won),
-                          "points": round_record["points"] if last else None})
+            steps.append(
+                {
+                    **common,
+                    "kind": "trick",
+                    "hands": held,
+                    "played": played,
+                    "trick": trick,
+                    "trick_number": number,
+                    "trick_count": len(tricks),
+                    "won": list(won),
+                    "points": round_record["points"] if last else None,
+                }
+            )
         if scored:
             totals = [t + p for t, p in zip(totals, round_record["points"])]
     return steps

@@ -20,15 +20,21 @@ def turn_penalties(turn: dict, seats: int) -> list[int]:
 def sheet_entry(round_record: dict) -> dict:
     """A record round (one match) as a score-sheet entry, with its turns' penalties."""
     seats = len(round_record["hands"])
-    return {"number": round_record["number"], "penalties": round_record["penalties"],
-            "turns": [turn_penalties(turn, seats) for turn in round_record["turns"]]}
+    return {
+        "number": round_record["number"],
+        "penalties": round_record["penalties"],
+        "turns": [turn_penalties(turn, seats) for turn in round_record["turns"]],
+    }
 
 
 def sheet_row(entry: dict, seats: int) -> dict:
     # The engine view's entries have no turns: the live table shows only this match's turns.
     turns = [{"number": number, "penalties": taken} for number, taken in enumerate(entry.get("turns", []), start=1)]
-    return {"number": entry["number"], "turns": turns,
-            "cells": [{"points": entry["penalties"][seat]} for seat in range(seats)]}
+    return {
+        "number": entry["number"],
+        "turns": turns,
+        "cells": [{"points": entry["penalties"][seat]} for seat in range(seats)],
+    }
 
 
 def replay_steps(record: dict) -> list[dict]:
@@ -40,8 +46,17 @@ def replay_steps(record: dict) -> list[dict]:
         hands = [sorted(hand) for hand in round_record["hands"]]
         taken = [0] * seats
         common = {"round": round_record, "totals_before": list(totals)}
-        steps.append({**common, "kind": "deal", "hands": [list(h) for h in hands], "rows": round_record["rows"],
-                      "turn": None, "turn_number": 0, "taken": list(taken)})
+        steps.append(
+            {
+                **common,
+                "kind": "deal",
+                "hands": [list(h) for h in hands],
+                "rows": round_record["rows"],
+                "turn": None,
+                "turn_number": 0,
+                "taken": list(taken),
+            }
+        )
         rows_before = round_record["rows"]
         for number, turn in enumerate(round_record["turns"], start=1):
             held = [list(h) for h in hands]
@@ -49,9 +64,19 @@ def replay_steps(record: dict) -> list[dict]:
                 if card is not None and card in hands[seat]:
                     hands[seat].remove(card)
             taken = [before + now for before, now in zip(taken, turn_penalties(turn, seats))]
-            steps.append({**common, "kind": "turn", "hands": held, "rows_before": rows_before, "rows": turn["rows"],
-                          "turn": turn, "turn_number": number, "turn_count": len(round_record["turns"]),
-                          "taken": list(taken)})
+            steps.append(
+                {
+                    **common,
+                    "kind": "turn",
+                    "hands": held,
+                    "rows_before": rows_before,
+                    "rows": turn["rows"],
+                    "turn": turn,
+                    "turn_number": number,
+                    "turn_count": len(round_record["turns"]),
+                    "taken": list(taken),
+                }
+            )
             rows_before = turn["rows"]
         if complete(round_record.get("penalties")):
             totals = [t + p for t, p in zip(totals, round_record["penalties"])]

@@ -12,16 +12,30 @@ def sheet_entry(round_record: dict) -> dict:
     """A record round as the engine view's score-sheet entry: the bids per seat, not in bid order."""
     bids = {entry["seat"]: entry["bid"] for entry in round_record["bids"]}
     keys = ("number", "cards", "dealer", "trump", "indicator", "tricks_won", "points")
-    return {**{key: round_record[key] for key in keys},
-            "bids": [bids.get(seat) for seat in range(len(round_record["tricks_won"]))]}
+    return {
+        **{key: round_record[key] for key in keys},
+        "bids": [bids.get(seat) for seat in range(len(round_record["tricks_won"]))],
+    }
 
 
 def sheet_row(entry: dict, seats: int) -> dict:
-    cells = [{"bid": entry["bids"][seat], "tricks": entry["tricks_won"][seat],
-              "exact": entry["bids"][seat] == entry["tricks_won"][seat], "points": entry["points"][seat]}
-             for seat in range(seats)]
-    return {"number": entry["number"], "cards": entry["cards"], "dealer": entry["dealer"], "trump": entry["trump"],
-            "indicator": entry["indicator"], "cells": cells}
+    cells = [
+        {
+            "bid": entry["bids"][seat],
+            "tricks": entry["tricks_won"][seat],
+            "exact": entry["bids"][seat] == entry["tricks_won"][seat],
+            "points": entry["points"][seat],
+        }
+        for seat in range(seats)
+    ]
+    return {
+        "number": entry["number"],
+        "cards": entry["cards"],
+        "dealer": entry["dealer"],
+        "trump": entry["trump"],
+        "indicator": entry["indicator"],
+        "cells": cells,
+    }
 
 
 def replay_deal(round_record: dict, seats: int) -> tuple[list[list[str]], list[int | None]]:

@@ -23,17 +23,30 @@ from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_
 register = template.Library()
 
 # The suits' names, for every page that names a trump (history, and the live presenters).
-SUIT_NAMES = {"S": gettext_lazy("Spades"), "H": gettext_lazy("Hearts"), "D": gettext_lazy("Diamonds"),
-              "C": gettext_lazy("Clubs")}
+SUIT_NAMES = {
+    "S": gettext_lazy("Spades"),
+    "H": gettext_lazy("Hearts"),
+    "D": gettext_lazy("Diamonds"),
+    "C": gettext_lazy("Clubs"),
+}
 TRUMP_NAMES = {**SUIT_NAMES, "NT": gettext_lazy("No trump"), None: gettext_lazy("No trump")}
 
 
 # Cards and buttons are built with markupsafe's escape, which is in C, and f-strings: the live
 # fragment draws dozens of them per seat on every move (issue 9). Markup is safe HTML to Django.
-RANK_WORDS = {"A": gettext_lazy("Ace"), "K": gettext_lazy("King"), "Q": gettext_lazy("Queen"), "J": gettext_lazy("Jack")}
+RANK_WORDS = {
+    "A": gettext_lazy("Ace"),
+    "K": gettext_lazy("King"),
+    "Q": gettext_lazy("Queen"),
+    "J": gettext_lazy("Jack"),
+}
 # A card's name is one sentence per suit (issue 26): some languages inflect the suit with the rank.
-CARD_WORDS = {"S": gettext_lazy("%(rank)s of spades"), "H": gettext_lazy("%(rank)s of hearts"),
-              "D": gettext_lazy("%(rank)s of diamonds"), "C": gettext_lazy("%(rank)s of clubs")}
+CARD_WORDS = {
+    "S": gettext_lazy("%(rank)s of spades"),
+    "H": gettext_lazy("%(rank)s of hearts"),
+    "D": gettext_lazy("%(rank)s of diamonds"),
+    "C": gettext_lazy("%(rank)s of clubs"),
+}
 
 
 @register.simple_tag
@@ -108,15 +121,15 @@ def escape_text(value: object) -> str:
     return _escape_inner(str(value))
 
 
-
-
 @register.simple_tag
 def options_label(game: str, options: dict, stake: int = 0) -> str:
     """A table's options in words, as the lobby, the table and the history show them."""
     words = catalog.options_summary(game, options)
     if stake:
-        words.append(ngettext("stake %(num)s coin", "stake %(num)s coins", stake)
-                     % {"num": number_format(stake, force_grouping=True)})
+        words.append(
+            ngettext("stake %(num)s coin", "stake %(num)s coins", stake)
+            % {"num": number_format(stake, force_grouping=True)}
+        )
     return " · ".join(word for word in words if word)
 
 

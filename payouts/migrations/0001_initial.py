@@ -6,84 +6,197 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0001_initial'),
-        ('tables', '0001_initial'),
+        ("games", "0001_initial"),
+        ("tables", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='GameInPlay',
-            fields=[
-            ],
+            name="GameInPlay",
+            fields=[],
             options={
-                'verbose_name': 'game in play (abort)',
-                'verbose_name_plural': 'games in play (abort)',
-                'proxy': True,
-                'indexes': [],
-                'constraints': [],
+                "verbose_name": "game in play (abort)",
+                "verbose_name_plural": "games in play (abort)",
+                "proxy": True,
+                "indexes": [],
+                "constraints": [],
             },
-            bases=('games.match',),
+            bases=("games.match",),
         ),
         migrations.CreateModel(
-            name='Account',
+            name="Account",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=80, unique=True)),
-                ('asset', models.CharField(choices=[('coins', 'Coins'), ('passes', 'Game passes')], max_length=10)),
-                ('kind', models.CharField(choices=[('mint', 'Mint (source of grants)'), ('wallet', 'Wallet'), ('stake_held', 'Stake held at a table'), ('pot', 'Table pot'), ('passes_free', 'Free passes'), ('passes_held', 'Pass reserved at a table'), ('passes_restored', 'Pass restored after a dismissal'), ('passes_used', 'Used passes')], db_index=True, max_length=20)),
-                ('balance', models.BigIntegerField(default=0, editable=False, help_text='Sum of the entries, kept by a trigger.')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ledger_accounts', to='tables.table')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ledger_accounts', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=80, unique=True)),
+                ("asset", models.CharField(choices=[("coins", "Coins"), ("passes", "Game passes")], max_length=10)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("mint", "Mint (source of grants)"),
+                            ("wallet", "Wallet"),
+                            ("stake_held", "Stake held at a table"),
+                            ("pot", "Table pot"),
+                            ("passes_free", "Free passes"),
+                            ("passes_held", "Pass reserved at a table"),
+                            ("passes_restored", "Pass restored after a dismissal"),
+                            ("passes_used", "Used passes"),
+                        ],
+                        db_index=True,
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "balance",
+                    models.BigIntegerField(
+                        default=0, editable=False, help_text="Sum of the entries, kept by a trigger."
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ledger_accounts",
+                        to="tables.table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ledger_accounts",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['key'],
+                "ordering": ["key"],
             },
         ),
         migrations.CreateModel(
-            name='Transfer',
+            name="Transfer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('asset', models.CharField(choices=[('coins', 'Coins'), ('passes', 'Game passes')], max_length=10)),
-                ('reason', models.CharField(choices=[('grant', 'Grant'), ('stake_hold', 'Stake held'), ('stake_release', 'Stake released'), ('pot_collect', 'Stake into the pot'), ('pot_payout', 'Payout from the pot'), ('pot_refund', 'Stake refunded'), ('pass_reserve', 'Pass reserved'), ('pass_release', 'Pass released'), ('pass_use', 'Pass used'), ('pass_restore', 'Pass restored'), ('pass_refund', 'Pass returned (game aborted)')], db_index=True, max_length=20)),
-                ('memo', models.CharField(blank=True, help_text='Why, in words.', max_length=200)),
-                ('created_at', models.DateTimeField(db_index=True)),
-                ('by', models.ForeignKey(blank=True, help_text='The admin who granted, if any.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.match')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table')),
-                ('user', models.ForeignKey(blank=True, help_text='Whose coins or passes moved.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ledger_transfers', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("asset", models.CharField(choices=[("coins", "Coins"), ("passes", "Game passes")], max_length=10)),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("grant", "Grant"),
+                            ("stake_hold", "Stake held"),
+                            ("stake_release", "Stake released"),
+                            ("pot_collect", "Stake into the pot"),
+                            ("pot_payout", "Payout from the pot"),
+                            ("pot_refund", "Stake refunded"),
+                            ("pass_reserve", "Pass reserved"),
+                            ("pass_release", "Pass released"),
+                            ("pass_use", "Pass used"),
+                            ("pass_restore", "Pass restored"),
+                            ("pass_refund", "Pass returned (game aborted)"),
+                        ],
+                        db_index=True,
+                        max_length=20,
+                    ),
+                ),
+                ("memo", models.CharField(blank=True, help_text="Why, in words.", max_length=200)),
+                ("created_at", models.DateTimeField(db_index=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The admin who granted, if any.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tables.table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Whose coins or passes moved.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ledger_transfers",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField(help_text='Positive: the account gains; negative: it gives.')),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='payouts.account')),
-                ('transfer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='payouts.transfer')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("amount", models.BigIntegerField(help_text="Positive: the account gains; negative: it gives.")),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="entries", to="payouts.account"
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="entries", to="payouts.transfer"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'entries',
-                'ordering': ['transfer', 'pk'],
+                "verbose_name_plural": "entries",
+                "ordering": ["transfer", "pk"],
             },
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.CheckConstraint(condition=models.Q(('balance__gte', 0), ('kind', 'mint'), _connector='OR'), name='account_balance_never_negative'),
+            model_name="account",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("balance__gte", 0), ("kind", "mint"), _connector="OR"),
+                name="account_balance_never_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='transfer',
-            constraint=models.UniqueConstraint(condition=models.Q(('match__isnull', False), models.Q(('reason', 'pass_release'), _negated=True)), fields=('reason', 'user', 'match'), name='one_game_transfer_per_player_and_reason'),
+            model_name="transfer",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("match__isnull", False), models.Q(("reason", "pass_release"), _negated=True)),
+                fields=("reason", "user", "match"),
+                name="one_game_transfer_per_player_and_reason",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('amount', 0), _negated=True), name='entry_amount_not_zero'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount", 0), _negated=True), name="entry_amount_not_zero"
+            ),
         ),
     ]

@@ -4,13 +4,12 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('payouts', '0002_ledger_triggers'),
+        ("payouts", "0002_ledger_triggers"),
     ]
 
     operations = [
         migrations.DeleteModel(
-            name='GameInPlay',
+            name="GameInPlay",
         ),
     ]

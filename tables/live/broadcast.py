@@ -31,12 +31,26 @@ socket_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("socket_l
 _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
 
-def send_table_changed(table_id: int, *, match_id: int | None = None, version: int | None = None,
-                       state: str | None = None, lobby: bool = False, clock: dict | None = None) -> None:
+def send_table_changed(
+    table_id: int,
+    *,
+    match_id: int | None = None,
+    version: int | None = None,
+    state: str | None = None,
+    lobby: bool = False,
+    clock: dict | None = None,
+) -> None:
     # ``clock``: the turn clock's public part (deadlines, away seats), pushed with the state it goes with.
     # The id lets the sockets of one process share one read of the table (tables/live/fanout.py).
-    event = {"type": "table.changed", "match_id": match_id, "version": version, "state": state, "lobby": lobby,
-             "clock": clock, "id": uuid.uuid4().hex}
+    event = {
+        "type": "table.changed",
+        "match_id": match_id,
+        "version": version,
+        "state": state,
+        "lobby": lobby,
+        "clock": clock,
+        "id": uuid.uuid4().hex,
+    }
     loop = socket_loop.get()
     if loop is not None and loop.is_running():
         # Simultaneous moves of one table (SITA) commit in order but may be handed over out of

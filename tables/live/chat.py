@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 
 from channels.db import database_sync_to_async
-
 from django.utils.translation import gettext_lazy as _
+
 from accounts.models import User
 from chat import broadcast, rules, selectors, services
 from chat.services import ChatError
@@ -48,8 +48,9 @@ def _on(value: object) -> bool:
 
 
 def _post(table_id: int, user: User, content: dict) -> dict:
-    message = services.message_post(table_id=table_id, user=user, channel=content.get("channel"),
-                                    text=content.get("text"))
+    message = services.message_post(
+        table_id=table_id, user=user, channel=content.get("channel"), text=content.get("text")
+    )
     return broadcast.message_payload(message, author_name=user.name)
 
 
@@ -62,8 +63,9 @@ def run_chat_command(content: dict, *, table_id: int, user: User) -> tuple[str, 
     if command == "chat_send":
         return "broadcast", _post(table_id, user, content)
     if command == "chat_report":
-        services.message_report(message_id=_int(content.get("id")), user=user, reason=content.get("reason"),
-                                table_id=table_id)
+        services.message_report(
+            message_id=_int(content.get("id")), user=user, reason=content.get("reason"), table_id=table_id
+        )
         return "notice", str(_("Thank you: a moderator will look at that message."))
     if command in ("chat_mute", "chat_unmute"):
         services.personal_mute_set(owner=user, muted_id=_int(content.get("user")), on=command == "chat_mute")
@@ -80,7 +82,8 @@ class ChatSocketMixin:
     async def chat_receive(self, content: dict) -> None:
         try:
             outcome, value = await database_sync_to_async(run_chat_command, thread_sensitive=False)(
-                content, table_id=self.table_id, user=self.user)
+                content, table_id=self.table_id, user=self.user
+            )
         except ChatError as error:
             # To this socket only; nothing was written.
             await self._chat_send({"type": "error", "message": str(error)})
@@ -116,7 +119,8 @@ class ChatSocketMixin:
 
     async def _chat_state(self) -> None:
         state = await database_sync_to_async(selectors.panel_state, thread_sensitive=False)(
-            table_id=self.table_id, user=self.user)
+            table_id=self.table_id, user=self.user
+        )
         await self._chat_send_state(state)
 
     async def _chat_send_state(self, state: dict | None) -> None:

@@ -27,8 +27,9 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         entropy = fairness.player_value(message.extra.get("entropy")) if command == "ready" else None
         services.seat_ready(table_id=table_id, user=user, ready=command == "ready", entropy=entropy)
     elif command == "bot_add":
-        services.bot_add(table_id=table_id, host=user, position=message.position,
-                         level=message.extra.get("level") or "normal")
+        services.bot_add(
+            table_id=table_id, host=user, position=message.position, level=message.extra.get("level") or "normal"
+        )
     elif command == "bot_remove":
         services.bot_remove(table_id=table_id, host=user, position=message.position)
     elif command == "start":

@@ -187,10 +187,16 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     async def table_changed(self, event: dict) -> None:
         same_match = event.get("match_id") is not None and event["match_id"] == self.snapshot.match_id
         # A state whose finished rounds this process has not read yet (issue 27) is read with the table.
-        if (same_match and event.get("state") and not event.get("lobby") and event["version"] > self.snapshot.version
-                and snapshot.state_at_hand(self.snapshot, event["version"], event["state"])):
-            self.snapshot = fanout.moved(self.snapshot, event.get("id"), version=event["version"],
-                                         state=event["state"], clock=event.get("clock"))
+        if (
+            same_match
+            and event.get("state")
+            and not event.get("lobby")
+            and event["version"] > self.snapshot.version
+            and snapshot.state_at_hand(self.snapshot, event["version"], event["state"])
+        ):
+            self.snapshot = fanout.moved(
+                self.snapshot, event.get("id"), version=event["version"], state=event["state"], clock=event.get("clock")
+            )
         else:
             # One read per process for all its sockets of this table (tables/live/fanout.py).
             self.snapshot = await fanout.table_snapshot(self.table_id, event.get("id")) or self.snapshot
@@ -215,7 +221,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     async def _session_holds(self) -> bool:
         """Read the session again (RULING P18); a socket whose login ended is told and closed."""
         current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
-            self.session_key, self.user.pk)
+            self.session_key, self.user.pk
+        )
         self.login_recheck.done()
         if not current and not self.closing:
             await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)

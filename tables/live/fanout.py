@@ -46,7 +46,7 @@ class _Shared:
         self.renders: dict[int, tuple[snapshot.Snapshot, dict]] = {}
 
 
-_shared: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Shared]" = weakref.WeakKeyDictionary()
+_shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Shared] = weakref.WeakKeyDictionary()
 
 
 def _here() -> _Shared:
@@ -78,8 +78,9 @@ async def table_snapshot(table_id: int, event_id: str | None) -> snapshot.Snapsh
     return result
 
 
-def moved(before: snapshot.Snapshot, event_id: str | None, *, version: int, state: str,
-          clock: dict | None) -> snapshot.Snapshot:
+def moved(
+    before: snapshot.Snapshot, event_id: str | None, *, version: int, state: str, clock: dict | None
+) -> snapshot.Snapshot:
     """``before`` with a move's new state; one snapshot per process for every socket that held
     the same view before the move (compared by value), so their views render once."""
     if not event_id:
@@ -102,8 +103,7 @@ async def connected(table_id: int, event_id: str | None) -> frozenset[int]:
     """Who is connected, read once for ``event_id`` in this process."""
     if not event_id:
         return frozenset(await presence.connected_users(table_id))
-    return await _once(("connected", table_id, event_id),
-                       lambda: _frozen(presence.connected_users(table_id)))
+    return await _once(("connected", table_id, event_id), lambda: _frozen(presence.connected_users(table_id)))
 
 
 async def _frozen(users: Awaitable[set[int]]) -> frozenset[int]:
@@ -126,8 +126,13 @@ def render(snap: snapshot.Snapshot, *, user_id: int, connected: set[int] | froze
     # All the view takes from its viewer (tables/live/snapshot.py, live_context): their seat, whether
     # they host the table, whether they are logged in at all, and their language (two
     # windows may read two languages).
-    key = (snapshot.seat_of(snap, user_id), user_id == snap.host_id, user_id is None, translation.get_language(),
-           frozenset(connected))
+    key = (
+        snapshot.seat_of(snap, user_id),
+        user_id == snap.host_id,
+        user_id is None,
+        translation.get_language(),
+        frozenset(connected),
+    )
     html = entry[1].get(key)
     if html is None:
         html = entry[1][key] = snapshot.render_live(snap, user_id=user_id, connected=connected, oob=True)

@@ -82,7 +82,7 @@ class Throttle:
         self.tokens = self.burst
         self.stamp = self.clock()
 
-    def admit(self, shared: "Throttle | None" = None) -> Verdict:
+    def admit(self, shared: Throttle | None = None) -> Verdict:
         """One message: it passes if this bucket and ``shared`` (the user's) both have a token."""
         now = self.clock()
         elapsed, self.stamp = now - self.stamp, now
@@ -100,7 +100,6 @@ class Throttle:
         self.told = True
         return Verdict.REFUSE
 
-
     def take(self) -> bool:
         """A token from this bucket, if it has one (the user's bucket, shared by their sockets)."""
         now = self.clock()
@@ -113,7 +112,7 @@ class Throttle:
 
 
 # The user's bucket lives as long as one of their sockets in this process holds it.
-_user_throttles: "weakref.WeakValueDictionary[int, Throttle]" = weakref.WeakValueDictionary()
+_user_throttles: weakref.WeakValueDictionary[int, Throttle] = weakref.WeakValueDictionary()
 
 
 def new_throttle() -> Throttle:
@@ -188,4 +187,5 @@ def session_is_current(session_key: str | None, user_id: int) -> bool:
     stored = data.get(HASH_SESSION_KEY) or ""
     # As django.contrib.auth.get_user: a hash made with a SECRET_KEY_FALLBACKS key still holds.
     return constant_time_compare(stored, user.get_session_auth_hash()) or any(
-        constant_time_compare(stored, fallback) for fallback in user.get_session_auth_fallback_hash())
+        constant_time_compare(stored, fallback) for fallback in user.get_session_auth_fallback_hash()
+    )

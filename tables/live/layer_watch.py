@@ -45,7 +45,9 @@ def unwatch(consumer) -> None:
 
 
 async def _watch() -> None:
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=CHECK_SECONDS, socket_connect_timeout=CHECK_SECONDS)
+    client = redis.Redis.from_url(
+        settings.REDIS_URL, socket_timeout=CHECK_SECONDS, socket_connect_timeout=CHECK_SECONDS
+    )
     known, lost = None, False
     try:
         while _sockets:
@@ -54,7 +56,9 @@ async def _watch() -> None:
                 run_id = (await client.info("server"))["run_id"]
             except (redis.RedisError, OSError):
                 if not lost:
-                    logger.warning("channel layer Redis unreachable; table sockets get their whole view when it is back")
+                    logger.warning(
+                        "channel layer Redis unreachable; table sockets get their whole view when it is back"
+                    )
                 lost = True
                 continue
             if lost or (known is not None and run_id != known):

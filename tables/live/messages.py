@@ -16,8 +16,20 @@ from config.i18n import lazy_format
 from games import catalog
 
 COMMANDS = {
-    "act", "resync", "seat_take", "seat_leave", "ready", "unready", "bot_add", "bot_remove", "start", "close",
-    "vote_propose", "vote_yes", "vote_no", "sign",
+    "act",
+    "resync",
+    "seat_take",
+    "seat_leave",
+    "ready",
+    "unready",
+    "bot_add",
+    "bot_remove",
+    "start",
+    "close",
+    "vote_propose",
+    "vote_yes",
+    "vote_no",
+    "sign",
 }
 COMMANDS |= {"back", "clock_set"}  # the turn clock (issue 19)
 INT_FIELDS = {"bid", "tricks", "value", "row"}

@@ -11,7 +11,6 @@ from django.utils.functional import lazy
 # Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
 from config.i18n import gettext as _
 from config.i18n import text
-
 from games.models import Match
 from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
 from tables.hooks import costs_pass
@@ -43,7 +42,9 @@ def last_play(view: dict | None, names: list[str]) -> str:
         return ""
     play = trick["plays"][-1]
     joker = f" {play['joker'].upper()}" if play.get("joker") else ""
-    return _("%(name)s played %(card)s.") % {"name": names[play["seat"]], "card": card_words(play["card"]) + joker} + " "
+    return (
+        _("%(name)s played %(card)s.") % {"name": names[play["seat"]], "card": card_words(play["card"]) + joker} + " "
+    )
 
 
 def last_attempt_note(table) -> str:
@@ -59,12 +60,19 @@ def last_attempt_note(table) -> str:
 
 
 def _note_text(match_id: int, counted: tuple[int, int] | None, passes: bool) -> str:
-    parts = [_("Game #%(number)s was dismissed by a vote of the players (%(yes)s yes, %(no)s no).")
-             % {"number": match_id, "yes": counted[0], "no": counted[1]} if counted
-             else _("Game #%(number)s was dismissed by a vote of the players.") % {"number": match_id}]
+    parts = [
+        _("Game #%(number)s was dismissed by a vote of the players (%(yes)s yes, %(no)s no).")
+        % {"number": match_id, "yes": counted[0], "no": counted[1]}
+        if counted
+        else _("Game #%(number)s was dismissed by a vote of the players.") % {"number": match_id}
+    ]
     if passes:
-        parts.append(_("Each player's game pass came back: it is reserved for the restart at this table, and leaving "
-                       "the table frees it."))
+        parts.append(
+            _(
+                "Each player's game pass came back: it is reserved for the restart at this table, and leaving "
+                "the table frees it."
+            )
+        )
     parts.append(_("Get ready to start again."))
     return " ".join(parts)
 

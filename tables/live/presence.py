@@ -41,7 +41,7 @@ BEAT_SLICE = 100  # keys per heartbeat pipeline
 POOL_SIZE = 32
 POOL_WAIT_SECONDS = 10
 
-_clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis]" = weakref.WeakKeyDictionary()
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = weakref.WeakKeyDictionary()
 
 
 def _client() -> aioredis.Redis:
@@ -51,7 +51,9 @@ def _client() -> aioredis.Redis:
     if client is None:
         # A bounded pool: thousands of sockets opening at once wait their turn for one of these
         # connections instead of each opening its own (Redis refuses clients past maxclients).
-        pool = aioredis.BlockingConnectionPool.from_url(settings.REDIS_URL, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.REDIS_URL, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS
+        )
         client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client
 
@@ -99,8 +101,8 @@ redis.call('EXPIRE', KEYS[1], ARGV[7])
 return 0
 """
 
-TOO_MANY_HERE = ("You already have {} windows open on this table. Close one of them to open another here.")
-TOO_MANY_IN_ALL = ("You already have {} table windows open. Close some of them to open another.")
+TOO_MANY_HERE = "You already have {} windows open on this table. Close one of them to open another here."
+TOO_MANY_IN_ALL = "You already have {} table windows open. Close some of them to open another."
 COOLING_DOWN = "You were disconnected for sending too many messages. Wait a few seconds, then reload."
 # RULING P15: a socket closed for flooding keeps its user off that table's sockets this long, so
 # reconnecting at once does not turn the flood into one of handshakes and first views.
@@ -124,8 +126,15 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
     # this, and a flood of openings sent and hashed the whole script each time.
     refused = await _client().register_script(_ADMIT)(
         keys=[sockets_key(user_id), _cooling_key(table_id, user_id)],
-        args=[now, now + _expiry(), f"{table_id} {channel_name}", f"{table_id} ", per_table, in_all,
-              int(_expiry() * 2) + 1],
+        args=[
+            now,
+            now + _expiry(),
+            f"{table_id} {channel_name}",
+            f"{table_id} ",
+            per_table,
+            in_all,
+            int(_expiry() * 2) + 1,
+        ],
     )
     if refused == 1:
         return TOO_MANY_HERE.format(per_table)
@@ -163,7 +172,9 @@ async def leave(table_id: int, channel_name: str) -> None:
 
 async def connected_users(table_id: int) -> set[int]:
     async with _client().pipeline(transaction=False) as pipe:
-        live, users = await pipe.zrangebyscore(_key(table_id), time.time(), "+inf").hgetall(_users_key(table_id)).execute()
+        live, users = (
+            await pipe.zrangebyscore(_key(table_id), time.time(), "+inf").hgetall(_users_key(table_id)).execute()
+        )
     return {int(users[channel]) for channel in live if channel in users}
 
 
@@ -178,7 +189,7 @@ class _Registry:
     task: asyncio.Task | None = None
 
 
-_registries: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Registry]" = weakref.WeakKeyDictionary()
+_registries: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Registry] = weakref.WeakKeyDictionary()
 
 
 def _registry() -> _Registry:
@@ -216,13 +227,13 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
     # In slices: thousands of sockets in one pipeline would hold the event loop for the encoding.
     for start in range(0, len(renewals), BEAT_SLICE):
         async with _client().pipeline(transaction=False) as pipe:
-            for key, members in renewals[start:start + BEAT_SLICE]:
+            for key, members in renewals[start : start + BEAT_SLICE]:
                 pipe.zadd(key, members, xx=True).expire(key, ttl)
             await pipe.execute()
     told = set()
     tables = sorted(by_table)
     for start in range(0, len(tables), BEAT_SLICE):
-        chunk = tables[start:start + BEAT_SLICE]
+        chunk = tables[start : start + BEAT_SLICE]
         async with _client().pipeline(transaction=False) as pipe:
             for table_id in chunk:
                 pipe.expire(_users_key(table_id), ttl).zrangebyscore(_key(table_id), "-inf", now)
@@ -233,6 +244,8 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
             # Sockets that nobody renews: their process is gone without its disconnects.
             async with _client().pipeline(transaction=False) as pipe:
                 await pipe.zremrangebyscore(_key(table_id), "-inf", now).hdel(_users_key(table_id), *channels).execute()
-            await get_channel_layer().group_send(group_name(table_id), {"type": "presence.changed", "id": uuid.uuid4().hex})
+            await get_channel_layer().group_send(
+                group_name(table_id), {"type": "presence.changed", "id": uuid.uuid4().hex}
+            )
             told.add(table_id)
     return told

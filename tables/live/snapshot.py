@@ -66,7 +66,7 @@ class Snapshot:
     turn_clock: int = 0  # the table's clock setting (seconds; 0 = off)
     clock: dict | None = None  # the match's clock: tables.clock.public
 
-    def with_state(self, *, version: int, state: str, clock: dict | None = None) -> "Snapshot":
+    def with_state(self, *, version: int, state: str, clock: dict | None = None) -> Snapshot:
         return replace(self, version=version, state=state, clock=clock)
 
 
@@ -90,19 +90,35 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         match = None
         seats = tuple(
             SeatInfo(
-                seat.position, seat.user_id, seat.user.name if seat.user else "", seat.user.username if seat.user else "",
-                bool(seat.user and seat.user.is_bot), seat.is_ready, seat.user.bot_level if seat.user else "",
+                seat.position,
+                seat.user_id,
+                seat.user.name if seat.user else "",
+                seat.user.username if seat.user else "",
+                bool(seat.user and seat.user.is_bot),
+                seat.is_ready,
+                seat.user.bot_level if seat.user else "",
             )
             for seat in table.seats.select_related("user").order_by("position")
         )
     return Snapshot(
-        table_id=table.pk, game=table.game, status=table.status, options=table.options, seat_count=table.seat_count,
-        stake=table.stake, host_id=table.host_id, host_name=table.host.name, closed_reason=table.closed_reason,
-        seats=seats, match_id=match.pk if match else None, seed=match.seed if match else None,
-        match_status=match.status if match else None, version=match.version if match else 0,
+        table_id=table.pk,
+        game=table.game,
+        status=table.status,
+        options=table.options,
+        seat_count=table.seat_count,
+        stake=table.stake,
+        host_id=table.host_id,
+        host_name=table.host.name,
+        closed_reason=table.closed_reason,
+        seats=seats,
+        match_id=match.pk if match else None,
+        seed=match.seed if match else None,
+        match_status=match.status if match else None,
+        version=match.version if match else 0,
         state=match.state if match else None,
         extra=_extra(table=table, match=match),
-        turn_clock=table.clock, clock=turn_clock.public(match),
+        turn_clock=table.clock,
+        clock=turn_clock.public(match),
     )
 
 
@@ -112,13 +128,13 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if table.stake:
         extra["pot"] = payout_selectors.table_pot(table=table, match=match)
         if match is not None and match.status == Match.Status.FINISHED:
-            extra["payouts"] = {seat: payout for seat, payout in match.match_players.values_list("seat", "payout")
-                                if payout is not None}
+            extra["payouts"] = {
+                seat: payout for seat, payout in match.match_players.values_list("seat", "payout") if payout is not None
+            }
         if table.status == Table.Status.LOBBY:
-            extra["lobby_note"] = (f"Staked table: taking a seat holds {table.stake:,} coin{'' if table.stake == 1 else 's'} from your wallet; "
-                                   "leaving gives them back. The winners share the pot.")
+            extra["lobby_note"] = "stake"  # worded by the template in each viewer's language
     elif costs_pass(table.game) and table.status == Table.Status.LOBBY:
-        extra["lobby_note"] = "Each player's seat reserves one game pass; it is used when the game starts."
+        extra["lobby_note"] = "pass"
     if catalog.get(table.game).dismissal_vote and match is not None:
         extra["vote"] = vote_panel(match)
     extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
@@ -151,20 +167,22 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         view = engine.view(state, viewer_seat)
     seats = []
     for seat in snapshot.seats:
-        seats.append({
-            "position": seat.position,
-            "name": seat.name,
-            "username": seat.username,
-            "empty": seat.user_id is None,
-            "is_bot": seat.is_bot,
-            "bot_level": seat.bot_level,
-            "is_ready": seat.is_ready,
-            "is_host": seat.user_id == snapshot.host_id,
-            "is_me": viewer_seat == seat.position,
-            "connected": seat.is_bot or seat.user_id in connected,
-            "to_act": bool(view and seat.position in view["to_act"]),
-            "total": view["totals"][seat.position] if view else None,
-        })
+        seats.append(
+            {
+                "position": seat.position,
+                "name": seat.name,
+                "username": seat.username,
+                "empty": seat.user_id is None,
+                "is_bot": seat.is_bot,
+                "bot_level": seat.bot_level,
+                "is_ready": seat.is_ready,
+                "is_host": seat.user_id == snapshot.host_id,
+                "is_me": viewer_seat == seat.position,
+                "connected": seat.is_bot or seat.user_id in connected,
+                "to_act": bool(view and seat.position in view["to_act"]),
+                "total": view["totals"][seat.position] if view else None,
+            }
+        )
     names = [seat.name for seat in snapshot.seats]
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     extra = dict(snapshot.extra)
@@ -173,14 +191,22 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         vote = extra["vote"]
         extra["vote"] = {**vote, "can_propose": vote["can_propose"] and view["round_number"] <= vote["rounds"]}
     my_ready = any(seat.is_ready for seat in snapshot.seats if seat.position == viewer_seat)
-    clock = turn_clock.live(snapshot.clock, seconds=snapshot.turn_clock, game=snapshot.game, viewer_seat=viewer_seat,
-                            to_act=view["to_act"] if view else [], lobby=snapshot.status == Table.Status.LOBBY,
-                            now=timezone.now())
+    clock = turn_clock.live(
+        snapshot.clock,
+        seconds=snapshot.turn_clock,
+        game=snapshot.game,
+        viewer_seat=viewer_seat,
+        to_act=view["to_act"] if view else [],
+        lobby=snapshot.status == Table.Status.LOBBY,
+        now=timezone.now(),
+    )
     return {
         "clock": clock,
         "snap": snapshot,
         "my_ready": my_ready,
-        "placements_rows": placement_rows(view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})),
+        "placements_rows": placement_rows(
+            view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})
+        ),
         "title": i18n.text(catalog.get(snapshot.game).title),
         "game_template": catalog.get(snapshot.game).live_template,
         "view": view,
@@ -230,6 +256,15 @@ def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[d
     if not view or not view["over"]:
         return []
     places = places_from_groups(view["placements"])
-    return [{"place": places[seat], "seat": seat, "name": names[seat], "total": view["totals"][seat],
-             "note": "Sitaratas" if view.get("sitaratas") == seat else "", "payout": payouts.get(seat)}
-            for group in view["placements"] for seat in group]
+    return [
+        {
+            "place": places[seat],
+            "seat": seat,
+            "name": names[seat],
+            "total": view["totals"][seat],
+            "note": "Sitaratas" if view.get("sitaratas") == seat else "",
+            "payout": payouts.get(seat),
+        }
+        for group in view["placements"]
+        for seat in group
+    ]

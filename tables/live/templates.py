@@ -19,8 +19,18 @@ from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from games.endings import ending_text
-from games.templatetags.card_tags import (at, card, card_html, cards, escape_text, number, options_label, signed,
-                                          sita_card, sita_card_html)
+from games.templatetags.card_tags import (
+    at,
+    card,
+    card_html,
+    cards,
+    escape_text,
+    number,
+    options_label,
+    signed,
+    sita_card,
+    sita_card_html,
+)
 from tables.caching import BoundedCache
 from tables.live.play_screen import last_play, tricks_done
 from tables.live.widgets import bot_add_form, bot_level_name, ws_button
@@ -40,7 +50,9 @@ def shared_by_version(snap, name: str, caller, language: str | None = None) -> M
     if getattr(snap, "match_id", None) is None:  # no game, or a bare context (template tests)
         return Markup(caller())
     # The state's hash guards against ids that a test database reuses after a flush.
-    return _shared((snap.match_id, snap.version, hash(snap.state), name, language or translation.get_language()), caller)
+    return _shared(
+        (snap.match_id, snap.version, hash(snap.state), name, language or translation.get_language()), caller
+    )
 
 
 def shared_by_round(snap, name: str, rounds: int, caller, language: str | None = None) -> Markup:
@@ -54,8 +66,17 @@ def shared_by_round(snap, name: str, rounds: int, caller, language: str | None =
     """
     if getattr(snap, "seed", None) is None:
         return shared_by_version(snap, name, caller, language)
-    return _shared((snap.match_id, snap.seed, name, rounds, tuple(seat.name for seat in snap.seats),
-                    language or translation.get_language()), caller)
+    return _shared(
+        (
+            snap.match_id,
+            snap.seed,
+            name,
+            rounds,
+            tuple(seat.name for seat in snap.seats),
+            language or translation.get_language(),
+        ),
+        caller,
+    )
 
 
 def _shared(key: tuple, caller) -> Markup:
@@ -84,21 +105,30 @@ class _FoldTranslations(NodeTransformer):
 
     def visit_Call(self, node: nodes.Call) -> nodes.Node:
         node = self.generic_visit(node)
-        if (isinstance(node.node, nodes.Name) and node.node.name in ("_", "gettext") and len(node.args) == 1
-                and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
-                and node.dyn_args is None and node.dyn_kwargs is None):
+        if (
+            isinstance(node.node, nodes.Name)
+            and node.node.name in ("_", "gettext")
+            and len(node.args) == 1
+            and isinstance(node.args[0], nodes.Const)
+            and isinstance(node.args[0].value, str)
+            and node.dyn_args is None
+            and node.dyn_kwargs is None
+        ):
             text = nodes.Const(self.catalogue.gettext(node.args[0].value), lineno=node.lineno)
             if not node.kwargs:
                 return nodes.MarkSafe(text, lineno=node.lineno)
-            return nodes.Call(nodes.Name("_format", "load", lineno=node.lineno), [text], node.kwargs, None, None,
-                              lineno=node.lineno)
+            return nodes.Call(
+                nodes.Name("_format", "load", lineno=node.lineno), [text], node.kwargs, None, None, lineno=node.lineno
+            )
         return node
 
 
 def _format(text: str, **variables) -> Markup:
     # What ``Markup(text) % variables`` gives, for the ``%(name)s`` placeholders the templates use,
     # without markupsafe wrapping each value in a helper object: a render formats a few of these.
-    return Markup(text % {name: value if type(value) is int else escape_text(value) for name, value in variables.items()})
+    return Markup(
+        text % {name: value if type(value) is int else escape_text(value) for name, value in variables.items()}
+    )
 
 
 class LiveEnvironment(Environment):
@@ -185,9 +215,17 @@ def gettexts(language: str | None) -> dict:
     def bound_by_round(snap, name: str, rounds: int, caller) -> Markup:
         return shared_by_round(snap, name, rounds, caller, language)
 
-    return {"_": gettext, "gettext": gettext, "ngettext": ngettext, "pgettext": pgettext,
-            "card": bound_card, "cards": bound_cards, "sita_card": bound_sita_card,
-            "shared_by_version": bound_by_version, "shared_by_round": bound_by_round}
+    return {
+        "_": gettext,
+        "gettext": gettext,
+        "ngettext": ngettext,
+        "pgettext": pgettext,
+        "card": bound_card,
+        "cards": bound_cards,
+        "sita_card": bound_sita_card,
+        "shared_by_version": bound_by_version,
+        "shared_by_round": bound_by_round,
+    }
 
 
 _LANGUAGE_ENVIRONMENTS: dict[str, tuple[Environment, Environment]] = {}
@@ -210,13 +248,25 @@ def environment(**options) -> Environment:
     options.setdefault("extensions", []).append("jinja2.ext.i18n")
     env = LiveEnvironment(**options)
     # The active language's, for a render that did not bring its own (tables/live/snapshot.py brings them).
-    env.install_gettext_callables(translation.gettext, translation.ngettext, newstyle=True,
-                                  pgettext=translation.pgettext)
-    env.globals.update({
-        "card": card, "cards": cards, "sita_card": sita_card, "ws_button": ws_button, "options_label": options_label,
-        "bot_add_form": bot_add_form, "bot_level_name": bot_level_name,
-        "shared_by_version": shared_by_version, "shared_by_round": shared_by_round, "url": reverse,
-        "tricks_done": tricks_done, "last_play": last_play, "_format": _format,
-    })
+    env.install_gettext_callables(
+        translation.gettext, translation.ngettext, newstyle=True, pgettext=translation.pgettext
+    )
+    env.globals.update(
+        {
+            "card": card,
+            "cards": cards,
+            "sita_card": sita_card,
+            "ws_button": ws_button,
+            "options_label": options_label,
+            "bot_add_form": bot_add_form,
+            "bot_level_name": bot_level_name,
+            "shared_by_version": shared_by_version,
+            "shared_by_round": shared_by_round,
+            "url": reverse,
+            "tricks_done": tricks_done,
+            "last_play": last_play,
+            "_format": _format,
+        }
+    )
     env.filters.update({"at": at, "signed": signed, "pluralize": pluralize, "number": number, "ending": ending_text})
     return env

@@ -15,7 +15,8 @@ from games.templatetags.card_tags import escape_text
 def ws_button(label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object) -> Markup:
     """A form that sends its hidden fields over the table's socket (htmx ws-send) on click."""
     hidden = "".join(
-        f'<input type="hidden" name="{escape_text(name)}" value="{escape_text(value)}">' for name, value in fields.items()
+        f'<input type="hidden" name="{escape_text(name)}" value="{escape_text(value)}">'
+        for name, value in fields.items()
     )
     return Markup(
         f'<form ws-send class="ws-form">{hidden}<button type="submit" class="{escape_text(css)}" '
@@ -23,8 +24,11 @@ def ws_button(label: str, css: str = "", disabled: bool = False, title: str = ""
     )
 
 
-BOT_LEVEL_NAMES = {"easy": pgettext_lazy("bot level", "Easy"), "normal": pgettext_lazy("bot level", "Normal"),
-                   "strong": pgettext_lazy("bot level", "Strong")}
+BOT_LEVEL_NAMES = {
+    "easy": pgettext_lazy("bot level", "Easy"),
+    "normal": pgettext_lazy("bot level", "Normal"),
+    "strong": pgettext_lazy("bot level", "Strong"),
+}
 
 
 def bot_level_name(level: str) -> str:
@@ -37,7 +41,8 @@ def bot_add_form(position: int) -> Markup:
     label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
 
     choices = "".join(
-        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>{escape(bot_level_name(level))}</option>'
+        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>'
+        f"{escape(bot_level_name(level))}</option>"
         for level in LEVELS
     )
     return Markup(

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,35 +14,89 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('sitaratas', 'Sitaratas'), ('estimation', 'Estimation'), ('sita', 'SITA')], db_index=True, max_length=20)),
-                ('options', models.JSONField(help_text="The engine's full, validated options.")),
-                ('seat_count', models.PositiveSmallIntegerField()),
-                ('stake', models.PositiveIntegerField(default=0, help_text='Coins each human stakes (Estimation only; 0 = unstaked).')),
-                ('status', models.CharField(choices=[('lobby', 'Waiting for players'), ('playing', 'Playing'), ('finished', 'Finished'), ('closed', 'Closed')], db_index=True, default='lobby', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_activity_at', models.DateTimeField(db_index=True, help_text='Lobbies idle for too long close (RULING P8).')),
-                ('closed_reason', models.CharField(blank=True, max_length=200)),
-                ('host', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hosted_tables', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("sitaratas", "Sitaratas"), ("estimation", "Estimation"), ("sita", "SITA")],
+                        db_index=True,
+                        max_length=20,
+                    ),
+                ),
+                ("options", models.JSONField(help_text="The engine's full, validated options.")),
+                ("seat_count", models.PositiveSmallIntegerField()),
+                (
+                    "stake",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Coins each human stakes (Estimation only; 0 = unstaked)."
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("lobby", "Waiting for players"),
+                            ("playing", "Playing"),
+                            ("finished", "Finished"),
+                            ("closed", "Closed"),
+                        ],
+                        db_index=True,
+                        default="lobby",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "last_activity_at",
+                    models.DateTimeField(db_index=True, help_text="Lobbies idle for too long close (RULING P8)."),
+                ),
+                ("closed_reason", models.CharField(blank=True, max_length=200)),
+                (
+                    "host",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="hosted_tables",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('is_ready', models.BooleanField(default=False)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField()),
+                ("is_ready", models.BooleanField(default=False)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('table', 'position'), name='one_seat_per_position'), models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('table', 'user'), name='one_seat_per_user')],
+                "ordering": ["table", "position"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "position"), name="one_seat_per_position"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("user__isnull", False)), fields=("table", "user"), name="one_seat_per_user"
+                    ),
+                ],
             },
         ),
     ]

@@ -6,28 +6,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
-        ('tables', '0001_initial'),
+        ("games", "0001_initial"),
+        ("tables", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DismissalVote',
+            name="DismissalVote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('open', 'Open'), ('approved', 'Approved'), ('rejected', 'Rejected'), ('expired', 'Expired')], db_index=True, default='open', max_length=10)),
-                ('eligible', models.PositiveSmallIntegerField(help_text='Human players of the attempt.')),
-                ('needed', models.PositiveSmallIntegerField(help_text='A strict majority of the eligible: floor(H/2)+1.')),
-                ('yes_voters', models.JSONField(default=list)),
-                ('no_voters', models.JSONField(default=list)),
-                ('created_at', models.DateTimeField()),
-                ('deadline', models.DateTimeField()),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='dismissal_vote', to='games.match')),
-                ('proposer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open"),
+                            ("approved", "Approved"),
+                            ("rejected", "Rejected"),
+                            ("expired", "Expired"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("eligible", models.PositiveSmallIntegerField(help_text="Human players of the attempt.")),
+                (
+                    "needed",
+                    models.PositiveSmallIntegerField(help_text="A strict majority of the eligible: floor(H/2)+1."),
+                ),
+                ("yes_voters", models.JSONField(default=list)),
+                ("no_voters", models.JSONField(default=list)),
+                ("created_at", models.DateTimeField()),
+                ("deadline", models.DateTimeField()),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="dismissal_vote", to="games.match"
+                    ),
+                ),
+                (
+                    "proposer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
     ]

@@ -14,33 +14,61 @@ def commit_open_lobbies(apps, schema_editor) -> None:
     DealCommitment = apps.get_model("tables", "DealCommitment")
     for table in Table.objects.filter(status="lobby"):
         secret = secrets.token_hex(32)
-        DealCommitment.objects.create(table=table, attempt=table.matches.count() + 1, secret=secret,
-                                      commitment=hashlib.sha256(bytes.fromhex(secret)).hexdigest())
+        DealCommitment.objects.create(
+            table=table,
+            attempt=table.matches.count() + 1,
+            secret=secret,
+            commitment=hashlib.sha256(bytes.fromhex(secret)).hexdigest(),
+        )
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_matchevent_match_index_state_lz4'),
-        ('tables', '0002_dismissalvote'),
+        ("games", "0004_matchevent_match_index_state_lz4"),
+        ("tables", "0002_dismissalvote"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DealCommitment',
+            name="DealCommitment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('attempt', models.PositiveIntegerField()),
-                ('secret', models.CharField(help_text='Hex. Hidden until the game is over.', max_length=64)),
-                ('commitment', models.CharField(help_text='SHA-256 of the secret, hex: public from the start.', max_length=64)),
-                ('entropy', models.JSONField(blank=True, default=dict, help_text='Lobby: position -> {user, value, by}.')),
-                ('contributions', models.JSONField(blank=True, help_text='Frozen at the start, in seat order.', null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='deal_commitment', to='games.match')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deal_commitments', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("attempt", models.PositiveIntegerField()),
+                ("secret", models.CharField(help_text="Hex. Hidden until the game is over.", max_length=64)),
+                (
+                    "commitment",
+                    models.CharField(help_text="SHA-256 of the secret, hex: public from the start.", max_length=64),
+                ),
+                (
+                    "entropy",
+                    models.JSONField(blank=True, default=dict, help_text="Lobby: position -> {user, value, by}."),
+                ),
+                (
+                    "contributions",
+                    models.JSONField(blank=True, help_text="Frozen at the start, in seat order.", null=True),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deal_commitment",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="deal_commitments", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('table', 'attempt'), name='one_commitment_per_attempt')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "attempt"), name="one_commitment_per_attempt")
+                ],
             },
         ),
         migrations.RunPython(commit_open_lobbies, migrations.RunPython.noop),

@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0003_deal_commitment'),
+        ("tables", "0003_deal_commitment"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='clock',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Turn clock: seconds per decision, 0 = off (RULING P9).'),
+            model_name="table",
+            name="clock",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="Turn clock: seconds per decision, 0 = off (RULING P9)."
+            ),
         ),
     ]

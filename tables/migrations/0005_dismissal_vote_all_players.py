@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0004_turn_clock'),
+        ("tables", "0004_turn_clock"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='dismissalvote',
-            name='eligible',
-            field=models.PositiveSmallIntegerField(help_text='Every player of the attempt, bots included (RULING S12).'),
+            model_name="dismissalvote",
+            name="eligible",
+            field=models.PositiveSmallIntegerField(
+                help_text="Every player of the attempt, bots included (RULING S12)."
+            ),
         ),
         migrations.AlterField(
-            model_name='dismissalvote',
-            name='needed',
-            field=models.PositiveSmallIntegerField(help_text='A strict majority of the eligible: floor(N/2)+1. Bots never vote.'),
+            model_name="dismissalvote",
+            name="needed",
+            field=models.PositiveSmallIntegerField(
+                help_text="A strict majority of the eligible: floor(N/2)+1. Bots never vote."
+            ),
         ),
     ]

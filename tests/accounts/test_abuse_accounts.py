@@ -24,6 +24,7 @@ def confirmed(user: User) -> User:
     EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
     return user
 
+
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "Kolm-Kaardi-Trikk"
@@ -32,18 +33,27 @@ RUN = uuid.uuid4().hex[:8]
 
 
 def sign_up(client: Client, username: str, email: str):
-    return client.post(reverse("account_signup"), {"username": username, "email": email,
-                                                    "password1": PASSWORD, "password2": PASSWORD})
+    return client.post(
+        reverse("account_signup"), {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD}
+    )
 
 
 def test_outside_development_sign_up_confirms_the_address_and_hides_taken_ones() -> None:
     # RULING P18: the default with DEBUG off, as a deployed site starts.
     env = {key: value for key, value in os.environ.items() if key != "ACCOUNT_EMAIL_VERIFICATION"}
     env.update(DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 40)
-    code = ("import django; django.setup(); from allauth.account import app_settings as a; "
-            "print(a.EMAIL_VERIFICATION.value, a.PREVENT_ENUMERATION)")
-    result = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], env=env,
-                            capture_output=True, text=True, timeout=60)
+    code = (
+        "import django; django.setup(); from allauth.account import app_settings as a; "
+        "print(a.EMAIL_VERIFICATION.value, a.PREVENT_ENUMERATION)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.stdout.split() == ["mandatory", "True"], result.stderr
 
 
@@ -85,6 +95,7 @@ def test_failed_logins_lock_one_account_at_one_address_only(player) -> None:
     ok = Client(**office).post(reverse("account_login"), {"login": colleague.username, "password": "another-long-pass"})
     assert ok.status_code == 302 and ok["Location"] == "/"
     # ...and the player, from home, to theirs.
-    home = Client(REMOTE_ADDR="198.51.100.2").post(reverse("account_login"),
-                                                   {"login": player.username, "password": "a-long-pass-phrase"})
+    home = Client(REMOTE_ADDR="198.51.100.2").post(
+        reverse("account_login"), {"login": player.username, "password": "a-long-pass-phrase"}
+    )
     assert home.status_code == 302 and home["Location"] == "/"

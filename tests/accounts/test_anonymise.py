@@ -85,8 +85,15 @@ def test_the_admin_action_anonymises_and_plain_deletion_is_gone(admin, player) -
     assert asked.status_code == 200 and "reason" in asked.content.decode()  # RULING P19: it asks why first
     player.refresh_from_db()
     assert player.username != f"deleted-{player.pk}"
-    response = client.post("/admin/accounts/user/", {"action": "delete_accounts", "_selected_action": [player.pk],
-                                                      "apply": "1", "reason": "The player asked to be forgotten"})
+    response = client.post(
+        "/admin/accounts/user/",
+        {
+            "action": "delete_accounts",
+            "_selected_action": [player.pk],
+            "apply": "1",
+            "reason": "The player asked to be forgotten",
+        },
+    )
     assert response.status_code == 302
     from django.contrib.admin.models import LogEntry
 

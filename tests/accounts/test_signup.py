@@ -16,7 +16,13 @@ def _instant_sign_up(settings) -> None:
     development default); the production default is in tests/accounts/test_abuse_accounts.py."""
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
 
-SIGNUP = {"username": "mari", "email": "mari@example.com", "password1": "Kolm-Kaardi-Trikk", "password2": "Kolm-Kaardi-Trikk"}
+
+SIGNUP = {
+    "username": "mari",
+    "email": "mari@example.com",
+    "password1": "Kolm-Kaardi-Trikk",
+    "password2": "Kolm-Kaardi-Trikk",
+}
 
 
 def test_a_new_player_signs_up_logs_out_and_logs_back_in(client) -> None:

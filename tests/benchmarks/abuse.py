@@ -69,12 +69,20 @@ def abusive_frames(version: int) -> list[str | bytes]:
     ]
 
 
-async def abuse(ports: list[int], session: str, table_ids: list[int], lobby_id: int, rate: float,
-                seconds: float) -> dict:
+async def abuse(
+    ports: list[int], session: str, table_ids: list[int], lobby_id: int, rate: float, seconds: float
+) -> dict:
     import websockets
 
-    counts = {"opened": 0, "refused_at_open": 0, "closed_for_flooding": 0, "closed_other": 0, "sent": 0,
-              "refusals": 0, "pushes": 0}
+    counts = {
+        "opened": 0,
+        "refused_at_open": 0,
+        "closed_for_flooding": 0,
+        "closed_other": 0,
+        "sent": 0,
+        "refusals": 0,
+        "pushes": 0,
+    }
     stop_at = time.monotonic() + seconds
     # The abuser's own lobby takes five of the sockets (the per-table cap), the rest the honest tables.
     targets = [lobby_id] * 5 + [table_ids[i % len(table_ids)] for i in range(ABUSER_SOCKETS - 5)]
@@ -84,9 +92,14 @@ async def abuse(ports: list[int], session: str, table_ids: list[int], lobby_id: 
         url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
         while time.monotonic() < stop_at:
             try:
-                async with websockets.connect(url, origin=f"http://127.0.0.1:{port}", max_size=None,
-                                              additional_headers={"Cookie": f"sessionid={session}"},
-                                              open_timeout=10, ping_interval=None) as ws:
+                async with websockets.connect(
+                    url,
+                    origin=f"http://127.0.0.1:{port}",
+                    max_size=None,
+                    additional_headers={"Cookie": f"sessionid={session}"},
+                    open_timeout=10,
+                    ping_interval=None,
+                ) as ws:
                     first = await asyncio.wait_for(ws.recv(), 10)
                     if "windows open" in first or "Wait a few seconds" in first:
                         # Over the caps, or cooling down after a flood. Then try again a second later:
@@ -96,7 +109,7 @@ async def abuse(ports: list[int], session: str, table_ids: list[int], lobby_id: 
                         await asyncio.sleep(1.0)
                         continue
                     counts["opened"] += 1
-                    version = int(load.VERSION_RE.search(first[:load.HEAD]).group(1)) if 'data-version' in first else 0
+                    version = int(load.VERSION_RE.search(first[: load.HEAD]).group(1)) if "data-version" in first else 0
 
                     async def read() -> None:
                         nonlocal version
@@ -106,7 +119,7 @@ async def abuse(ports: list[int], session: str, table_ids: list[int], lobby_id: 
                                     counts["refusals"] += 1
                                 else:
                                     counts["pushes"] += 1
-                                    found = load.VERSION_RE.search(message[:load.HEAD])
+                                    found = load.VERSION_RE.search(message[: load.HEAD])
                                     version = int(found.group(1)) if found else version
                         except websockets.ConnectionClosed:
                             pass
@@ -125,7 +138,7 @@ async def abuse(ports: list[int], session: str, table_ids: list[int], lobby_id: 
                     reader.cancel()
                     if ws.close_code is not None and time.monotonic() < stop_at:
                         counts["closed_for_flooding" if ws.close_code == 4429 else "closed_other"] += 1
-            except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
+            except (TimeoutError, OSError, websockets.WebSocketException):
                 counts["closed_other"] += 1
                 await asyncio.sleep(0.2)
 
@@ -156,8 +169,10 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, abuser, 
     cpu = CpuMeter(site)
     bench = Bench()
     seats = args.seats
-    tables = [TableRun(bench, table_id, players[i * seats:(i + 1) * seats], site.ports)
-              for i, table_id in enumerate(table_ids)]
+    tables = [
+        TableRun(bench, table_id, players[i * seats : (i + 1) * seats], site.ports)
+        for i, table_id in enumerate(table_ids)
+    ]
     log(f"connecting {len(tables) * seats} seat clients")
     tasks = [asyncio.ensure_future(client.run()) for table in tables for client in table.clients]
     await asyncio.wait_for(asyncio.gather(*(c.connected.wait() for t in tables for c in t.clients)), 120)
@@ -172,8 +187,10 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, abuser, 
     spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, not a fork of this running loop
     results = spawn.Queue()
     attack_seconds = args.warmup + args.seconds + 2
-    process = spawn.Process(target=abuser_process, args=(
-        site.ports, abuser[1], table_ids, lobby_id, args.abuse_rate, attack_seconds, results))
+    process = spawn.Process(
+        target=abuser_process,
+        args=(site.ports, abuser[1], table_ids, lobby_id, args.abuse_rate, attack_seconds, results),
+    )
     process.start()
     abused = await measure_moves(bench, tables, rate=args.rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
     memory["abused"] = daphne_memory(site)
@@ -213,8 +230,10 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, abuser, 
         row("fan-out (last seat) p99 ms", lambda r: p(r["fanout"], 99)),
         row("errors / dropped / timeouts", lambda r: f"{r['errors']}/{r['dropped']}/{r['timeouts']}"),
         row("client loop lag p99 ms", lambda r: p(r["lag"], 99)),
-        row("Daphne CPU % of a core", lambda r: " + ".join(f"{v:.0f}" for k, v in r["cpu"].items()
-                                                           if k.startswith("daphne"))),
+        row(
+            "Daphne CPU % of a core",
+            lambda r: " + ".join(f"{v:.0f}" for k, v in r["cpu"].items() if k.startswith("daphne")),
+        ),
         row("Daphne memory MiB (end)", lambda r: mem(memory["quiet"] if r is quiet else memory["abused"])),
         f"  {'Redis used memory MiB':<30}{redis_quiet:>14.1f}{redis_abused:>14.1f}",
         f"  Daphne memory MiB: {mem(memory['start'])} at the start, {mem(memory['after'])} 3 s after the attack",
@@ -222,12 +241,19 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, abuser, 
         "  the abuser got: " + ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in counts.items()),
         "",
         "targets (issue 21)",
-        load.check(f"honest round trip p99 with the abuser {ratio:.2f}x the run without <= {P99_LIMIT}x",
-                   ratio <= P99_LIMIT),
-        load.check(f"Daphne memory bounded: {mem(memory['after'])} MiB after, "
-                   f"<= 1.5x + 50 MiB of {mem(memory['quiet'])} before", bounded),
-        load.check(f"no honest errors, drops or timeouts with the abuser ({abused['errors']}/{abused['dropped']}/"
-                   f"{abused['timeouts']})", abused["errors"] == abused["dropped"] == abused["timeouts"] == 0),
+        load.check(
+            f"honest round trip p99 with the abuser {ratio:.2f}x the run without <= {P99_LIMIT}x", ratio <= P99_LIMIT
+        ),
+        load.check(
+            f"Daphne memory bounded: {mem(memory['after'])} MiB after, "
+            f"<= 1.5x + 50 MiB of {mem(memory['quiet'])} before",
+            bounded,
+        ),
+        load.check(
+            f"no honest errors, drops or timeouts with the abuser ({abused['errors']}/{abused['dropped']}/"
+            f"{abused['timeouts']})",
+            abused["errors"] == abused["dropped"] == abused["timeouts"] == 0,
+        ),
     ]
     return lines
 

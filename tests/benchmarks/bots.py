@@ -35,7 +35,11 @@ from games.bots import get_bot  # noqa: E402
 from games.engines import get_engine  # noqa: E402
 
 PLAYERS = 4
-OPTIONS = {"sitaratas": {"deck": "classic", "order": "up_down"}, "estimation": {"length": "micro"}, "sita": {"matches": 1}}
+OPTIONS = {
+    "sitaratas": {"deck": "classic", "order": "up_down"},
+    "estimation": {"length": "micro"},
+    "sita": {"matches": 1},
+}
 LOWER_IS_BETTER = {"sita"}
 
 
@@ -92,16 +96,23 @@ def summary(game: str, deals: list[tuple[list[bool], list[float], list[float]]])
     times = [moved for _, _, moves in deals for moved in moves]
     mean = statistics.fmean(per_deal)
     half = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else float("nan")
-    return (f"{game}: deals {len(deals)} (games {len(firsts)}) · first place {100 * sum(firsts) / len(firsts):.1f} % · "
-            f"margin per game {mean:+.2f} (95 % CI {mean - half:+.2f} … {mean + half:+.2f}) · "
-            f"move time p50 {1000 * percentile(times, 0.5):.0f} ms, p95 {1000 * percentile(times, 0.95):.0f} ms, "
-            f"max {1000 * max(times, default=float('nan')):.0f} ms over {len(times)} moves")
+    return (
+        f"{game}: deals {len(deals)} (games {len(firsts)}) · first place {100 * sum(firsts) / len(firsts):.1f} % · "
+        f"margin per game {mean:+.2f} (95 % CI {mean - half:+.2f} … {mean + half:+.2f}) · "
+        f"move time p50 {1000 * percentile(times, 0.5):.0f} ms, p95 {1000 * percentile(times, 0.95):.0f} ms, "
+        f"max {1000 * max(times, default=float('nan')):.0f} ms over {len(times)} moves"
+    )
 
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=Path(__file__).parent, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         # A copy outside the repository (so that edits cannot reach a long run) names its commit.
         return os.environ.get("BENCH_COMMIT", "unknown")
@@ -114,17 +125,24 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=None, help="BOT_MOVE_BUDGET_MS for the strong bot")
     parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--estimation-length", choices=("micro", "mini", "full"), default="micro",
-                        help="Estimation's length: micro (5 fixed rounds) or longer, with call rounds")
+    parser.add_argument(
+        "--estimation-length",
+        choices=("micro", "mini", "full"),
+        default="micro",
+        help="Estimation's length: micro (5 fixed rounds) or longer, with call rounds",
+    )
     parser.add_argument("--every", type=int, default=10, help="print a running summary every N deals")
     args = parser.parse_args()
     options = {"length": args.estimation_length} if args.game == "estimation" else OPTIONS[args.game]
     if args.budget_ms is not None:
         os.environ["BOT_MOVE_BUDGET_MS"] = str(args.budget_ms)
-    print(f"game {args.game} · options {options} · {PLAYERS} players · 1 strong vs {PLAYERS - 1} normal · "
-          f"budget {os.environ.get('BOT_MOVE_BUDGET_MS', '150 (default)')} ms · jobs {args.jobs} · "
-          f"machine {platform.node()} ({os.cpu_count()} cores, {platform.python_implementation()} "
-          f"{platform.python_version()}) · commit {commit()}", flush=True)
+    print(
+        f"game {args.game} · options {options} · {PLAYERS} players · 1 strong vs {PLAYERS - 1} normal · "
+        f"budget {os.environ.get('BOT_MOVE_BUDGET_MS', '150 (default)')} ms · jobs {args.jobs} · "
+        f"machine {platform.node()} ({os.cpu_count()} cores, {platform.python_implementation()} "
+        f"{platform.python_version()}) · commit {commit()}",
+        flush=True,
+    )
     work = [(args.game, options, seed) for seed in range(args.first_seed, args.first_seed + args.deals)]
     done: list = []
     started = time.perf_counter()

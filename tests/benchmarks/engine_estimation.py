@@ -77,8 +77,10 @@ def main() -> None:
     median, p95, moves = bot_move_times(args.bot_games)
     print(f"rule-based bot, {moves} moves: median {median * 1e6:.0f} µs, 95th percentile {p95 * 1e6:.0f} µs per move")
     good, others, win_rate = margin(args.margin_games)
-    print(f"margin over {args.margin_games} micro games (1 good vs 3 random): good bot {good:+.1f} per game, "
-          f"random bots {others:+.1f}, margin {good - others:+.1f}; good bot first in {win_rate:.0%}")
+    print(
+        f"margin over {args.margin_games} micro games (1 good vs 3 random): good bot {good:+.1f} per game, "
+        f"random bots {others:+.1f}, margin {good - others:+.1f}; good bot first in {win_rate:.0%}"
+    )
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ def margin(players: int, matches: int, timings: list[float]) -> tuple[float, flo
     for seed in range(matches):
         seat = seed % players
         tally = bot_match(players, seed, {seat}, timings)
-        rest = tally[:seat] + tally[seat + 1:]
+        rest = tally[:seat] + tally[seat + 1 :]
         good += tally[seat]
         other += sum(rest) / len(rest)
         wins += tally[seat] <= min(rest)
@@ -83,13 +83,17 @@ def main() -> None:
     timings: list[float] = []
     for players in (2, 4, 6, 10):
         good, other, wins = margin(players, args.matches, timings)
-        print(f"  {players:2d} players: good bot {good:5.2f} points, random seat {other:5.2f}, "
-              f"margin {other - good:5.2f}, good bot best or tied best {wins:.0%}")
+        print(
+            f"  {players:2d} players: good bot {good:5.2f} points, random seat {other:5.2f}, "
+            f"margin {other - good:5.2f}, good bot best or tied best {wins:.0%}"
+        )
 
     timings.sort()
     p95 = timings[int(0.95 * (len(timings) - 1))]
-    print(f"\nGood bot time per decision over {len(timings)} decisions: "
-          f"median {statistics.median(timings) * 1000:.2f} ms, 95th percentile {p95 * 1000:.2f} ms")
+    print(
+        f"\nGood bot time per decision over {len(timings)} decisions: "
+        f"median {statistics.median(timings) * 1000:.2f} ms, 95th percentile {p95 * 1000:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

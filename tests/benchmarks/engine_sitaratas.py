@@ -76,9 +76,11 @@ def main() -> None:
     median = statistics.median(move_times) * 1e6
     p95 = move_times[int(0.95 * (len(move_times) - 1))] * 1e6
     print(f"  rule-based bot: median {median:.0f} µs, 95th percentile {p95:.0f} µs per move ({len(move_times)} moves)")
-    print(f"  good vs random over {games} games (3–6 players, one good bot): mean total {statistics.mean(good):.1f} "
-          f"vs {statistics.mean(rand):.1f}, margin {statistics.mean(good) - statistics.mean(rand):+.1f} points; "
-          f"good bot first in {100 * wins / games:.0f}% of games")
+    print(
+        f"  good vs random over {games} games (3–6 players, one good bot): mean total {statistics.mean(good):.1f} "
+        f"vs {statistics.mean(rand):.1f}, margin {statistics.mean(good) - statistics.mean(rand):+.1f} points; "
+        f"good bot first in {100 * wins / games:.0f}% of games"
+    )
 
 
 if __name__ == "__main__":

@@ -70,13 +70,27 @@ BIN = Path(sys.executable).parent
 BENCH_DB = os.environ.get("LOAD_BENCH_DB", "sitaratas_bench")  # another name to run beside another bench
 SECRET = "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz"
 TARGETS = {  # issue 9, on a 2-core machine
-    "rtt_p50_ms": 15, "rtt_p99_ms": 50, "fanout_p99_ms": 80, "high_rate": 300, "high_p99_ms": 100,
-    "idle_sockets": 2000, "heartbeat_ms": 50,
+    "rtt_p50_ms": 15,
+    "rtt_p99_ms": 50,
+    "fanout_p99_ms": 80,
+    "high_rate": 300,
+    "high_p99_ms": 100,
+    "idle_sockets": 2000,
+    "heartbeat_ms": 50,
 }
 
 ISSUE27 = {  # issue 27, on the same 2-core machine
-    "late_rate": 300, "late_p99_ms": 50, "top_rate": 500, "top_p99_ms": 100, "cpu_ratio": 2.0, "flat_ratio": 1.3,
-    "idle_sockets": 10_000, "idle_p99_ms": 50, "idle_max_ms": 100, "socket_kib": 50, "resyncs": 0,
+    "late_rate": 300,
+    "late_p99_ms": 50,
+    "top_rate": 500,
+    "top_p99_ms": 100,
+    "cpu_ratio": 2.0,
+    "flat_ratio": 1.3,
+    "idle_sockets": 10_000,
+    "idle_p99_ms": 50,
+    "idle_max_ms": 100,
+    "socket_kib": 50,
+    "resyncs": 0,
 }
 
 # The paced clients offer the rate exactly in the long run, but a 30-second window cuts each
@@ -116,9 +130,17 @@ def bench_environment() -> tuple[dict, object]:
         conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
     tag = f"bench{os.getpid()}"
     env = {
-        **os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": SECRET,
-        "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false", "DATABASE_CONN_MAX_AGE": "600",
-        "CHANNELS_PREFIX": tag, "CELERY_QUEUE": tag, "LOG_LEVEL": "WARNING", "BOT_DELAY_SECONDS": "0",
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": SECRET,
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_SECURE_COOKIES": "false",
+        "DATABASE_CONN_MAX_AGE": "600",
+        "CHANNELS_PREFIX": tag,
+        "CELERY_QUEUE": tag,
+        "LOG_LEVEL": "WARNING",
+        "BOT_DELAY_SECONDS": "0",
         "ECHO_SOCKETS": "true",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
@@ -136,11 +158,14 @@ class Site:
 
     def start(self) -> None:
         for index, port in enumerate(self.ports):
-            self.daphnes.append(processes.start(serve.command("127.0.0.1", port), env=self.env,
-                                                log=self.logs / f"daphne-{index}.log"))
+            self.daphnes.append(
+                processes.start(serve.command("127.0.0.1", port), env=self.env, log=self.logs / f"daphne-{index}.log")
+            )
         self.worker = processes.start(
             processes.celery_worker_command("--concurrency", "1", "--loglevel", "WARNING", python=str(BIN / "python")),
-            env=self.env, log=self.logs / "celery.log")
+            env=self.env,
+            log=self.logs / "celery.log",
+        )
         for port, daphne in zip(self.ports, self.daphnes):
             try:
                 processes.wait_for_port(port, process=daphne)
@@ -165,8 +190,12 @@ class CpuMeter:
     def _pids(self) -> dict[str, list]:
         groups = {name: [self.psutil.Process(pid)] for name, [pid] in self.groups.items()}
         groups["celery"] += groups["celery"][0].children(recursive=True)
-        groups["postgres"] = [p for p in self.psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("postgres")]
-        groups["redis"] = [p for p in self.psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("redis-server")]
+        groups["postgres"] = [
+            p for p in self.psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("postgres")
+        ]
+        groups["redis"] = [
+            p for p in self.psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("redis-server")
+        ]
         return groups
 
     def _sample(self) -> dict[str, dict[int, float]]:
@@ -187,8 +216,10 @@ class CpuMeter:
     def stop(self) -> dict[str, float]:
         """Per group; a process born during the phase counts from zero (PostgreSQL forks backends)."""
         elapsed, after = time.monotonic() - self.started, self._sample()
-        return {name: 100 * sum(t - self.before.get(name, {}).get(pid, 0.0) for pid, t in pids.items()) / elapsed
-                for name, pids in after.items()}
+        return {
+            name: 100 * sum(t - self.before.get(name, {}).get(pid, 0.0) for pid, t in pids.items()) / elapsed
+            for name, pids in after.items()
+        }
 
 
 # --- players and tables (through Django, in this process) -------------------------------------
@@ -206,17 +237,20 @@ def make_players(count: int, prefix: str, languages: tuple[str, ...] = ("",)) ->
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.backends.db import SessionStore
+    from django.db import transaction
 
     from accounts.models import User
-
-    from django.db import transaction
 
     password = make_password("bench-pass-phrase-not-used")
     players = []
     with transaction.atomic():  # one commit: thousands of durable ones took minutes
         for index in range(count):
-            user = User.objects.create(username=f"{prefix}{index}", email=f"{prefix}{index}@example.com",
-                                       password=password, language=languages[index % len(languages)])
+            user = User.objects.create(
+                username=f"{prefix}{index}",
+                email=f"{prefix}{index}@example.com",
+                password=password,
+                language=languages[index % len(languages)],
+            )
             session = SessionStore()
             session[SESSION_KEY] = str(user.pk)
             session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -237,7 +271,7 @@ def open_tables(players: list[tuple[int, str]], *, game: str, seats: int, option
     step = seats if start else 1  # a lobby needs only its host
     with transaction.atomic():  # the services' own transactions nest in one commit
         for first in range(0, len(players) - step + 1, step):
-            group = [users[pk] for pk, _ in players[first:first + step]]
+            group = [users[pk] for pk, _ in players[first : first + step]]
             table = services.table_create(host=group[0], game=game, seat_count=seats, options=options)
             if start:
                 for position, user in enumerate(group[1:], start=1):
@@ -283,8 +317,9 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
                     break
                 seat = engine.to_act(state)[0]
                 action = rng.choice(engine.legal_actions(state, seat))
-                state = services.action_apply(match, engine, state, seat=seat, user_id=users[seat], action=action,
-                                              now=now, events=events)
+                state = services.action_apply(
+                    match, engine, state, seat=seat, user_id=users[seat], action=action, now=now, events=events
+                )
             if events:
                 services.move_save(match, state, engine, events, now=now)
 
@@ -325,11 +360,14 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
         """(bytes, of which full-page images) of this database's WAL since ``start``: the move
         committed durably, so its records are all flushed."""
         with connection.cursor() as cursor:
-            cursor.execute("""
+            cursor.execute(
+                """
                 WITH r AS (SELECT xid, record_length, fpi_length, block_ref
                            FROM pg_get_wal_records_info(%s, pg_current_wal_flush_lsn()))
                 SELECT coalesce(sum(record_length), 0), coalesce(sum(fpi_length), 0) FROM r
-                WHERE xid IN (SELECT xid FROM r WHERE block_ref LIKE %s AND xid <> '0')""", [start, ours])
+                WHERE xid IN (SELECT xid FROM r WHERE block_ref LIKE %s AND xid <> '0')""",
+                [start, ours],
+            )
             return tuple(int(value) for value in cursor.fetchone())
 
     # The second game to the start of its last round.
@@ -355,9 +393,13 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
             written.append(total)
             images.append(image)
             sent.append(len(match.state.encode()))
-        results[label] = {"cpu": cpu, "wal": written, "fpi": images, "statement": sent,
-                          "state_kib": len(engine.dumps(matchstore.loaded(match.game, match.pk, match.version,
-                                                                       match.state))) / 1024}
+        results[label] = {
+            "cpu": cpu,
+            "wal": written,
+            "fpi": images,
+            "statement": sent,
+            "state_kib": len(engine.dumps(matchstore.loaded(match.game, match.pk, match.version, match.state))) / 1024,
+        }
     return results
 
 
@@ -389,8 +431,9 @@ def play_bot_games(base_url: str, sessions: list[str], *, games: list[tuple[str,
 
     results = []
     with sync_playwright() as playwright, ThreadPoolExecutor(1) as django_thread:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                             args=["--no-sandbox", "--disable-dev-shm-usage"])
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
         for (game, options), session in zip(games, sessions):
             table_id = django_thread.submit(start_table, game, options, session).result()
             context = browser.new_context()
@@ -412,8 +455,11 @@ def play_bot_games(base_url: str, sessions: list[str], *, games: list[tuple[str,
                     if status != "playing":
                         break
                     buttons = page.query_selector_all("#live form[ws-send] button:not([disabled])")
-                    acts = [b for b in buttons
-                            if b.evaluate("b => !!(b.form && b.form.querySelector('input[name=command][value=act]'))")]
+                    acts = [
+                        b
+                        for b in buttons
+                        if b.evaluate("b => !!(b.form && b.form.querySelector('input[name=command][value=act]'))")
+                    ]
                     if acts:
                         rng.choice(acts).click(timeout=2000)
                         presses += 1
@@ -421,10 +467,20 @@ def play_bot_games(base_url: str, sessions: list[str], *, games: list[tuple[str,
                     pass
                 page.wait_for_timeout(60)
             sent = page.evaluate("window.__sent")
-            sent["table_js"] = page.evaluate("typeof htmx !== 'undefined' && typeof htmx.config.wsReconnectDelay === 'function'")
+            sent["table_js"] = page.evaluate(
+                "typeof htmx !== 'undefined' && typeof htmx.config.wsReconnectDelay === 'function'"
+            )
             version = page.eval_on_selector("#live", "el => el.dataset.version")
-            results.append({"game": game, "status": status, "version": int(version), "presses": presses, **sent,
-                            "seconds": time.monotonic() - started})
+            results.append(
+                {
+                    "game": game,
+                    "status": status,
+                    "version": int(version),
+                    "presses": presses,
+                    **sent,
+                    "seconds": time.monotonic() - started,
+                }
+            )
             context.close()
         browser.close()
     return results
@@ -477,7 +533,7 @@ class Stats:
 class TableRun:
     """One table's four clients; they share a clock, so fan-out is measured exactly."""
 
-    def __init__(self, bench: "Bench", table_id: int, seats: list[tuple[int, str]], ports: list[int]) -> None:
+    def __init__(self, bench: Bench, table_id: int, seats: list[tuple[int, str]], ports: list[int]) -> None:
         self.bench, self.table_id = bench, table_id
         self.pending: Pending | None = None
         self.over = False
@@ -485,8 +541,10 @@ class TableRun:
         self.moves = 0  # moves sent by this table's clients, for --chat
         self.chats: dict[str, Pending] = {}  # chat text -> when it was sent and which seats have it
         spread = bench.spread_seats
-        self.clients = [SeatClient(self, position, session, ports[(table_id + (position if spread else 0)) % len(ports)])
-                        for position, (_, session) in enumerate(seats)]
+        self.clients = [
+            SeatClient(self, position, session, ports[(table_id + (position if spread else 0)) % len(ports)])
+            for position, (_, session) in enumerate(seats)
+        ]
 
     def next_send(self, now: float) -> float:
         """When this table's next move goes out: one ``interval`` after its last slot, give or take
@@ -500,7 +558,7 @@ class TableRun:
             self.slot += interval
         return max(now, self.slot + random.uniform(-0.25, 0.25) * interval)
 
-    def chat_arrived(self, client: "SeatClient", text: str, now: float) -> None:
+    def chat_arrived(self, client: SeatClient, text: str, now: float) -> None:
         pending = self.chats.get(text)
         if pending is None or client.position in pending.seen:
             return
@@ -514,7 +572,7 @@ class TableRun:
                 stats.chat_fanout.append(now - pending.scheduled)
             del self.chats[text]
 
-    def arrived(self, client: "SeatClient", version: int, now: float) -> None:
+    def arrived(self, client: SeatClient, version: int, now: float) -> None:
         pending = self.pending
         if pending is None or version <= pending.version or client.position in pending.seen:
             return
@@ -545,8 +603,14 @@ class SeatClient:
         while not self.table.bench.stopping:
             try:
                 async with self.table.bench.handshakes:  # a crowd connects gradually, as people do
-                    ws = await websockets.connect(url, origin=f"http://127.0.0.1:{self.port}", additional_headers=headers,
-                                                  max_size=None, ping_interval=None, open_timeout=30)
+                    ws = await websockets.connect(
+                        url,
+                        origin=f"http://127.0.0.1:{self.port}",
+                        additional_headers=headers,
+                        max_size=None,
+                        ping_interval=None,
+                        open_timeout=30,
+                    )
                 async with ws:
                     self.ws = ws
                     self.connected.set()
@@ -583,7 +647,7 @@ class SeatClient:
         if status and status.group(1) != "playing":
             self.table.over = True
             return
-        if version <= self.acted_version or MY_TURN not in message[:message.find("</ol>")]:
+        if version <= self.acted_version or MY_TURN not in message[: message.find("</ol>")]:
             return
         actions = [fields for fields in forms_of(message) if fields.get("command") == "act"]
         if actions:
@@ -653,7 +717,6 @@ class Bench:
         self.chat_every = 0  # --chat: one chat message per this many moves of a table (0: none)
 
 
-
 async def watch_loop_lag(lags: list[float], stop: asyncio.Event, tick: float = 0.005) -> None:
     """How late this client's own event loop wakes up: a stall here (the client, or the whole
     machine pausing) delays every measured update, whatever the server did."""
@@ -663,8 +726,9 @@ async def watch_loop_lag(lags: list[float], stop: asyncio.Event, tick: float = 0
         lags.append(time.perf_counter() - started - tick)
 
 
-async def measure_moves(bench: Bench, tables: list[TableRun], *, rate: float, warmup: float, seconds: float,
-                        cpu: CpuMeter) -> dict:
+async def measure_moves(
+    bench: Bench, tables: list[TableRun], *, rate: float, warmup: float, seconds: float, cpu: CpuMeter
+) -> dict:
     bench.interval = len(tables) / rate
     await asyncio.sleep(warmup)
     now = time.perf_counter()
@@ -680,10 +744,19 @@ async def measure_moves(bench: Bench, tables: list[TableRun], *, rate: float, wa
     await asyncio.sleep(1.0)  # let the last moves of the window land
     stats = bench.stats
     result = {
-        "offered": stats.sent / seconds, "achieved": len(stats.rtt) / seconds,
-        "rtt": stats.rtt, "fanout": stats.fanout, "errors": stats.errors, "dropped": stats.dropped,
-        "timeouts": stats.timeouts, "cpu": usage, "over": sum(table.over for table in tables), "lag": lags,
-        "chat_sent": stats.chat_sent, "chat_rate": stats.chat_sent / seconds, "chat_rtt": stats.chat_rtt,
+        "offered": stats.sent / seconds,
+        "achieved": len(stats.rtt) / seconds,
+        "rtt": stats.rtt,
+        "fanout": stats.fanout,
+        "errors": stats.errors,
+        "dropped": stats.dropped,
+        "timeouts": stats.timeouts,
+        "cpu": usage,
+        "over": sum(table.over for table in tables),
+        "lag": lags,
+        "chat_sent": stats.chat_sent,
+        "chat_rate": stats.chat_sent / seconds,
+        "chat_rtt": stats.chat_rtt,
         "chat_fanout": stats.chat_fanout,
     }
     bench.stats.reset(0, -1)
@@ -704,8 +777,9 @@ async def measure_echo(ports: list[int], *, rate: float, clients: int, seconds: 
     async def one(index: int) -> None:
         nonlocal errors
         port = ports[index % len(ports)]
-        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/echo/", origin=f"http://127.0.0.1:{port}",
-                                      ping_interval=None, max_size=None) as ws:
+        async with websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/echo/", origin=f"http://127.0.0.1:{port}", ping_interval=None, max_size=None
+        ) as ws:
             scheduled = time.perf_counter() + random.uniform(0, clients / rate)
             while scheduled < stop_at:
                 delay = scheduled - time.perf_counter()
@@ -722,8 +796,9 @@ async def measure_echo(ports: list[int], *, rate: float, clients: int, seconds: 
     return {"rtt": latencies, "achieved": len(latencies) / seconds, "errors": errors}
 
 
-async def measure_group_echo(ports: list[int], *, rate: float, rooms: int, seats: int, spread: bool,
-                             seconds: float, cpu: CpuMeter) -> dict:
+async def measure_group_echo(
+    ports: list[int], *, rate: float, rooms: int, seats: int, spread: bool, seconds: float, cpu: CpuMeter
+) -> dict:
     """A move with nothing of ours in it: one socket of a room sends, the channel layer hands it to
     every socket of the room, and each gets a fragment-sized reply (tables/echo.py). Laid out
     over the Daphne processes as the tables are."""
@@ -752,8 +827,12 @@ async def measure_group_echo(ports: list[int], *, rate: float, rooms: int, seats
     for room in range(rooms):
         for seat in range(seats):
             port = ports[(room + (seat if spread else 0)) % len(ports)]
-            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/echo/{room}/", origin=f"http://127.0.0.1:{port}",
-                                          ping_interval=None, max_size=None)
+            ws = await websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/echo/{room}/",
+                origin=f"http://127.0.0.1:{port}",
+                ping_interval=None,
+                max_size=None,
+            )
             sockets[room, seat] = ws
             readers.append(asyncio.ensure_future(read(room, seat, ws)))
     await asyncio.sleep(1.0)
@@ -806,8 +885,9 @@ def measure_commits(database_url: str, *, seconds: float) -> list[float]:
 # --- idle sockets -----------------------------------------------------------------------------
 
 
-async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, steps: list[int],
-                       pid: int) -> list[dict]:
+async def measure_idle(
+    port: int, sessions: list[str], table_ids: list[int], *, steps: list[int], pid: int
+) -> list[dict]:
     """Open idle table sockets (four per lobby table, its host's) in steps; ping them all.
     The Daphne process's resident memory before and at each step gives the memory per socket."""
     import psutil
@@ -821,9 +901,14 @@ async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, 
 
     async def open_one(index: int):
         session, table_id = sessions[index % len(sessions)], table_ids[index % len(table_ids)]
-        ws = await websockets.connect(f"{url}{table_id}/", origin=f"http://127.0.0.1:{port}", ping_interval=None,
-                                      additional_headers={"Cookie": f"sessionid={session}"}, open_timeout=60,
-                                      max_queue=4)
+        ws = await websockets.connect(
+            f"{url}{table_id}/",
+            origin=f"http://127.0.0.1:{port}",
+            ping_interval=None,
+            additional_headers={"Cookie": f"sessionid={session}"},
+            open_timeout=60,
+            max_queue=4,
+        )
         await ws.recv()  # the first fragment: the consumer is really up
         return ws
 
@@ -854,14 +939,23 @@ async def measure_idle(port: int, sessions: list[str], table_ids: list[int], *, 
                 lost += 1
 
         await asyncio.gather(*(ping(ws) for ws in sockets))
-        results.append({"sockets": len(sockets), "failed": failed, "opened_in": opened_in, "pings": pings, "lost": lost,
-                        "rss": daphne.memory_info().rss, "rss_before": memory_before})
+        results.append(
+            {
+                "sockets": len(sockets),
+                "failed": failed,
+                "opened_in": opened_in,
+                "pings": pings,
+                "lost": lost,
+                "rss": daphne.memory_info().rss,
+                "rss_before": memory_before,
+            }
+        )
         if failed > 50:  # a slow answer does not stop it: each target's step is measured
             break
     # Closed 50 at a time: 10,000 closed at once took a Redis connection each in the Daphne
     # process (docs/performance.md) and filled the Redis server's clients, which is shared.
     for first in range(0, len(sockets), 50):
-        await asyncio.gather(*(ws.close() for ws in sockets[first:first + 50]), return_exceptions=True)
+        await asyncio.gather(*(ws.close() for ws in sockets[first : first + 50]), return_exceptions=True)
     return results
 
 
@@ -911,21 +1005,30 @@ def report_moves(name: str, result: dict, echo: dict, group: dict) -> list[str]:
 
 def report_flat(flat: dict) -> list[str]:
     one, last = flat["round 1"], flat["round 18"]
-    lines = ["\n[4] a move's cost over a full Estimation game (service call + four seats' renders, in the "
-             "benchmark's process; WAL: the move's records, min and median, of which full-page images)"]
+    lines = [
+        "\n[4] a move's cost over a full Estimation game (service call + four seats' renders, in the "
+        "benchmark's process; WAL: the move's records, min and median, of which full-page images)"
+    ]
     for label, r in flat.items():
-        lines.append(f"  {label:8s} CPU per move p50 {percentile(r['cpu'], 50) * 1e6:7.0f} us  mean "
-                     f"{sum(r['cpu']) / len(r['cpu']) * 1e6:7.0f} us"
-                     f"   state text written {sum(r['statement']) / len(r['statement']):7.0f} B"
-                     f"   WAL min {min(r['wal']):6d} B  median {percentile(r['wal'], 50):6.0f} B"
-                     f" (full-page images median {percentile(r['fpi'], 50):5.0f} B, total {sum(r['fpi'])} B)"
-                     f"   whole state {r['state_kib']:.1f} KiB")
+        lines.append(
+            f"  {label:8s} CPU per move p50 {percentile(r['cpu'], 50) * 1e6:7.0f} us  mean "
+            f"{sum(r['cpu']) / len(r['cpu']) * 1e6:7.0f} us"
+            f"   state text written {sum(r['statement']) / len(r['statement']):7.0f} B"
+            f"   WAL min {min(r['wal']):6d} B  median {percentile(r['wal'], 50):6.0f} B"
+            f" (full-page images median {percentile(r['fpi'], 50):5.0f} B, total {sum(r['fpi'])} B)"
+            f"   whole state {r['state_kib']:.1f} KiB"
+        )
     cpu = percentile(last["cpu"], 50) / percentile(one["cpu"], 50)
     written = (sum(last["statement"]) / len(last["statement"])) / (sum(one["statement"]) / len(one["statement"]))
     wal = percentile(last["wal"], 50) / max(percentile(one["wal"], 50), 1)
     limit = ISSUE27["flat_ratio"]
-    lines += [check(f"round 18 / round 1: CPU per move {cpu:.2f}x, state bytes written {written:.2f}x, WAL {wal:.2f}x "
-                    f"(each <= {limit}x)", cpu <= limit and written <= limit and wal <= limit)]
+    lines += [
+        check(
+            f"round 18 / round 1: CPU per move {cpu:.2f}x, state bytes written {written:.2f}x, WAL {wal:.2f}x "
+            f"(each <= {limit}x)",
+            cpu <= limit and written <= limit and wal <= limit,
+        )
+    ]
     return lines
 
 
@@ -939,8 +1042,7 @@ def prepare_tables(args: argparse.Namespace, players: list[tuple[int, str]]) -> 
     from django.db import connection
 
     try:
-        table_ids = open_tables(players, game=args.game, seats=args.seats, options=json.loads(args.options),
-                                start=True)
+        table_ids = open_tables(players, game=args.game, seats=args.seats, options=json.loads(args.options), start=True)
         if args.advance:
             started = time.monotonic()
             advance_games(table_ids, args.advance)
@@ -967,8 +1069,10 @@ async def play_phase(args: argparse.Namespace, site: Site, cpu: CpuMeter, player
     bench.chat_every = args.chat
     bench.interval = len(table_ids) / rate
     seats = args.seats
-    tables = [TableRun(bench, table_id, players[i * seats:(i + 1) * seats], site.ports)
-              for i, table_id in enumerate(table_ids)]
+    tables = [
+        TableRun(bench, table_id, players[i * seats : (i + 1) * seats], site.ports)
+        for i, table_id in enumerate(table_ids)
+    ]
     log(f"connecting {len(tables) * seats} seat clients")
     tasks = [asyncio.ensure_future(client.run()) for table in tables for client in table.clients]
     await asyncio.wait_for(asyncio.gather(*(c.connected.wait() for t in tables for c in t.clients)), 120)
@@ -989,26 +1093,35 @@ async def run(args: argparse.Namespace, site: Site, phases: list[list], idle_tab
     cpu = CpuMeter(site)
     spread = args.spread == "seats"
     seats, count = args.seats, args.tables
-    layout = "" if len(site.ports) == 1 else (" (seats spread over them)" if spread else " (each table's sockets on one)")
+    layout = (
+        "" if len(site.ports) == 1 else (" (seats spread over them)" if spread else " (each table's sockets on one)")
+    )
     advanced = f", each game {args.advance} moves on" if args.advance else ", games just begun"
     advanced += f", a chat message every {args.chat} moves" if args.chat else ""
-    lines = [f"load benchmark: {count} {args.game} tables x {seats} seats per phase{advanced}, {len(site.ports)} "
-             f"Daphne process(es){layout}, 1 Celery worker, DEBUG off; machine: {machine()}; "
-             f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"]
+    lines = [
+        f"load benchmark: {count} {args.game} tables x {seats} seats per phase{advanced}, {len(site.ports)} "
+        f"Daphne process(es){layout}, 1 Celery worker, DEBUG off; machine: {machine()}; "
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    ]
 
     rates = [args.rate, args.high_rate] + ([args.top_rate] if args.top_rate else [])
     echoes, groups = [], []
     for rate in rates:
         log(f"echo and group echo at {rate}/s")
         echoes.append(await measure_echo(site.ports, rate=rate, clients=count, seconds=args.echo_seconds))
-        groups.append(await measure_group_echo(site.ports, rate=rate, rooms=count, seats=seats, spread=spread,
-                                               seconds=args.echo_seconds, cpu=cpu))
+        groups.append(
+            await measure_group_echo(
+                site.ports, rate=rate, rooms=count, seats=seats, spread=spread, seconds=args.echo_seconds, cpu=cpu
+            )
+        )
 
     log("bare commits")
     commits = await asyncio.to_thread(measure_commits, site.env["DATABASE_URL"], seconds=args.echo_seconds)
-    lines.append(f"bare commit ms (one-row UPDATE + COMMIT on the same PostgreSQL, nothing of ours)   "
-                 f"p50 {ms(percentile(commits, 50))}  p99 {ms(percentile(commits, 99))}  "
-                 f"p99.9 {ms(percentile(commits, 99.9))}  max {ms(max(commits))}   (n={len(commits)})")
+    lines.append(
+        f"bare commit ms (one-row UPDATE + COMMIT on the same PostgreSQL, nothing of ours)   "
+        f"p50 {ms(percentile(commits, 50))}  p99 {ms(percentile(commits, 99))}  "
+        f"p99.9 {ms(percentile(commits, 99.9))}  max {ms(max(commits))}   (n={len(commits)})"
+    )
 
     results = []
     for index, (rate, players) in enumerate(zip(rates, phases)):
@@ -1021,38 +1134,68 @@ async def run(args: argparse.Namespace, site: Site, phases: list[list], idle_tab
     idle = []
     if args.idle_steps:
         log("idle sockets")
-        idle = await measure_idle(site.ports[0], [session for _, session in idle_players], idle_tables,
-                                  steps=args.idle_steps, pid=site.daphnes[0].pid)
+        idle = await measure_idle(
+            site.ports[0],
+            [session for _, session in idle_players],
+            idle_tables,
+            steps=args.idle_steps,
+            pid=site.daphnes[0].pid,
+        )
         lines.append("\n[3] idle table sockets on one Daphne process, WebSocket ping answered")
         for step in idle:
-            lines.append(f"  {step['sockets']:5d} sockets (opened in {step['opened_in']:.1f} s, {step['failed']} failed)"
-                         f"   ping p50 {ms(percentile(step['pings'], 50))}  p99 {ms(percentile(step['pings'], 99))}  "
-                         f"max {ms(max(step['pings']) if step['pings'] else float('nan'))} ms   lost {step['lost']}"
-                         f"   Daphne RSS {step['rss'] / 2**20:.0f} MiB "
-                         f"({(step['rss'] - step['rss_before']) / max(step['sockets'], 1) / 1024:.0f} KiB per socket)")
+            lines.append(
+                f"  {step['sockets']:5d} sockets (opened in {step['opened_in']:.1f} s, {step['failed']} failed)"
+                f"   ping p50 {ms(percentile(step['pings'], 50))}  p99 {ms(percentile(step['pings'], 99))}  "
+                f"max {ms(max(step['pings']) if step['pings'] else float('nan'))} ms   lost {step['lost']}"
+                f"   Daphne RSS {step['rss'] / 2**20:.0f} MiB "
+                f"({(step['rss'] - step['rss_before']) / max(step['sockets'], 1) / 1024:.0f} KiB per socket)"
+            )
 
-    held = max([s["sockets"] for s in idle if not s["failed"] and not s["lost"]
-                and percentile(s["pings"], 99) <= TARGETS["heartbeat_ms"] / 1000] or [0])
+    held = max(
+        [
+            s["sockets"]
+            for s in idle
+            if not s["failed"] and not s["lost"] and percentile(s["pings"], 99) <= TARGETS["heartbeat_ms"] / 1000
+        ]
+        or [0]
+    )
     t, heading = run_targets(args)
     clean = lambda r: r["errors"] == 0 and r["dropped"] == 0 and r["timeouts"] == 0  # noqa: E731
     lines += [
         f"\n{heading}",
-        check(f"{args.rate:.0f} moves/s: round trip p50 {percentile(low['rtt'], 50) * 1000:.1f} <= {t['rtt_p50_ms']} ms",
-              percentile(low["rtt"], 50) * 1000 <= t["rtt_p50_ms"]),
-        check(f"{args.rate:.0f} moves/s: round trip p99 {percentile(low['rtt'], 99) * 1000:.1f} <= {t['rtt_p99_ms']} ms",
-              percentile(low["rtt"], 99) * 1000 <= t["rtt_p99_ms"]),
-        check(f"{args.rate:.0f} moves/s: every seat updated p99 {percentile(low['fanout'], 99) * 1000:.1f} "
-              f"<= {t['fanout_p99_ms']} ms", percentile(low["fanout"], 99) * 1000 <= t["fanout_p99_ms"]),
-        check(f"sustained {high['achieved']:.1f} >= {t['high_rate'] * t['sustained']:.1f} moves/s with p99 "
-              f"{percentile(high['rtt'], 99) * 1000:.1f} <= {t['high_p99_ms']} ms",
-              high["achieved"] >= t["high_rate"] * t["sustained"] and percentile(high["rtt"], 99) * 1000 <= t["high_p99_ms"]),
-        check(f"no errors, drops or timeouts ({low['errors'] + high['errors']} errors, "
-              f"{low['dropped'] + high['dropped']} dropped, {low['timeouts'] + high['timeouts']} timeouts)",
-              clean(low) and clean(high)),
+        check(
+            f"{args.rate:.0f} moves/s: round trip p50 {percentile(low['rtt'], 50) * 1000:.1f} <= {t['rtt_p50_ms']} ms",
+            percentile(low["rtt"], 50) * 1000 <= t["rtt_p50_ms"],
+        ),
+        check(
+            f"{args.rate:.0f} moves/s: round trip p99 {percentile(low['rtt'], 99) * 1000:.1f} <= {t['rtt_p99_ms']} ms",
+            percentile(low["rtt"], 99) * 1000 <= t["rtt_p99_ms"],
+        ),
+        check(
+            f"{args.rate:.0f} moves/s: every seat updated p99 {percentile(low['fanout'], 99) * 1000:.1f} "
+            f"<= {t['fanout_p99_ms']} ms",
+            percentile(low["fanout"], 99) * 1000 <= t["fanout_p99_ms"],
+        ),
+        check(
+            f"sustained {high['achieved']:.1f} >= {t['high_rate'] * t['sustained']:.1f} moves/s with p99 "
+            f"{percentile(high['rtt'], 99) * 1000:.1f} <= {t['high_p99_ms']} ms",
+            high["achieved"] >= t["high_rate"] * t["sustained"]
+            and percentile(high["rtt"], 99) * 1000 <= t["high_p99_ms"],
+        ),
+        check(
+            f"no errors, drops or timeouts ({low['errors'] + high['errors']} errors, "
+            f"{low['dropped'] + high['dropped']} dropped, {low['timeouts'] + high['timeouts']} timeouts)",
+            clean(low) and clean(high),
+        ),
     ]
     if args.idle_steps:
-        lines.append(check(f"idle sockets held by one Daphne with ping p99 <= {t['heartbeat_ms']} ms: {held} "
-                           f">= {t['idle_sockets']}", held >= t["idle_sockets"]))
+        lines.append(
+            check(
+                f"idle sockets held by one Daphne with ping p99 <= {t['heartbeat_ms']} ms: {held} "
+                f">= {t['idle_sockets']}",
+                held >= t["idle_sockets"],
+            )
+        )
 
     # Issue 27's targets: what this run measured of them (the flat cost and the bot games are
     # measured around this, in main, and checked there).
@@ -1065,33 +1208,54 @@ async def run(args: argparse.Namespace, site: Site, phases: list[list], idle_tab
     p99 = lambda r: percentile(r["rtt"], 99) * 1000  # noqa: E731
     late = args.advance >= 850
     lines += [
-        "\ntargets (issue 27)" + ("" if not args.quick else
-                                  f", the rates scaled to this quick run ({args.high_rate:.0f} and {args.top_rate:.0f} "
-                                  f"moves/s, {u['idle_sockets']} idle sockets)"),
-        check(f"games late in their course (advance {args.advance} >= 850): {high['achieved']:.1f} >= "
-              f"{u['late_rate'] * u['sustained']:.1f} moves/s with p99 {p99(high):.1f} <= {u['late_p99_ms']} ms",
-              high["achieved"] >= u["late_rate"] * u["sustained"] and p99(high) <= u["late_p99_ms"] if late else None),
+        "\ntargets (issue 27)"
+        + (
+            ""
+            if not args.quick
+            else f", the rates scaled to this quick run ({args.high_rate:.0f} and {args.top_rate:.0f} "
+            f"moves/s, {u['idle_sockets']} idle sockets)"
+        ),
+        check(
+            f"games late in their course (advance {args.advance} >= 850): {high['achieved']:.1f} >= "
+            f"{u['late_rate'] * u['sustained']:.1f} moves/s with p99 {p99(high):.1f} <= {u['late_p99_ms']} ms",
+            high["achieved"] >= u["late_rate"] * u["sustained"] and p99(high) <= u["late_p99_ms"] if late else None,
+        ),
     ]
     if top is not None:
-        lines.append(check(
-            f"{args.top_rate:.0f} moves/s (advance {args.advance}): {top['achieved']:.1f} >= "
-            f"{u['top_rate'] * u['sustained']:.1f} with p99 {p99(top):.1f} <= {u['top_p99_ms']} ms, "
-            f"{top['errors'] + top['dropped'] + top['timeouts']} errors/drops/timeouts",
-            top["achieved"] >= u["top_rate"] * u["sustained"] and p99(top) <= u["top_p99_ms"] and clean(top)))
-    lines.append(check(f"Daphne CPU at {args.high_rate:.0f} moves/s {mean(high['cpu']):.0f}% per process = {ratio:.2f}x "
-                       f"the group echo's {mean(groups[1]['cpu']):.0f}% (<= {u['cpu_ratio']}x)",
-                       ratio <= u["cpu_ratio"]))
+        lines.append(
+            check(
+                f"{args.top_rate:.0f} moves/s (advance {args.advance}): {top['achieved']:.1f} >= "
+                f"{u['top_rate'] * u['sustained']:.1f} with p99 {p99(top):.1f} <= {u['top_p99_ms']} ms, "
+                f"{top['errors'] + top['dropped'] + top['timeouts']} errors/drops/timeouts",
+                top["achieved"] >= u["top_rate"] * u["sustained"] and p99(top) <= u["top_p99_ms"] and clean(top),
+            )
+        )
+    lines.append(
+        check(
+            f"Daphne CPU at {args.high_rate:.0f} moves/s {mean(high['cpu']):.0f}% per process = {ratio:.2f}x "
+            f"the group echo's {mean(groups[1]['cpu']):.0f}% (<= {u['cpu_ratio']}x)",
+            ratio <= u["cpu_ratio"],
+        )
+    )
     if idle:
         last = idle[-1]
         longest = max(last["pings"]) * 1000 if last["pings"] else float("nan")
         per_socket = (last["rss"] - last["rss_before"]) / max(last["sockets"], 1) / 1024
         lines += [
-            check(f"{last['sockets']} idle sockets ({last['failed']} failed, {last['lost']} lost) with ping p99 "
-                  f"{percentile(last['pings'], 99) * 1000:.1f} <= {u['idle_p99_ms']} ms and the longest "
-                  f"{longest:.1f} <= {u['idle_max_ms']} ms (target {u['idle_sockets']})",
-                  last["sockets"] >= u["idle_sockets"] and not last["failed"] and not last["lost"]
-                  and percentile(last["pings"], 99) * 1000 <= u["idle_p99_ms"] and longest <= u["idle_max_ms"]),
-            check(f"resident memory per idle socket {per_socket:.1f} KiB <= {u['socket_kib']} KiB", per_socket <= u["socket_kib"]),
+            check(
+                f"{last['sockets']} idle sockets ({last['failed']} failed, {last['lost']} lost) with ping p99 "
+                f"{percentile(last['pings'], 99) * 1000:.1f} <= {u['idle_p99_ms']} ms and the longest "
+                f"{longest:.1f} <= {u['idle_max_ms']} ms (target {u['idle_sockets']})",
+                last["sockets"] >= u["idle_sockets"]
+                and not last["failed"]
+                and not last["lost"]
+                and percentile(last["pings"], 99) * 1000 <= u["idle_p99_ms"]
+                and longest <= u["idle_max_ms"],
+            ),
+            check(
+                f"resident memory per idle socket {per_socket:.1f} KiB <= {u['socket_kib']} KiB",
+                per_socket <= u["socket_kib"],
+            ),
         ]
     return lines
 
@@ -1107,11 +1271,17 @@ def run_targets(args: argparse.Namespace) -> tuple[dict, str]:
         return {**TARGETS, "sustained": SUSTAINED}, "targets (issue 9)"
     # A short window cuts one move more or fewer per table at its edges (see SUSTAINED).
     edges = 1 - args.tables / (args.seconds * args.high_rate)
-    scaled = {**TARGETS, "high_rate": args.high_rate, "idle_sockets": max(args.idle_steps, default=0),
-              "sustained": min(SUSTAINED, edges)}
-    return scaled, (f"targets scaled to this quick run ({args.high_rate:.0f} moves/s, "
-                    f"{scaled['idle_sockets']} idle sockets; the full run holds {TARGETS['high_rate']} and "
-                    f"{TARGETS['idle_sockets']})")
+    scaled = {
+        **TARGETS,
+        "high_rate": args.high_rate,
+        "idle_sockets": max(args.idle_steps, default=0),
+        "sustained": min(SUSTAINED, edges),
+    }
+    return scaled, (
+        f"targets scaled to this quick run ({args.high_rate:.0f} moves/s, "
+        f"{scaled['idle_sockets']} idle sockets; the full run holds {TARGETS['high_rate']} and "
+        f"{TARGETS['idle_sockets']})"
+    )
 
 
 def machine() -> str:
@@ -1126,8 +1296,10 @@ def machine() -> str:
     except OSError:
         pass
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{os.cpu_count()} cores {model}, {memory:.0f} GiB, {platform.system()} {platform.release()}, " \
-           f"Python {platform.python_version()}"
+    return (
+        f"{os.cpu_count()} cores {model}, {memory:.0f} GiB, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
 def main() -> int:
@@ -1142,19 +1314,41 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--echo-seconds", type=float, default=15.0)
     parser.add_argument("--daphne", type=int, default=1, help="Daphne processes; seats are spread over them")
-    parser.add_argument("--spread", choices=["tables", "seats"], default="tables",
-                        help="with several Daphne processes: each table's sockets on one (as deployed), or its seats spread")
+    parser.add_argument(
+        "--spread",
+        choices=["tables", "seats"],
+        default="tables",
+        help="with several Daphne processes: each table's sockets on one (as deployed), or its seats spread",
+    )
     parser.add_argument("--top-rate", type=float, default=500.0, help="moves/s offered in phase 2b (issue 27; 0 skips)")
-    parser.add_argument("--idle-steps", default="2500,5000,7500,10000", help="idle sockets to open, in steps ('' skips)")
+    parser.add_argument(
+        "--idle-steps", default="2500,5000,7500,10000", help="idle sockets to open, in steps ('' skips)"
+    )
     parser.add_argument("--flat-moves", type=int, default=40, help="moves measured in round 1 and round 18 (0 skips)")
-    parser.add_argument("--bot-games", default="sita,estimation",
-                        help="games played by three bots and one human in Chromium, resyncs counted ('' skips)")
-    parser.add_argument("--advance", type=int, default=0, metavar="MOVES",
-                        help="play each game this many moves on before measuring (an Estimation game has ~1,100)")
-    parser.add_argument("--chat", type=int, default=0, metavar="MOVES",
-                        help="one players' chat message per this many moves of a table (issue 23: 10)")
-    parser.add_argument("--languages", default="",
-                        help="players' languages in turn, e.g. en,et,ar (issue 26: each seat renders its own)")
+    parser.add_argument(
+        "--bot-games",
+        default="sita,estimation",
+        help="games played by three bots and one human in Chromium, resyncs counted ('' skips)",
+    )
+    parser.add_argument(
+        "--advance",
+        type=int,
+        default=0,
+        metavar="MOVES",
+        help="play each game this many moves on before measuring (an Estimation game has ~1,100)",
+    )
+    parser.add_argument(
+        "--chat",
+        type=int,
+        default=0,
+        metavar="MOVES",
+        help="one players' chat message per this many moves of a table (issue 23: 10)",
+    )
+    parser.add_argument(
+        "--languages",
+        default="",
+        help="players' languages in turn, e.g. en,et,ar (issue 26: each seat renders its own)",
+    )
     parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")
     args = parser.parse_args()
     if args.quick:
@@ -1169,21 +1363,27 @@ def main() -> int:
     log(f"migrating {BENCH_DB}")
     subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     if args.bot_games:  # the table page with DEBUG off serves the collected, hashed files
-        subprocess.run([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                       check=True)
+        subprocess.run(
+            [str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+        )
     setup_django(env)
     log("creating players and tables")
     # Each phase of moves has its own players and tables (see play_phase).
     languages = tuple(args.languages.split(","))
-    phases = [make_players(args.tables * args.seats, f"p{phase}-", languages) for phase in range(3 if args.top_rate else 2)]
+    phases = [
+        make_players(args.tables * args.seats, f"p{phase}-", languages) for phase in range(3 if args.top_rate else 2)
+    ]
     flat = None
     if args.flat_moves:
         log("a move's cost in round 1 and round 18")
         flat = measure_flat(make_players(8, "f"), moves=args.flat_moves)
     # Four idle sockets per lobby and per player: within the limits per table and per user (RULING P16).
     idle_players = make_players(max(args.idle_steps, default=0) // 4 + 1, "w") if args.idle_steps else []
-    idle_tables = open_tables(idle_players, game=args.game, seats=args.seats,
-                              options=json.loads(args.options), start=False) if args.idle_steps else []
+    idle_tables = (
+        open_tables(idle_players, game=args.game, seats=args.seats, options=json.loads(args.options), start=False)
+        if args.idle_steps
+        else []
+    )
     bot_sessions = [session for _, session in make_players(2, "h")]
     from django.db import connections
 
@@ -1201,22 +1401,31 @@ def main() -> int:
         if bot_games:
             log(f"bot games with one human in Chromium: {', '.join(bot_games)}")
             short = {"sita": {"matches": 1}, "estimation": {"length": "micro"}, "sitaratas": {"deck": "classic"}}
-            played = play_bot_games(f"http://127.0.0.1:{site.ports[0]}", bot_sessions,
-                                    games=[(game, short[game]) for game in bot_games])
+            played = play_bot_games(
+                f"http://127.0.0.1:{site.ports[0]}", bot_sessions, games=[(game, short[game]) for game in bot_games]
+            )
             lines.append("\n[5] bot games with one human socket (Chromium, static/js/table.js)")
             for game in played:
-                lines.append(f"  {game['game']}: ended '{game['status']}' at version {game['version']} in "
-                             f"{game['seconds']:.0f} s; human presses {game['presses']}, messages sent {game['other']}, "
-                             f"resyncs {game['resync']}; table.js loaded {game['table_js']}")
+                lines.append(
+                    f"  {game['game']}: ended '{game['status']}' at version {game['version']} in "
+                    f"{game['seconds']:.0f} s; human presses {game['presses']}, messages sent {game['other']}, "
+                    f"resyncs {game['resync']}; table.js loaded {game['table_js']}"
+                )
             total = sum(game["resync"] for game in played)
             whole = all(game["status"] == "finished" and game["table_js"] for game in played)
-            lines.append(check(f"resyncs in whole games played by bots with one human socket: {total} "
-                               f"(every game finished: {whole})", total == ISSUE27["resyncs"] and whole))
+            lines.append(
+                check(
+                    f"resyncs in whole games played by bots with one human socket: {total} "
+                    f"(every game finished: {whole})",
+                    total == ISSUE27["resyncs"] and whole,
+                )
+            )
         site.stop()
         # Issue 28: every game the run played replays to its stored state, and the ledgers balance.
         log("verify_matches on the benchmark's database")
-        verified = subprocess.run([str(BIN / "python"), "manage.py", "verify_matches"], cwd=ROOT, env=env,
-                                  capture_output=True, text=True)
+        verified = subprocess.run(
+            [str(BIN / "python"), "manage.py", "verify_matches"], cwd=ROOT, env=env, capture_output=True, text=True
+        )
         lines.append(f"\nintegrity: {(verified.stdout or verified.stderr).strip().splitlines()[-1]}")
     finally:
         site.stop()

@@ -9,8 +9,9 @@ seats once to warm the process (templates compiled, the shared blocks of every p
 cache, as on a site where the other seats rendered them first), then ``--repeat`` times more;
 the best pass's CPU time per render is printed, in µs, with DEBUG off and the viewer's language
 active as the table socket activates it. Each position is its own match, so its parsed state
-stays in the process's cache as a move's does while its seats render: the figure is the render. ``--profile`` prints where one pass's time goes
-(cProfile, by own time). Nothing reaches the database or Redis; the two URLs only satisfy the
+stays in the process's cache as a move's does while its seats render: the figure is the render.
+``--profile`` prints where one pass's time goes (cProfile, by own time). Nothing reaches the
+database or Redis; the two URLs only satisfy the
 settings.
 """
 
@@ -38,6 +39,7 @@ from django.utils import translation  # noqa: E402
 
 from games.bots import get_bot  # noqa: E402
 from games.engines import get_engine  # noqa: E402
+
 try:
     from tables.live.snapshot import SeatInfo, Snapshot, render_live  # noqa: E402
 except ImportError:  # a commit before tables/live/ (to compare with the base)
@@ -60,10 +62,26 @@ def positions() -> list[Snapshot]:
     step = (len(texts) - 1) / (POSITIONS - 1)
     chosen = [round(index * step) for index in range(POSITIONS)]
     seats = tuple(SeatInfo(seat, seat + 1, f"Player {seat + 1}", f"p{seat}", False, True) for seat in range(SEATS))
-    return [Snapshot(table_id=1, game=GAME, status="playing", options=options, seat_count=SEATS, stake=0, host_id=1,
-                     host_name="Player 1", closed_reason="", seats=seats, match_id=index + 1, seed=SEED + index,
-                     match_status="playing", version=version, state=texts[version])
-            for index, version in enumerate(chosen)]
+    return [
+        Snapshot(
+            table_id=1,
+            game=GAME,
+            status="playing",
+            options=options,
+            seat_count=SEATS,
+            stake=0,
+            host_id=1,
+            host_name="Player 1",
+            closed_reason="",
+            seats=seats,
+            match_id=index + 1,
+            seed=SEED + index,
+            match_status="playing",
+            version=version,
+            state=texts[version],
+        )
+        for index, version in enumerate(chosen)
+    ]
 
 
 def one_pass(snapshots: list[Snapshot]) -> float:
@@ -87,8 +105,10 @@ def main() -> None:
     with translation.override(arguments.language):
         one_pass(snapshots)  # warm: templates compiled, shared blocks cached
         best = min(one_pass(snapshots) for _ in range(arguments.repeat))
-        print(f"{GAME}, {len(snapshots)} positions × {SEATS} seats, language {arguments.language}: "
-              f"{best / renders * 1e6:.1f} µs per render (best of {arguments.repeat} passes)")
+        print(
+            f"{GAME}, {len(snapshots)} positions × {SEATS} seats, language {arguments.language}: "
+            f"{best / renders * 1e6:.1f} µs per render (best of {arguments.repeat} passes)"
+        )
         if arguments.profile:
             profiler = cProfile.Profile()
             profiler.runcall(one_pass, snapshots)

@@ -20,8 +20,15 @@ from tests.helpers import database_url, is_browser_test
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-quic", "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 pytestmark = pytest.mark.browser
 
@@ -65,8 +72,9 @@ def site_url(django_db_setup, django_db_blocker) -> str:
     }
     logs = ARTIFACTS / "logs"
     daphne = processes.start(serve.command("127.0.0.1", port), env=env, log=logs / "daphne.log")
-    worker = processes.start(processes.celery_worker_command("--pool", "solo", "--loglevel", "INFO"), env=env,
-                             log=logs / "celery.log")
+    worker = processes.start(
+        processes.celery_worker_command("--pool", "solo", "--loglevel", "INFO"), env=env, log=logs / "celery.log"
+    )
     try:
         processes.wait_for_port(port, seconds=20, process=daphne)
         yield f"http://127.0.0.1:{port}"
@@ -89,8 +97,7 @@ class Chromium:
 
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the ORM, from this thread's loop
             self.playwright = sync_playwright().start()
-            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                           headless=True)
+            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         return self.browser
 
     def close(self) -> None:
@@ -125,8 +132,11 @@ def new_page(browser, site_url, transactional_db):
     contexts = []
 
     def make(mobile: bool = False):
-        options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "device_scale_factor": 2} if mobile \
+        options = (
+            {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "device_scale_factor": 2}
+            if mobile
             else {"viewport": {"width": 1280, "height": 860}}
+        )
         context = browser.new_context(base_url=site_url, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -11,8 +11,7 @@ import json
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.conftest import ARTIFACTS, log_in
-from tests.browser.conftest import in_thread
+from tests.browser.conftest import ARTIFACTS, in_thread, log_in
 from tests.browser.test_play_screen import LAPTOP, PHONE, started_at_my_turn
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
@@ -26,8 +25,14 @@ SERIOUS = ("serious", "critical")
 def _pages() -> list[tuple[str, str]]:
     """Every page to check, with a name for the report; the tables and games they show are real."""
     viewer = make_user("axel")
-    pages = [("lobby", "/"), ("new-table", "/tables/new/"), ("history", "/history/"), ("ratings", "/ratings/"),
-             ("profile", "/profile/"), ("wallet", "/wallet/")]
+    pages = [
+        ("lobby", "/"),
+        ("new-table", "/tables/new/"),
+        ("history", "/history/"),
+        ("ratings", "/ratings/"),
+        ("profile", "/profile/"),
+        ("wallet", "/wallet/"),
+    ]
     for game in ("sitaratas", "estimation", "sita"):
         waiting = open_table(make_user(f"w{game}"), game)
         pages.append((f"{game}-table-lobby", f"/tables/{waiting.pk}/"))
@@ -56,8 +61,14 @@ def test_no_page_has_a_serious_or_critical_axe_violation(browser, site_url, tran
             bad = [v for v in results.response["violations"] if v.get("impact") in SERIOUS]
             if bad:
                 found[f"{size} {name}"] = [
-                    {"id": v["id"], "impact": v["impact"], "help": v["help"],
-                     "nodes": [n["target"] for n in v["nodes"]][:5]} for v in bad]
+                    {
+                        "id": v["id"],
+                        "impact": v["impact"],
+                        "help": v["help"],
+                        "nodes": [n["target"] for n in v["nodes"]][:5],
+                    }
+                    for v in bad
+                ]
         context.close()
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "axe-report.json").write_text(json.dumps(found, indent=2))

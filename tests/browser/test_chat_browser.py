@@ -40,7 +40,7 @@ def test_two_players_and_a_spectator_chat(new_page) -> None:
         page.wait_for_selector("#socket-status:has-text('Connected')")
     chat_ready(host)
     player.click("#live button:has-text('Sit here')")
-    player.click("#live button:has-text(\"I'm ready\")")
+    player.click('#live button:has-text("I\'m ready")')
     player.wait_for_selector("#live button:has-text('Not ready')")
 
     # In the lobby everyone sees both rooms (RULING P25); the spectator writes in theirs.
@@ -54,7 +54,7 @@ def test_two_players_and_a_spectator_chat(new_page) -> None:
     host.click("#live button:has-text('Start the game')")
     for page in (host, player, watcher):
         page.wait_for_selector("#live #game")
-    player.wait_for_selector("#chat-room:has-text(\"players' chat\")")
+    player.wait_for_selector('#chat-room:has-text("players\' chat")')
     # The players' chat after the start shows only the players' room.
     host.wait_for_function("() => !document.querySelector('#chat-log li.spectators')")
 

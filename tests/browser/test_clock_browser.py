@@ -30,7 +30,7 @@ def test_a_player_who_never_acts_still_sees_the_estimation_game_end(new_page) ->
 
     # Two expiries in a row: away, for everyone to see; only this player is offered "I'm back".
     page.wait_for_selector("#live .seat.me .tag.away", timeout=100_000)
-    assert page.locator("#live .away-panel button:has-text(\"I'm back\")").is_visible()
+    assert page.locator('#live .away-panel button:has-text("I\'m back")').is_visible()
     screenshot(page, "clock-away")
 
     page.wait_for_selector("#result", timeout=240_000)

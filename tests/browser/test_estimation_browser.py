@@ -9,7 +9,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import PASSWORD, log_in, open_table, screenshot, sign_up
 
-
 pytestmark = pytest.mark.browser
 
 # Whatever the page offers the viewer: Dash Call / decline, calls and Pass, estimates, playable cards.
@@ -41,8 +40,12 @@ def test_a_new_player_plays_a_micro_estimation_game_to_the_end(new_page) -> None
         if page.locator("#result").count():
             break
         phase = page.get_attribute("#game", "data-phase")
-        if (phase == "playing" and "mid" not in shots and page.locator(".est-sheet tbody tr.played").count() >= 1
-                and page.locator("#game .est-trick .card").count() >= 2):
+        if (
+            phase == "playing"
+            and "mid" not in shots
+            and page.locator(".est-sheet tbody tr.played").count() >= 1
+            and page.locator("#game .est-trick .card").count() >= 2
+        ):
             shots.add("mid")
             assert page.locator("#game .est-hand .card").count() >= 1
             screenshot(page, "estimation-desktop")
@@ -53,7 +56,9 @@ def test_a_new_player_plays_a_micro_estimation_game_to_the_end(new_page) -> None
         before = _version(page)
         try:
             page.locator(ENABLED_ACTION).first.click(timeout=3_000)
-            page.wait_for_function("v => +document.getElementById('live').dataset.version > v", arg=before, timeout=10_000)
+            page.wait_for_function(
+                "v => +document.getElementById('live').dataset.version > v", arg=before, timeout=10_000
+            )
         except PlaywrightTimeout:
             continue  # The page was swapped under the click: look again.
         clicks += 1

@@ -51,7 +51,7 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     guest.locator("#live button:has-text('Sit here')").first.click()
     guest.wait_for_selector("#fair-value")
     guest.fill("#fair-value", TYPED)  # a player may type their own value
-    guest.locator("#live button:has-text(\"I'm ready\")").click()
+    guest.locator('#live button:has-text("I\'m ready")').click()
     guest.wait_for_selector("#live button:has-text('Not ready')")
     screenshot(guest, "fairness-lobby")
     assert TYPED not in host.content()  # values stay private until the start
@@ -70,8 +70,9 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     host.wait_for_url("**/games/*/#fair-verify")
     host.click("#fair-verify-button")
     host.wait_for_selector("#fair-verdict.ok, #fair-verdict.fail")
-    checks = {item.get_attribute("data-check"): item.get_attribute("class")
-              for item in host.locator("#fair-checks li").all()}
+    checks = {
+        item.get_attribute("data-check"): item.get_attribute("class") for item in host.locator("#fair-checks li").all()
+    }
     screenshot(host, "fairness-verified")
     assert host.inner_text("#fair-verdict") == "✓ Every check passed.", host.inner_text("#fair-checks")
     assert checks["commitment"] == checks["seed"] == checks["your value"] == "ok"

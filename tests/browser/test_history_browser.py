@@ -45,4 +45,3 @@ def test_a_player_opens_a_finished_game_and_steps_the_replay(new_page, game) -> 
     phone.goto(f"/games/{match.pk}/replay/?step=4")
     phone.wait_for_selector("#replay-frame[data-step='4']")
     screenshot(phone, f"history-{game}-replay-phone")
-

@@ -51,8 +51,10 @@ def test_the_lobby_and_every_game_in_arabic_and_estonian(new_page, language: str
             # The game's own page shows once it has ended (RULING P2): an admin ends this one.
             admin = User.objects.create_user(f"admin{language}{game}", is_staff=True)
             # On a thread of its own: Playwright's loop holds this one, and the abort broadcasts.
-            worker = threading.Thread(target=services.match_abort, kwargs={
-                "match_id": int(match_id), "by": admin, "reason": "Screenshot of the game page."})
+            worker = threading.Thread(
+                target=services.match_abort,
+                kwargs={"match_id": int(match_id), "by": admin, "reason": "Screenshot of the game page."},
+            )
             worker.start()
             worker.join()
             page.goto(f"/games/{match_id}/")

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from tables import services
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, play_out
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
-from tables import services
 
 pytestmark = pytest.mark.browser
 
@@ -24,12 +24,12 @@ SIZES = {"laptop": LAPTOP, "phone": PHONE}
 ACTIONS = "#game button:not([disabled])"
 HAND = {"sitaratas": "#game .st-hand .card", "estimation": "#game .est-hand .card", "sita": "#game .sita-hand .card"}
 # Seen at the same time as the hand: whose turn it is, and the trick (the rows in SITA) with the trump.
-CONTEXT = {"sitaratas": ["#game .st-status", "#game .st-trick", "#game .st-trump"],
-           "estimation": ["#game .est-headline", "#game .est-trick"],
-           "sita": ["#game .sita-status", "#game .sita-row[data-row='1']", "#game .sita-row[data-row='4'] .sita-slot.takes"]}
+CONTEXT = {
+    "sitaratas": ["#game .st-status", "#game .st-trick", "#game .st-trump"],
+    "estimation": ["#game .est-headline", "#game .est-trick"],
+    "sita": ["#game .sita-status", "#game .sita-row[data-row='1']", "#game .sita-row[data-row='4'] .sita-slot.takes"],
+}
 OPTIONS = {"sitaratas": ({"deck": "jokers"}, 4), "estimation": ({"length": "mini"}, 4), "sita": ({"matches": 1}, 6)}
-
-
 
 
 def started_at_my_turn(game: str, username: str):
@@ -61,19 +61,24 @@ def assert_in_viewport(page, selector: str, what: str) -> int:
 
 def assert_not_covered(page, selector: str) -> None:
     """The element is what the player sees at its centre (the docked hand does not lie over it)."""
-    covered = page.evaluate("""sel => {
+    covered = page.evaluate(
+        """sel => {
         const el = document.querySelector(sel); const r = el.getBoundingClientRect();
         for (const y of [r.top + Math.min(r.height / 2, 20), r.bottom - 3]) {  // its top and its bottom edge
             const top = document.elementFromPoint(r.left + r.width / 2, y);
             if (top && !el.contains(top) && !top.contains(el)) return top.className || top.tagName;
         }
         return "";
-    }""", selector)
+    }""",
+        selector,
+    )
     assert not covered, f"{selector} is covered by {covered}"
 
 
 @pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
-def test_the_hand_and_every_action_are_in_view_on_a_laptop_and_a_phone(browser, site_url, transactional_db, game) -> None:
+def test_the_hand_and_every_action_are_in_view_on_a_laptop_and_a_phone(
+    browser, site_url, transactional_db, game
+) -> None:
     table, match = in_thread(lambda: started_at_my_turn(game, f"p{game[:4]}"))
     for size, options in SIZES.items():
         page = table_page(browser, site_url, f"p{game[:4]}", table.pk, options)
@@ -187,8 +192,12 @@ def test_sounds_are_off_by_default_and_the_choice_is_remembered(browser, site_ur
 
 
 # Each kind of Estimation decision, as the page shows it: its own buttons, and the hand.
-EST_PHASES = {"dash": "#game .est-prompt button:has-text('Dash Call')", "call": "#game .call-grid",
-              "estimate": "#game .est-values", "play": "#game .est-hand.playable"}
+EST_PHASES = {
+    "dash": "#game .est-prompt button:has-text('Dash Call')",
+    "call": "#game .call-grid",
+    "estimate": "#game .est-values",
+    "play": "#game .est-hand.playable",
+}
 
 
 def test_every_estimation_decision_is_in_view_on_a_laptop_and_a_phone(browser, site_url, transactional_db) -> None:
@@ -218,7 +227,8 @@ def test_every_estimation_decision_is_in_view_on_a_laptop_and_a_phone(browser, s
         # Move on: decline, pass, the first estimate allowed, the first playable card.
         button = laptop.locator(
             "#game button:has-text('Decline'), #game button.pass-btn,"
-            " #game .est-values button.value-btn:not([disabled]), #game .est-hand button:not([disabled])").first
+            " #game .est-values button.value-btn:not([disabled]), #game .est-hand button:not([disabled])"
+        ).first
         try:
             button.click(timeout=3_000)
             laptop.wait_for_function("v => document.getElementById('live').dataset.version !== v", arg=version)
@@ -249,7 +259,9 @@ def _sitaratas_at_a_joker(username: str):
     raise AssertionError("no joker came")
 
 
-def test_a_joker_shows_as_a_joker_with_high_and_low_as_large_buttons_beside_it(browser, site_url, transactional_db) -> None:
+def test_a_joker_shows_as_a_joker_with_high_and_low_as_large_buttons_beside_it(
+    browser, site_url, transactional_db
+) -> None:
     table = in_thread(lambda: _sitaratas_at_a_joker("jester"))
     for size, options in SIZES.items():
         page = table_page(browser, site_url, "jester", table.pk, options)
@@ -283,7 +295,8 @@ def _six_player_sitaratas_over(username: str):
 
 
 def test_a_six_player_score_sheet_fits_a_laptop_and_is_one_line_per_player_on_a_phone(
-        browser, site_url, transactional_db) -> None:
+    browser, site_url, transactional_db
+) -> None:
     name = "anastasia_plays_cards"
     table = in_thread(lambda: _six_player_sitaratas_over(name))
     for size, options in SIZES.items():
@@ -293,8 +306,10 @@ def test_a_six_player_score_sheet_fits_a_laptop_and_is_one_line_per_player_on_a_
         page.evaluate("document.querySelector('.st-sheet').scrollIntoView()")
         shot(page, f"sitaratas-{size}-six-player-sheet")
         if size == "laptop":
-            scroll = page.evaluate("() => { const s = document.querySelector('.st-sheet .table-scroll');"
-                                   " return [s.scrollWidth, s.clientWidth]; }")
+            scroll = page.evaluate(
+                "() => { const s = document.querySelector('.st-sheet .table-scroll');"
+                " return [s.scrollWidth, s.clientWidth]; }"
+            )
             assert scroll[0] <= scroll[1] + 1, f"the sheet scrolls sideways: {scroll}"
             assert page.locator(".st-sheet th.st-player").count() == 6
         else:

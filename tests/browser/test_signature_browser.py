@@ -6,8 +6,7 @@ import pytest
 
 from accounts.models import User
 from games.models import MatchPlayer
-from tests.browser.conftest import screenshot, sign_up
-from tests.browser.conftest import in_thread
+from tests.browser.conftest import in_thread, screenshot, sign_up
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
 

@@ -16,8 +16,10 @@ from tests.browser.conftest import log_in, open_table, screenshot, sign_up
 
 pytestmark = pytest.mark.browser
 
-ACTION = ("#live button.bid-btn:not([disabled]), #live button.card-btn:not([disabled]),"
-          " #live button.joker-btn:not([disabled])")
+ACTION = (
+    "#live button.bid-btn:not([disabled]), #live button.card-btn:not([disabled]),"
+    " #live button.joker-btn:not([disabled])"
+)
 READY = f"() => !!(document.querySelector('#result') || document.querySelector({ACTION!r}))"
 
 
@@ -56,8 +58,11 @@ def test_a_player_plays_a_whole_sitaratas_game_by_clicking(new_page) -> None:
     assert page.locator("#game .st-hand .card").count() >= 1
 
     # Play five rounds, then stop on one of our own turns to play a card.
-    act_until(page, "() => document.querySelectorAll('.st-score tbody tr td.st-cell').length >= 15"
-                    " && !!document.querySelector('#live button.card-btn:not([disabled]), #live button.joker-btn')")
+    act_until(
+        page,
+        "() => document.querySelectorAll('.st-score tbody tr td.st-cell').length >= 15"
+        " && !!document.querySelector('#live button.card-btn:not([disabled]), #live button.joker-btn')",
+    )
     assert page.locator("#game .st-status.mine").count() == 1
     screenshot(page, "sitaratas-desktop")
 

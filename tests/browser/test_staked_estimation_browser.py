@@ -42,13 +42,15 @@ def test_two_players_play_a_staked_table_to_the_end_and_their_wallets_change_by_
     guest_page.goto(table_url)
     guest_page.wait_for_selector("#socket-status:has-text('Connected')")
     guest_page.locator("button:has-text('Sit here')").first.click()
-    guest_page.wait_for_selector("button:has-text(\"I'm ready\")")
-    guest_page.click("button:has-text(\"I'm ready\")")
+    guest_page.wait_for_selector('button:has-text("I\'m ready")')
+    guest_page.click('button:has-text("I\'m ready")')
     guest_page.wait_for_selector("button:has-text('Not ready')")
     host_page.wait_for_selector(f".tag:has-text('pot {2 * STAKE}')")
     for filled in (2, 3):
         host_page.locator("button:has-text('Add bot')").first.click()
-        host_page.wait_for_function("n => document.querySelectorAll('.seats .seat:not(.empty)').length >= n", arg=filled + 1)
+        host_page.wait_for_function(
+            "n => document.querySelectorAll('.seats .seat:not(.empty)').length >= n", arg=filled + 1
+        )
     screenshot(host_page, "staked-estimation-lobby")
     host_page.click("button:has-text('Start the game')")
     host_page.wait_for_selector("#game")

@@ -16,7 +16,7 @@ def test_two_players_dismiss_a_sitaratas_game_and_return_to_the_lobby(new_page) 
     table_url = open_table(host, "sitaratas", players=3)
     guest.goto(table_url)
     guest.locator("#live button:has-text('Sit here')").first.click()
-    guest.locator("#live button:has-text(\"I'm ready\")").click()
+    guest.locator('#live button:has-text("I\'m ready")').click()
     host.locator("#live button:has-text('Add bot')").first.click()
     host.wait_for_selector("#live .seat:has-text('seconder') .tag.good:text-is('ready')")
     host.wait_for_selector("#live .seat:has-text('bot')")
@@ -40,4 +40,4 @@ def test_two_players_dismiss_a_sitaratas_game_and_return_to_the_lobby(new_page) 
     # The same seats, back in the lobby with ready flags cleared.
     assert host.locator("#live .seat:has-text('voter')").count() == 1
     assert host.locator("#live .seat:has-text('seconder')").count() == 1
-    assert guest.locator("#live button:has-text(\"I'm ready\")").count() == 1
+    assert guest.locator('#live button:has-text("I\'m ready")').count() == 1

@@ -45,8 +45,9 @@ async def test_during_a_game_players_see_only_their_chat_and_spectators_see_both
 async def test_the_history_on_reconnect_follows_the_same_rooms(host, player, outsider) -> None:
     table = await sita_table(host, player, start=True)
     await database_sync_to_async(services.message_post)(table_id=table.pk, user=player, channel="players", text="hi")
-    await database_sync_to_async(services.message_post)(table_id=table.pk, user=outsider, channel="spectators",
-                                                        text="watching you")
+    await database_sync_to_async(services.message_post)(
+        table_id=table.pk, user=outsider, channel="spectators", text="watching you"
+    )
     host_socket, watcher = await open_sockets(table.pk, host, outsider)
     await host_socket.send_json_to({"command": "chat_sync"})
     await watcher.send_json_to({"command": "chat_sync"})
@@ -165,14 +166,14 @@ async def test_a_muted_user_is_refused_with_the_reason_and_the_end(host, player,
     table = await sita_table(host, player, start=True)
     host_socket, player_socket = await open_sockets(table.pk, host, player)
     until = timezone.now() + timedelta(hours=24)
-    await database_sync_to_async(services.mute_create)(user=player, by=admin_user, reason="Spamming links",
-                                                       until=until)
+    await database_sync_to_async(services.mute_create)(user=player, by=admin_user, reason="Spamming links", until=until)
     await say(player_socket, "let me talk")
     frames = await chat_received(player_socket)
     [refusal] = errors(frames)
     local = timezone.localtime(until)
-    assert refusal == (f"You are muted from chat until {local:%-d %b %Y, %H:%M} {local.tzname()}. "
-                       "Reason: Spamming links")
+    assert refusal == (
+        f"You are muted from chat until {local:%-d %b %Y, %H:%M} {local.tzname()}. Reason: Spamming links"
+    )
     assert frames[-1]["type"] == "state"
     assert (frames[-1]["can_write"], frames[-1]["notice"]) == (False, refusal)
     assert await chat_received(host_socket) == []
@@ -235,8 +236,9 @@ async def test_anyone_who_sees_a_message_may_report_it_once(host, player, outsid
 
     report = {"command": "chat_report", "id": message_id, "reason": "Insult"}
     await watcher.send_json_to(report)
-    assert await chat_received(watcher) == [{"type": "notice",
-                                             "message": "Thank you: a moderator will look at that message."}]
+    assert await chat_received(watcher) == [
+        {"type": "notice", "message": "Thank you: a moderator will look at that message."}
+    ]
     await watcher.send_json_to(report)
     assert errors(await chat_received(watcher)) == ["You have already reported this message."]
     await host_socket.send_json_to(report)
@@ -258,8 +260,9 @@ async def test_chat_on_a_closed_table_is_refused(host, player) -> None:
 
     await database_sync_to_async(table_services.table_close)(table_id=table.pk, by=host)
     with pytest.raises(services.ChatError, match="closed"):
-        await database_sync_to_async(services.message_post)(table_id=table.pk, user=host, channel="players",
-                                                            text="anyone?")
+        await database_sync_to_async(services.message_post)(
+            table_id=table.pk, user=host, channel="players", text="anyone?"
+        )
 
 
 async def test_bad_chat_commands_get_a_clear_message(host, player) -> None:

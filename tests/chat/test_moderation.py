@@ -38,7 +38,9 @@ def test_the_admin_lists_reported_messages_first(client, admin_user, host, playe
     services.message_report(message_id=twice.pk, user=player, reason="very rude")
     client.force_login(admin_user)
     page = client.get(CHANGELIST).content.decode()
-    order = [text for text in ("reported twice", "reported once", "the newest", "first, never reported") if text in page]
+    order = [
+        text for text in ("reported twice", "reported once", "the newest", "first, never reported") if text in page
+    ]
     assert order == sorted(order, key=page.index) and len(order) == 4
     reported = client.get(CHANGELIST, {"reported": "open"}).content.decode()
     assert "reported twice" in reported and "reported once" in reported
@@ -46,8 +48,9 @@ def test_the_admin_lists_reported_messages_first(client, admin_user, host, playe
 
 
 @pytest.mark.django_db
-def test_hiding_from_the_admin_asks_for_a_reason_and_writes_a_log_entry(client, admin_user, host, player,
-                                                                        outsider) -> None:
+def test_hiding_from_the_admin_asks_for_a_reason_and_writes_a_log_entry(
+    client, admin_user, host, player, outsider
+) -> None:
     table = seated_sita_table(host, player)
     message = post(table, player, "buy cheap coins at example.com")
     services.message_report(message_id=message.pk, user=outsider, reason="spam")
@@ -73,14 +76,21 @@ def test_hiding_from_the_admin_asks_for_a_reason_and_writes_a_log_entry(client, 
 
 
 @pytest.mark.django_db
-def test_muting_from_the_admin_takes_a_reason_and_a_period_once_per_author(client, admin_user, host,
-                                                                           player) -> None:
+def test_muting_from_the_admin_takes_a_reason_and_a_period_once_per_author(client, admin_user, host, player) -> None:
     table = seated_sita_table(host, player)
     first, second = post(table, player, "spam one"), post(table, player, "spam two")
     client.force_login(admin_user)
     before = timezone.now()
-    response = client.post(CHANGELIST, {"action": "mute_authors", "_selected_action": [first.pk, second.pk],
-                                        "apply": "1", "reason": "Spamming", "hours": "24"})
+    response = client.post(
+        CHANGELIST,
+        {
+            "action": "mute_authors",
+            "_selected_action": [first.pk, second.pk],
+            "apply": "1",
+            "reason": "Spamming",
+            "hours": "24",
+        },
+    )
     assert response.status_code == 302
     mute = ChatMute.objects.get()
     assert (mute.user, mute.reason, mute.created_by) == (player, "Spamming", admin_user)
@@ -144,7 +154,7 @@ def test_a_finished_games_chat_is_on_its_page_for_its_players_only(client, host,
     table = seated_sita_table(host, player)
     post(table, outsider, "lobby talk", channel="spectators")  # before the game: not the game's
     match = table_services.table_start(table_id=table.pk, host=host)
-    post(table, host, 'Good luck <script>alert(1)</script> see https://example.com')
+    post(table, host, "Good luck <script>alert(1)</script> see https://example.com")
     post(table, outsider, "go piet", channel="spectators")
     hidden = post(table, player, "something rude")
     services.message_hide(message_id=hidden.pk, by=make_user("mod"), reason="rude")
@@ -153,9 +163,12 @@ def test_a_finished_games_chat_is_on_its_page_for_its_players_only(client, host,
 
     client.force_login(player)
     page = client.get(reverse("match", args=[match.pk])).content.decode()
-    chat = page[page.index('id="match-chat"'):]
+    chat = page[page.index('id="match-chat"') :]
     assert re.findall(r'class="chat-text">([^<]*)<', chat) == [
-        "Good luck &lt;script&gt;alert(1)&lt;/script&gt; see https://example.com", "go piet", "Good game"]
+        "Good luck &lt;script&gt;alert(1)&lt;/script&gt; see https://example.com",
+        "go piet",
+        "Good game",
+    ]
     assert "<a " not in chat.split("</section>")[0]  # links stay text
     client.force_login(outsider)
     assert 'id="match-chat"' not in client.get(reverse("match", args=[match.pk])).content.decode()

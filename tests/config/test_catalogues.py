@@ -54,11 +54,17 @@ def test_every_catalogue_is_translated_and_none_is_fuzzy(language: str, domain: 
 @pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_compiled_catalogues_are_up_to_date(language: str, domain: str) -> None:
-    po = {_key(entry): (entry.msgstr, dict(entry.msgstr_plural)) for entry in _catalogue(language, domain)
-          if entry.translated()}
+    po = {
+        _key(entry): (entry.msgstr, dict(entry.msgstr_plural))
+        for entry in _catalogue(language, domain)
+        if entry.translated()
+    }
     mo_path = ROOT / "locale" / language / "LC_MESSAGES" / f"{domain}.mo"
-    mo = {_key(entry): (entry.msgstr, {int(k): v for k, v in entry.msgstr_plural.items()})
-          for entry in polib.mofile(str(mo_path)) if entry.msgid}
+    mo = {
+        _key(entry): (entry.msgstr, {int(k): v for k, v in entry.msgstr_plural.items()})
+        for entry in polib.mofile(str(mo_path))
+        if entry.msgid
+    }
     po = {key: (text, {int(k): v for k, v in plural.items()}) for key, (text, plural) in po.items()}
     assert mo == po, f"{mo_path} is stale: run `python manage.py compilemessages`"
 
@@ -76,8 +82,13 @@ def test_the_catalogues_hold_what_makemessages_extracts(tmp_path: Path, settings
     os.chdir(tmp_path)
     try:
         for domain in DOMAINS:
-            call_command("makemessages", locale=LANGUAGES, domain=domain, verbosity=0,
-                         **({"extensions": ["js"], "ignore_patterns": ["static/js/vendor/*"]} if domain == "djangojs" else {}))
+            call_command(
+                "makemessages",
+                locale=LANGUAGES,
+                domain=domain,
+                verbosity=0,
+                **({"extensions": ["js"], "ignore_patterns": ["static/js/vendor/*"]} if domain == "djangojs" else {}),
+            )
     finally:
         os.chdir(here)
     for language in LANGUAGES:
@@ -111,7 +122,9 @@ def literals(source: str) -> list[str]:
         source = pattern.sub(" ", source)
     found = []
     for text in [*_TEXT.findall(source), *_ATTRIBUTE.findall(source)]:
-        words = [] if text.strip() in ALLOWED_LITERALS else [w for w in _WORD.findall(text) if w not in ALLOWED_LITERALS]
+        words = (
+            [] if text.strip() in ALLOWED_LITERALS else [w for w in _WORD.findall(text) if w not in ALLOWED_LITERALS]
+        )
         if words:
             found.append(" ".join(text.split()))
     return found
@@ -124,9 +137,11 @@ def test_the_literal_check_finds_an_untranslated_word() -> None:
 
 def test_the_literal_check_reads_the_jinja2_live_fragments() -> None:
     # The live fragments' own tags: calls, shared blocks and ``{% trans %}`` blocks.
-    fragment = ('{% call shared_by_version(snap, "sheet") %}<dt>Round</dt><dd>{{ _("Trump") }}</dd>{% endcall %}'
-                '<p title="{{ _(\'Dealer\') }}">{% trans %}Cards{% endtrans %} {{ ngettext("%(num)s card", '
-                '"%(num)s cards", n) }}</p><span aria-label="Current trick"></span>')
+    fragment = (
+        '{% call shared_by_version(snap, "sheet") %}<dt>Round</dt><dd>{{ _("Trump") }}</dd>{% endcall %}'
+        '<p title="{{ _(\'Dealer\') }}">{% trans %}Cards{% endtrans %} {{ ngettext("%(num)s card", '
+        '"%(num)s cards", n) }}</p><span aria-label="Current trick"></span>'
+    )
     assert literals(fragment) == ["Round", "Current trick"]
 
 
@@ -140,8 +155,10 @@ def test_no_template_holds_an_untranslated_literal() -> None:
 
 
 # What a script shows a reader: text put into the page, a title, a dialogue, an error's message.
-_JS_SINK = re.compile(r"(?:\.(?:textContent|innerText|title|placeholder)\s*=(?!=)|\b(?:alert|confirm|Error)\(|"
-                      r"setAttribute\(\s*[\"'](?:title|aria-label|placeholder)[\"']\s*,)([^;\n]*)")
+_JS_SINK = re.compile(
+    r"(?:\.(?:textContent|innerText|title|placeholder)\s*=(?!=)|\b(?:alert|confirm|Error)\(|"
+    r"setAttribute\(\s*[\"'](?:title|aria-label|placeholder)[\"']\s*,)([^;\n]*)"
+)
 _JS_TRANSLATED = re.compile(r"\b(?:gettext|ngettext|pgettext)\((?:\s*([\"'`])(?:\\.|(?!\1).)*\1\s*,?)+")
 _JS_COMPARED = re.compile(r"[!=]==?\s*([\"'`])(?:\\.|(?!\1).)*\1")  # a code compared, not shown
 _JS_STRING = re.compile(r"([\"'`])((?:\\.|(?!\1).)*)\1")
@@ -185,11 +202,14 @@ def test_the_extraction_reads_jinja2_calls_and_blocks() -> None:
     # What makes the makemessages comparison above fail for a new text of a live fragment.
     from pages.management.commands.makemessages import jinja_as_python
 
-    python = jinja_as_python('<b>{{ _("Trump") }}</b>\n{% trans %}Cards{% endtrans %} '
-                             '{{ ngettext("%(num)s card", "%(num)s cards", n) }} {{ pgettext("vote", "Open") }}')
-    assert python.splitlines() == ["gettext('Trump'); ",
-                                   "gettext('Cards'); ngettext('%(num)s card', '%(num)s cards', None); "
-                                   "pgettext('vote', 'Open'); "]
+    python = jinja_as_python(
+        '<b>{{ _("Trump") }}</b>\n{% trans %}Cards{% endtrans %} '
+        '{{ ngettext("%(num)s card", "%(num)s cards", n) }} {{ pgettext("vote", "Open") }}'
+    )
+    assert python.splitlines() == [
+        "gettext('Trump'); ",
+        "gettext('Cards'); ngettext('%(num)s card', '%(num)s cards', None); pgettext('vote', 'Open'); ",
+    ]
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="gettext is not installed (apt-get install gettext)")

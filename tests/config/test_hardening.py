@@ -16,16 +16,26 @@ def anonymous() -> Client:
     return Client(raise_request_exception=False)
 
 
-@pytest.mark.parametrize("url", [
-    "/?game=%00", "/history/?player=%00", "/players/%00/", "/ratings/?game=a%00b", "/history/?%00=x",
-    "/history/?player=" + "a" * 5000, "/players/" + "x" * 5000 + "/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/?game=%00",
+        "/history/?player=%00",
+        "/players/%00/",
+        "/ratings/?game=a%00b",
+        "/history/?%00=x",
+        "/history/?player=" + "a" * 5000,
+        "/players/" + "x" * 5000 + "/",
+    ],
+)
 def test_a_nul_byte_or_an_overlong_value_is_a_400(anonymous, url) -> None:
     assert anonymous.get(url).status_code == 400
 
 
-@pytest.mark.parametrize("url", ["/games/99999999999999999999/", "/games/99999999999999999999/replay/",
-                                 "/games/99999999999999999999/record.json"])
+@pytest.mark.parametrize(
+    "url",
+    ["/games/99999999999999999999/", "/games/99999999999999999999/replay/", "/games/99999999999999999999/record.json"],
+)
 def test_an_id_too_big_for_the_database_is_a_404(anonymous, url) -> None:
     assert anonymous.get(url).status_code == 404
 
@@ -59,8 +69,17 @@ def test_the_security_headers_are_sent(anonymous) -> None:
 def test_no_page_carries_an_inline_script(anonymous, player) -> None:
     """What the policy would block: every <script> has a src (or is data, not code)."""
     anonymous.force_login(player)
-    for url in ["/", "/tables/new/", "/history/", "/ratings/", f"/players/{player.username}/", "/wallet/",
-                "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]:
+    for url in [
+        "/",
+        "/tables/new/",
+        "/history/",
+        "/ratings/",
+        f"/players/{player.username}/",
+        "/wallet/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/reset/",
+    ]:
         html = anonymous.get(url, follow=True).content.decode()
         for tag in re.findall(r"<script\b[^>]*>", html):
             assert "src=" in tag or "application/json" in tag, (url, tag)

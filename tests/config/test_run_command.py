@@ -23,9 +23,13 @@ from config import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 # A fresh virtualenv is a pip install of every requirement: minutes. CI (.ci/run) sets the variable.
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(os.environ.get("RUN_FRESH_CLONE_TEST") != "1",
-                                 reason="the fresh-clone run is CI's: set RUN_FRESH_CLONE_TEST=1 to run it here")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        os.environ.get("RUN_FRESH_CLONE_TEST") != "1",
+        reason="the fresh-clone run is CI's: set RUN_FRESH_CLONE_TEST=1 to run it here",
+    ),
+]
 
 
 def _wait_for_health(url: str, process: subprocess.Popen, seconds: float) -> None:
@@ -45,10 +49,18 @@ def _sign_up(url: str) -> str:
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
     page = opener.open(url + "accounts/signup/").read().decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    form = {"csrfmiddlewaretoken": token, "username": "fresh", "email": "fresh@example.com",
-            "password1": "Kolm-Kaardi-Trikk-9", "password2": "Kolm-Kaardi-Trikk-9"}
-    request = urllib.request.Request(url + "accounts/signup/", data=urllib.parse.urlencode(form).encode(),
-                                     headers={"Referer": url + "accounts/signup/"})
+    form = {
+        "csrfmiddlewaretoken": token,
+        "username": "fresh",
+        "email": "fresh@example.com",
+        "password1": "Kolm-Kaardi-Trikk-9",
+        "password2": "Kolm-Kaardi-Trikk-9",
+    }
+    request = urllib.request.Request(
+        url + "accounts/signup/",
+        data=urllib.parse.urlencode(form).encode(),
+        headers={"Referer": url + "accounts/signup/"},
+    )
     opener.open(request).read()
     return opener.open(url + "profile/").read().decode()
 
@@ -57,11 +69,21 @@ def test_the_run_command_on_a_fresh_clone_serves_sign_up(tmp_path: Path) -> None
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
     port = processes.free_port()
-    env = {key: value for key, value in os.environ.items()
-           if key not in {"DATABASE_URL", "REDIS_URL", "VIRTUAL_ENV", "CHANNELS_PREFIX", "CELERY_QUEUE"}}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "VIRTUAL_ENV", "CHANNELS_PREFIX", "CELERY_QUEUE"}
+    }
     env["PORT"] = str(port)
-    process = subprocess.Popen(["python3", "config/launch.py", "run"], cwd=clone, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        ["python3", "config/launch.py", "run"],
+        cwd=clone,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}/"
     try:
         _wait_for_health(url, process, seconds=600)

@@ -16,7 +16,11 @@ def start_django(**overrides: str) -> subprocess.CompletedProcess:
     env = {**os.environ, **overrides}
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -55,10 +59,18 @@ def test_deploy_check_is_clean_apart_from_what_a_deployment_sets() -> None:
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECURE_SSL_REDIRECT": "true", "DJANGO_SECURE_COOKIES": "true"}
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     # HSTS subdomains/preload (W005, W021) are a decision for whoever owns the domain (README).
-    problems = [line for line in result.stderr.splitlines() if line.startswith("?:") and "W005" not in line and "W021" not in line]
+    problems = [
+        line
+        for line in result.stderr.splitlines()
+        if line.startswith("?:") and "W005" not in line and "W021" not in line
+    ]
     assert problems == [], result.stderr
 
 
@@ -66,8 +78,9 @@ def test_manage_py_names_the_bad_variable_instead_of_an_obscure_error() -> None:
     # Django's command runner swallows a settings error and fails later with
     # "Models aren't loaded yet"; manage.py reports the variable itself.
     env = {**os.environ, "DJANGO_DEBUG": "maybe"}
-    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode != 0
     assert "Configuration error: DJANGO_DEBUG must be true or false" in result.stderr
     assert "AppRegistryNotReady" not in result.stderr

@@ -51,15 +51,21 @@ def scratch(prefix: str) -> Path:
 
 
 def base_env() -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "REDIS_URL", "PROMETHEUS_MULTIPROC_DIR", "DJANGO_SETTINGS_MODULE")}
-    env.update({
-        "DJANGO_DEBUG": "true",  # static files from the finders: no collectstatic
-        "CHANNELS_PREFIX": "fault", "CELERY_QUEUE": "fault",  # a Redis of its own: nothing to share
-        "BOT_DELAY_SECONDS": "0.2",
-        "RESUME_STALLED_SECONDS": "3",  # tables/recovery.py: lost tasks are made good after 3 s
-        "LOG_FORMAT": "json",
-    })
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "REDIS_URL", "PROMETHEUS_MULTIPROC_DIR", "DJANGO_SETTINGS_MODULE")
+    }
+    env.update(
+        {
+            "DJANGO_DEBUG": "true",  # static files from the finders: no collectstatic
+            "CHANNELS_PREFIX": "fault",
+            "CELERY_QUEUE": "fault",  # a Redis of its own: nothing to share
+            "BOT_DELAY_SECONDS": "0.2",
+            "RESUME_STALLED_SECONDS": "3",  # tables/recovery.py: lost tasks are made good after 3 s
+            "LOG_FORMAT": "json",
+        }
+    )
     return env
 
 
@@ -68,8 +74,12 @@ def migrated_template(directory: Path) -> Path:
     data = directory / "pg"
     server, url = launch.postgres_server(data, DATABASE)
     try:
-        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True,
-                       env={**base_env(), "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:1/0"})
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            check=True,
+            env={**base_env(), "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:1/0"},
+        )
     finally:
         stopped(server)
     return data
@@ -110,8 +120,9 @@ class Stack:
             self.daphnes.append(None)
             self.ports.append(processes.free_port())
         port = self.ports[index]
-        self.daphnes[index] = processes.start(serve.command("127.0.0.1", port), env=self.env,
-                                              log=self._log(f"daphne{index}"), append=True)
+        self.daphnes[index] = processes.start(
+            serve.command("127.0.0.1", port), env=self.env, log=self._log(f"daphne{index}"), append=True
+        )
         processes.wait_for_port(port, process=self.daphnes[index])
         return index
 
@@ -139,10 +150,21 @@ class Stack:
 
     def _spawn_worker(self) -> None:
         self.worker = processes.start(
-            processes.celery_worker_command("--pool", "solo", "--beat", "--schedule",
-                                            str(self.directory / "celerybeat-schedule"), "--without-mingle",
-                                            "--without-gossip", "--loglevel", "INFO"),
-            env=self.env, log=self._log("worker"), append=True)
+            processes.celery_worker_command(
+                "--pool",
+                "solo",
+                "--beat",
+                "--schedule",
+                str(self.directory / "celerybeat-schedule"),
+                "--without-mingle",
+                "--without-gossip",
+                "--loglevel",
+                "INFO",
+            ),
+            env=self.env,
+            log=self._log("worker"),
+            append=True,
+        )
 
     def kill_worker(self) -> None:
         self.supervised = False  # the test itself decides when a worker runs again
@@ -176,13 +198,26 @@ class Stack:
     # --- the site, as its operators reach it -------------------------------------------------------
 
     def manage(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        return subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True,
-                              check=check, timeout=120)
+        return subprocess.run(
+            [PYTHON, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=120,
+        )
 
     def scenario(self, *args: str) -> dict:
         """Run tests/faults/scenario.py inside the site (a table started, a vote proposed, …)."""
-        done = subprocess.run([PYTHON, "-m", "tests.faults.scenario", *args], cwd=ROOT, env=self.env,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [PYTHON, "-m", "tests.faults.scenario", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if done.returncode:
             raise RuntimeError(done.stderr)
         return json.loads(done.stdout.strip().splitlines()[-1])

@@ -82,8 +82,9 @@ def scene(stack: Stack, game: str = "estimation") -> dict:
     return found
 
 
-def play(stack: Stack, found: dict, *, fault_at: int, fault, moves_after: int, timeout: float = 75,
-         before_press=None) -> Game:
+def play(
+    stack: Stack, found: dict, *, fault_at: int, fault, moves_after: int, timeout: float = 75, before_press=None
+) -> Game:
     """Play until ``fault_at``, run ``fault`` on a thread (the players play on meanwhile), then play on.
 
     With ``before_press`` the fault is left to it instead: a coroutine each player awaits before
@@ -118,7 +119,10 @@ def check_log_and_ledgers(stack: Stack, found: dict) -> None:
     events = stack.sql(
         "SELECT e.version, e.seat = p.seat FROM games_matchevent e JOIN games_matchplayer p "
         "ON p.match_id = e.match_id AND p.user_id = e.user_id WHERE e.match_id = %s AND e.version <= %s "
-        "ORDER BY e.version", found["match"], version)
+        "ORDER BY e.version",
+        found["match"],
+        version,
+    )
     assert [row[0] for row in events] == list(range(1, version + 1)) and all(row[1] for row in events)
     done = stack.manage("verify_matches", check=False)
     assert done.returncode == 0, done.stderr
@@ -126,8 +130,12 @@ def check_log_and_ledgers(stack: Stack, found: dict) -> None:
 
 
 def bot_moves_after(stack: Stack, found: dict, version: int) -> int:
-    return stack.sql("SELECT count(*) FROM games_matchevent e JOIN accounts_user u ON u.id = e.user_id "
-                     "WHERE e.match_id = %s AND e.version > %s AND u.is_bot", found["match"], version)[0][0]
+    return stack.sql(
+        "SELECT count(*) FROM games_matchevent e JOIN accounts_user u ON u.id = e.user_id "
+        "WHERE e.match_id = %s AND e.version > %s AND u.is_bot",
+        found["match"],
+        version,
+    )[0][0]
 
 
 def test_redis_restarted_mid_game(stack) -> None:
@@ -147,8 +155,9 @@ def test_redis_restarted_mid_game(stack) -> None:
     game = play(stack, found, fault_at=8, fault=restart_redis, moves_after=16)
 
     for player in game.players:
-        healed = next((when for when, version in player.views if when >= back["at"] and version >= back["version"]),
-                      None)
+        healed = next(
+            (when for when, version in player.views if when >= back["at"] and version >= back["version"]), None
+        )
         assert healed is not None and healed - back["at"] <= 10, f"seat {player.seat} was not whole again in 10 s"
         say(f"checked: seat {player.seat + 1}'s view was whole again {healed - back['at']:.1f} s after Redis was back")
     assert bot_moves_after(stack, found, back["version"]) > 0
@@ -177,8 +186,10 @@ def test_postgres_restarted_mid_game(stack) -> None:
         if game.fault_version is None and max(player.seen) >= 8:
             game.fault_version = max(player.seen)
             await asyncio.get_running_loop().run_in_executor(None, stack.stop_postgres)
-            say(f"stopped PostgreSQL (immediate shutdown: every connection cut) as seat {player.seat + 1} "
-                f"pressed a button at version {game.fault_version}")
+            say(
+                f"stopped PostgreSQL (immediate shutdown: every connection cut) as seat {player.seat + 1} "
+                f"pressed a button at version {game.fault_version}"
+            )
 
             def start_again() -> None:
                 time.sleep(3)
@@ -195,15 +206,18 @@ def test_postgres_restarted_mid_game(stack) -> None:
     # The issue's two allowed outcomes: the move in flight was refused with a message and pressed
     # again, or it had committed before the stop and is applied once (checked below in the log).
     if retried:
-        say(f"checked: the move in flight was refused with a message ({retried} time(s) while the database was "
-            "down) and pressed again by its player")
+        say(
+            f"checked: the move in flight was refused with a message ({retried} time(s) while the database was "
+            "down) and pressed again by its player"
+        )
     else:
         say("the move in flight had committed before the stop: it must be in the log exactly once (below)")
     version = game.fault_version
     assert bot_moves_after(stack, found, version) > 0
     say(f"checked: the bots moved {bot_moves_after(stack, found, version)} time(s) after the restart")
-    passes = dict(stack.sql("SELECT reason, count(*) FROM payouts_transfer WHERE match_id = %s GROUP BY reason",
-                            found["match"]))
+    passes = dict(
+        stack.sql("SELECT reason, count(*) FROM payouts_transfer WHERE match_id = %s GROUP BY reason", found["match"])
+    )
     assert passes == {"pass_use": 2}
     say(f"checked: the game's ledger holds each player's pass used once: {passes}")
     check_log_and_ledgers(stack, found)
@@ -244,8 +258,9 @@ def test_celery_worker_killed_while_it_holds_a_bot_task(stack) -> None:
         while awaited(stack, found)[0] == version:
             assert time.monotonic() - started < 30, "the bot never moved"
             time.sleep(0.2)
-        bot_events = stack.sql("SELECT seat FROM games_matchevent WHERE match_id = %s AND version = %s",
-                               found["match"], version + 1)
+        bot_events = stack.sql(
+            "SELECT seat FROM games_matchevent WHERE match_id = %s AND version = %s", found["match"], version + 1
+        )
         assert bot_events == [(bot_seat,)]
         say(f"checked: the bot made the move of version {version + 1}, once")
 
@@ -274,6 +289,8 @@ def test_a_daphne_killed_and_another_restarted_while_the_others_run(stack) -> No
 
     for player in game.players:
         assert player.ports_used[-1] == stack.ports[0] and len(player.ports_used) >= 2
-    say(f"checked: both players reconnected (after random waits) and finished on the restarted Daphne: "
-        f"{[len(player.ports_used) - 1 for player in game.players]} reconnection(s)")
+    say(
+        f"checked: both players reconnected (after random waits) and finished on the restarted Daphne: "
+        f"{[len(player.ports_used) - 1 for player in game.players]} reconnection(s)"
+    )
     check_log_and_ledgers(stack, found)

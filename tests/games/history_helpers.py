@@ -5,13 +5,17 @@ from __future__ import annotations
 import random
 
 from accounts.models import User
-from games.bots import get_bot
 from games import storage
+from games.bots import get_bot
 from games.models import Match
 from tables import services
 from tests.tables.helpers import play_bots_until_human, start_table, state_of
 
-SHORT = {"sitaratas": {"deck": "classic", "order": "up_down"}, "estimation": {"length": "micro"}, "sita": {"matches": 2}}
+SHORT = {
+    "sitaratas": {"deck": "classic", "order": "up_down"},
+    "estimation": {"length": "micro"},
+    "sita": {"matches": 2},
+}
 
 
 def started_match(host: User, game: str, *, humans: tuple[User, ...] = (), options: dict | None = None) -> Match:
@@ -36,8 +40,10 @@ def play_to_end(match: Match, *, stop_after: int | None = None) -> Match:
 def finished_match(host: User, game: str, *, humans: tuple[User, ...] = (), options: dict | None = None) -> Match:
     """A game played to its end in memory, its last action through the service (``play_out``)."""
     match = started_match(host, game, humans=humans, options=options)
-    return play_out(match, lambda engine, state, seat: get_bot(match.game)(engine.view(state, seat),
-                                                                           random.Random(f"{match.pk}:{seat}")))
+    return play_out(
+        match,
+        lambda engine, state, seat: get_bot(match.game)(engine.view(state, seat), random.Random(f"{match.pk}:{seat}")),
+    )
 
 
 def play_out(match: Match, choose) -> Match:
@@ -58,6 +64,7 @@ def play_out(match: Match, choose) -> Match:
         state = after
     text, rounds = storage.split(match.game, state)
     Match.objects.filter(pk=match.pk).update(state=text, rounds=storage.rounds_write(0, rounds)[0] or "")
-    services.match_act(match_id=match.pk, user=match.match_players.get(seat=seat).user, action=action,
-                       version=match.version)
+    services.match_act(
+        match_id=match.pk, user=match.match_players.get(seat=seat).user, action=action, version=match.version
+    )
     return Match.objects.get(pk=match.pk)

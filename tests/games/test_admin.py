@@ -35,8 +35,14 @@ def test_every_registered_model_has_a_list_and_a_detail_page_that_load(staff, ho
         if row is not None:
             assert staff.get(_admin_url(model, "change", row.pk)).status_code == 200, model
     # The apps this issue covers are all registered.
-    for label in ("games.Match", "games.MatchEvent", "games.Rating", "tables.Table", "tables.Seat",
-                  "tables.DismissalVote"):
+    for label in (
+        "games.Match",
+        "games.MatchEvent",
+        "games.Rating",
+        "tables.Table",
+        "tables.Seat",
+        "tables.DismissalVote",
+    ):
         assert apps.get_model(label) in admin.site._registry
 
 
@@ -54,15 +60,21 @@ def test_a_match_page_shows_its_event_log_and_not_its_hidden_state(staff, host, 
 
 def test_the_abort_action_goes_through_the_service(staff, host, player) -> None:
     match = play_to_end(started_match(host, "sita", humans=(player,)), stop_after=1)
-    response = staff.post(_admin_url(Match, "changelist"),
-                          {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"}, follow=True)
+    response = staff.post(
+        _admin_url(Match, "changelist"),
+        {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"},
+        follow=True,
+    )
     assert response.status_code == 200
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and "Aborted by" in match.end_reason
     assert Table.objects.get(pk=match.table_id).status == Table.Status.CLOSED
     # A second abort is refused by the service, and says so.
-    again = staff.post(_admin_url(Match, "changelist"),
-                       {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"}, follow=True)
+    again = staff.post(
+        _admin_url(Match, "changelist"),
+        {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"},
+        follow=True,
+    )
     assert "Only a game in play can be aborted" in again.content.decode()
 
 
@@ -77,7 +89,10 @@ def test_the_abort_action_refunds_stakes(staff, host, player, settings) -> None:
     match = services.table_start(table_id=table.pk, host=host)
     # RULING P5: the stakes went into the pot at the start; an abort refunds every one.
     assert [coin_balance(user=user) for user in (host, player)] == [settings.STARTING_COINS - 50] * 2
-    staff.post(_admin_url(Match, "changelist"), {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"})
+    staff.post(
+        _admin_url(Match, "changelist"),
+        {"action": "abort_games", "_selected_action": [match.pk], "apply": "1", "reason": "Left for good"},
+    )
     assert [coin_balance(user=user) for user in (host, player)] == [settings.STARTING_COINS] * 2
 
 
@@ -86,8 +101,10 @@ def test_the_close_lobby_action_goes_through_the_service(staff, host, player) ->
 
     table = open_table(host, "sita")
     services.seat_take(table_id=table.pk, user=player, position=1)
-    staff.post(_admin_url(Table, "changelist"), {"action": "close_lobbies", "_selected_action": [table.pk],
-                                                 "apply": "1", "reason": "Spam table"})
+    staff.post(
+        _admin_url(Table, "changelist"),
+        {"action": "close_lobbies", "_selected_action": [table.pk], "apply": "1", "reason": "Spam table"},
+    )
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED and table.closed_reason == "Closed by admin: Spam table"
     assert not table.seats.exclude(user=None).exists()

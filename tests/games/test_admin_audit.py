@@ -37,16 +37,21 @@ def staked_lobby(host, player) -> Table:
 
 
 def test_closing_a_lobby_asks_why_then_logs_it_and_names_the_admin_on_each_release(
-        admin_client, admin_user, staked_lobby, host, player) -> None:
+    admin_client, admin_user, staked_lobby, host, player
+) -> None:
     asked = admin_client.post(_changelist(Table), {"action": "close_lobbies", "_selected_action": [staked_lobby.pk]})
     assert asked.status_code == 200 and b'name="reason"' in asked.content
-    no_reason = admin_client.post(_changelist(Table), {"action": "close_lobbies", "apply": "1", "reason": "",
-                                                       "_selected_action": [staked_lobby.pk]})
+    no_reason = admin_client.post(
+        _changelist(Table),
+        {"action": "close_lobbies", "apply": "1", "reason": "", "_selected_action": [staked_lobby.pk]},
+    )
     assert no_reason.status_code == 200
     staked_lobby.refresh_from_db()
     assert staked_lobby.status == Table.Status.LOBBY  # nothing done without a reason
-    admin_client.post(_changelist(Table), {"action": "close_lobbies", "apply": "1", "reason": "Offensive name",
-                                           "_selected_action": [staked_lobby.pk]})
+    admin_client.post(
+        _changelist(Table),
+        {"action": "close_lobbies", "apply": "1", "reason": "Offensive name", "_selected_action": [staked_lobby.pk]},
+    )
     staked_lobby.refresh_from_db()
     assert staked_lobby.status == Table.Status.CLOSED and "Offensive name" in staked_lobby.closed_reason
     releases = Transfer.objects.filter(table=staked_lobby, reason=Transfer.Reason.STAKE_RELEASE)
@@ -64,8 +69,10 @@ def test_an_abort_needs_a_reason_and_each_refund_names_the_admin(admin_client, a
     match = services.table_start(table_id=table.pk, host=host)
     with pytest.raises(TableError):
         services.match_abort(match_id=match.pk, by=admin_user, reason="  ")
-    admin_client.post(_changelist(Match), {"action": "abort_games", "apply": "1", "reason": "Server trouble",
-                                           "_selected_action": [match.pk]})
+    admin_client.post(
+        _changelist(Match),
+        {"action": "abort_games", "apply": "1", "reason": "Server trouble", "_selected_action": [match.pk]},
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED
     refunds = Transfer.objects.filter(match=match, reason=Transfer.Reason.PASS_REFUND)
@@ -78,11 +85,21 @@ def test_a_grant_needs_a_reason_and_is_logged(admin_client, admin_user, player) 
     with pytest.raises(PayoutError):
         payouts.coins_grant(user=player, amount=10, by=admin_user)
     wallet = Account.objects.get(key=f"wallet:{player.pk}")
-    no_memo = admin_client.post(_changelist(Account), {"action": "grant_coins", "apply": "1", "amount": "10",
-                                                       "memo": "", "_selected_action": [wallet.pk]})
+    no_memo = admin_client.post(
+        _changelist(Account),
+        {"action": "grant_coins", "apply": "1", "amount": "10", "memo": "", "_selected_action": [wallet.pk]},
+    )
     assert no_memo.status_code == 200 and b"This field is required" in no_memo.content
-    admin_client.post(_changelist(Account), {"action": "grant_coins", "apply": "1", "amount": "10",
-                                             "memo": "Tournament prize", "_selected_action": [wallet.pk]})
+    admin_client.post(
+        _changelist(Account),
+        {
+            "action": "grant_coins",
+            "apply": "1",
+            "amount": "10",
+            "memo": "Tournament prize",
+            "_selected_action": [wallet.pk],
+        },
+    )
     grant = Transfer.objects.get(user=player, reason=Transfer.Reason.GRANT, by=admin_user)
     assert grant.memo == "Tournament prize"
     entry = LogEntry.objects.get(object_id=str(player.pk), content_type__model="user")
@@ -91,8 +108,14 @@ def test_a_grant_needs_a_reason_and_is_logged(admin_client, admin_user, player) 
 
 def test_changing_an_account_asks_why_and_logs_it(admin_client, admin_user, player) -> None:
     url = reverse("admin:accounts_user_change", args=[player.pk])
-    form = {"username": player.username, "email": player.email, "display_name": player.display_name,
-            "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00", "is_active": ""}
+    form = {
+        "username": player.username,
+        "email": player.email,
+        "display_name": player.display_name,
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "10:00:00",
+        "is_active": "",
+    }
     refused = admin_client.post(url, form)
     assert refused.status_code == 200 and b"This field is required" in refused.content
     player.refresh_from_db()

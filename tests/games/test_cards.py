@@ -11,7 +11,7 @@ DECK = make_deck(jokers=True)
 
 
 # A random part of a shuffled deck, so jokers and long suits come up as often as in a deal.
-HANDS = st.tuples(st.permutations(DECK), st.integers(0, len(DECK))).map(lambda drawn: drawn[0][:drawn[1]])
+HANDS = st.tuples(st.permutations(DECK), st.integers(0, len(DECK))).map(lambda drawn: drawn[0][: drawn[1]])
 
 
 @given(HANDS, st.sampled_from([None, *SUITS, "NT"]))
@@ -21,8 +21,9 @@ def test_a_hand_is_held_jokers_first_then_trump_then_the_other_suits_high_to_low
     suits = [suit for suit in SUITS if suit == trump] + [suit for suit in SUITS if suit != trump]
     expected = [joker for joker in ("BJ", "RJ") if joker in hand]
     for suit in suits:
-        expected += sorted((card for card in hand if not is_joker(card) and suit_of(card) == suit),
-                           key=rank_value, reverse=True)
+        expected += sorted(
+            (card for card in hand if not is_joker(card) and suit_of(card) == suit), key=rank_value, reverse=True
+        )
     assert held == expected
 
 

@@ -57,7 +57,10 @@ def test_an_unknown_game_is_refused() -> None:
 
 
 def test_the_summary_line_speaks_each_option() -> None:
-    assert catalog.options_summary("sitaratas", {"deck": "jokers", "order": "up_down"}) == ["With jokers", "1 → max → 1"]
+    assert catalog.options_summary("sitaratas", {"deck": "jokers", "order": "up_down"}) == [
+        "With jokers",
+        "1 → max → 1",
+    ]
     assert catalog.options_summary("sita", {"matches": 3}) == ["3 matches"]
     assert catalog.options_summary("estimation", {"length": "mini"}) == ["Mini"]
 

@@ -25,12 +25,34 @@ OPTIONS = {
     "sita": [{"matches": 1}, {"matches": 2}],
 }
 VIEW_KEYS = {
-    "game", "players", "seat", "phase", "to_act", "legal_actions", "hand", "hand_counts",
-    "totals", "round_number", "rounds_total", "over", "placements", "score_sheet",
+    "game",
+    "players",
+    "seat",
+    "phase",
+    "to_act",
+    "legal_actions",
+    "hand",
+    "hand_counts",
+    "totals",
+    "round_number",
+    "rounds_total",
+    "over",
+    "placements",
+    "score_sheet",
 }
-GARBAGE = [None, 7, "play", [], {}, {"type": "nonsense"}, {"type": "play"}, {"type": "bid", "bid": True},
-           {"type": "bid", "bid": "2"}, {"type": "play", "card": "RJ", "joker": 1},
-           {"type": "play", "card": "QH", "extra": 0}]
+GARBAGE = [
+    None,
+    7,
+    "play",
+    [],
+    {},
+    {"type": "nonsense"},
+    {"type": "play"},
+    {"type": "bid", "bid": True},
+    {"type": "bid", "bid": "2"},
+    {"type": "play", "card": "RJ", "joker": 1},
+    {"type": "play", "card": "QH", "extra": 0},
+]
 # Every game the site offers: an engine that cannot be imported fails here, it is not skipped.
 GAMES = [game.name for game in catalog.GAMES]
 
@@ -47,12 +69,13 @@ def _others_dealt_again(engine, state, seat: int | None, rng: random.Random):
     rng.shuffle(pool)
     hands = list(state.hands)
     for other in others:
-        hands[other], pool = tuple(pool[:len(hands[other])]), pool[len(hands[other]):]
+        hands[other], pool = tuple(pool[: len(hands[other])]), pool[len(hands[other]) :]
     changes = {"hands": tuple(hands)}
     if engine.name == "sita" and state.pending is None:
         # A locked choice is one of its seat's cards until the reveal.
-        changes["chosen"] = tuple(card if other == seat or card is None else hands[other][0]
-                                  for other, card in enumerate(state.chosen))
+        changes["chosen"] = tuple(
+            card if other == seat or card is None else hands[other][0] for other, card in enumerate(state.chosen)
+        )
     return dataclasses.replace(state, **changes)
 
 
@@ -61,7 +84,7 @@ def _check_views(engine, state, players: int) -> None:
     for seat in [None, *range(players)]:
         view = engine.view(state, seat)
         json.dumps(view)
-        assert VIEW_KEYS <= set(view), VIEW_KEYS - set(view)
+        assert set(view) >= VIEW_KEYS, VIEW_KEYS - set(view)
         assert view["seat"] == seat
         if seat is None:
             assert view["hand"] is None
@@ -69,8 +92,9 @@ def _check_views(engine, state, players: int) -> None:
         else:
             assert view["legal_actions"] == engine.legal_actions(state, seat)
         # No view holds another seat's hidden cards: dealt differently, they show the same.
-        assert engine.view(_others_dealt_again(engine, state, seat, rng), seat) == view, \
+        assert engine.view(_others_dealt_again(engine, state, seat, rng), seat) == view, (
             f"seat {seat} sees another seat's hidden cards"
+        )
 
 
 def _play_random_game(game: str, players: int, options: dict, seed: int, check_every: int) -> None:

@@ -26,7 +26,9 @@ ROW_RANKS = (("A", "K", "Q", "J"), ("10", "9", "8", "7"), ("6", "5", "4", "3"))
 NO = [False] * 4
 
 
-def row_layout(winners: list[int], twos: tuple[int, int, int, int] = (0, 1, 2, 3)) -> tuple[list[list[str]], list[dict]]:
+def row_layout(
+    winners: list[int], twos: tuple[int, int, int, int] = (0, 1, 2, 3)
+) -> tuple[list[list[str]], list[dict]]:
     """Hands and rows: row k (of 12) goes to ``winners[k]``; ``twos[i]`` holds the two of suit i."""
     rows = []
     index = 0
@@ -125,8 +127,14 @@ def test_a_caller_on_5_scores_25_or_35_as_only_maker_and_minus_12_taking_3() -> 
     # Estimates 5 (Caller), 3, 2, 1: total 11, the last estimator (seat 3) is on Risk.
     made = E.score_round([5, 3, 2, 1], [5, 3, 3, 2], NO, caller=0, last_estimator=3)
     assert made["points"][0] == 25
-    assert explain_points(made | {"estimate": [5, 3, 2, 1], "tricks_won": [5, 3, 3, 2], "dash_call": NO,
-                                    "caller": 0, "multiplier": 1}, 0) == "+25: made 5 (10 + 5) + 10 Caller"
+    assert (
+        explain_points(
+            made
+            | {"estimate": [5, 3, 2, 1], "tricks_won": [5, 3, 3, 2], "dash_call": NO, "caller": 0, "multiplier": 1},
+            0,
+        )
+        == "+25: made 5 (10 + 5) + 10 Caller"
+    )
     only = E.score_round([5, 3, 2, 1], [5, 4, 1, 3], NO, caller=0, last_estimator=3)
     assert only["points"][0] == 35
     missed = E.score_round([5, 3, 2, 1], [3, 3, 4, 3], NO, caller=0, last_estimator=3)
@@ -188,8 +196,9 @@ def test_risk_levels_by_distance_from_13(distance: int, level: int) -> None:
     assert E.risk_level(13 - distance) == level
 
 
-@pytest.mark.parametrize("last, distance, level", [(3, 1, 0), (2, 2, 1), (1, 3, 1), (0, 4, 2), (9, 5, 2),
-                                                   (10, 6, 3), (11, 7, 3)])
+@pytest.mark.parametrize(
+    "last, distance, level", [(3, 1, 0), (2, 2, 1), (1, 3, 1), (0, 4, 2), (9, 5, 2), (10, 6, 3), (11, 7, 3)]
+)
 def test_the_last_estimator_carries_the_risk_in_the_view(last: int, distance: int, level: int) -> None:
     state = estimates(E.scenario(dealer=0), 3, 3, 3, last)
     view = E.view(state, None)
@@ -266,8 +275,12 @@ def test_the_auction_skips_dash_callers_and_ends_with_one_caller() -> None:
     view = E.view(state, None)
     assert view["phase"] == "estimating" and view["caller"] == 0
     assert view["call"] == {"tricks": 5, "trump": "H"} and view["trump"] == "H"
-    assert view["auction"] == [{"seat": 2, "call": {"tricks": 4, "trump": "C"}}, {"seat": 3, "pass": True},
-                               {"seat": 0, "call": {"tricks": 5, "trump": "H"}}, {"seat": 2, "pass": True}]
+    assert view["auction"] == [
+        {"seat": 2, "call": {"tricks": 4, "trump": "C"}},
+        {"seat": 3, "pass": True},
+        {"seat": 0, "call": {"tricks": 5, "trump": "H"}},
+        {"seat": 2, "pass": True},
+    ]
 
 
 def test_the_last_seat_may_still_call_after_everyone_else_passed() -> None:
@@ -435,13 +448,23 @@ def test_avoid_is_marked_the_first_time_a_seat_cannot_follow_and_bust_shows() ->
     # RULING E9: NT, seat 0 holds all spades and wins every trick it leads.
     state = estimates(E.scenario(SUIT_HANDS, dealer=3), 1, 1, 1, 1)
     assert state.caller == 0  # RULING E6: the earliest of the tied estimates
-    state = steps(state, {"type": "play", "card": "AS"}, {"type": "play", "card": "2H"},
-                  {"type": "play", "card": "2D"}, {"type": "play", "card": "2C"})
+    state = steps(
+        state,
+        {"type": "play", "card": "AS"},
+        {"type": "play", "card": "2H"},
+        {"type": "play", "card": "2D"},
+        {"type": "play", "card": "2C"},
+    )
     view = E.view(state, 2)
     assert view["avoid"] == [[], ["S"], ["S"], ["S"]]
     assert view["last_trick"]["winner"] == 0 and view["bust"] == NO
-    state = steps(state, {"type": "play", "card": "KS"}, {"type": "play", "card": "3H"},
-                  {"type": "play", "card": "3D"}, {"type": "play", "card": "3C"})
+    state = steps(
+        state,
+        {"type": "play", "card": "KS"},
+        {"type": "play", "card": "3H"},
+        {"type": "play", "card": "3D"},
+        {"type": "play", "card": "3C"},
+    )
     view = E.view(state, 2)
     assert view["avoid"] == [[], ["S"], ["S"], ["S"]]
     assert view["tricks_won"] == [2, 0, 0, 0] and view["bust"] == [True, False, False, False]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 import statistics
 
-from games.bots import get_bot, random_bot
 from games.bots import estimation as bot
+from games.bots import get_bot, random_bot
 from games.engines import estimation as E
 from games.engines.cards import RANKS, SUITS
 
@@ -46,8 +46,9 @@ def test_it_dash_calls_a_hand_without_honours_and_calls_with_a_strong_one() -> N
     view = {"phase": "dash_call", "hand": weak, "legal_actions": [{"type": "dash_call"}, {"type": "decline"}]}
     assert bot.choose(view, random.Random(0)) == {"type": "dash_call"}
     strong = SUIT_HANDS[0]
-    legal = [{"type": "pass"}] + [{"type": "call", "tricks": t, "trump": tr} for t in range(4, 14)
-                                  for tr in ("C", "D", "H", "S", "NT")]
+    legal = [{"type": "pass"}] + [
+        {"type": "call", "tricks": t, "trump": tr} for t in range(4, 14) for tr in ("C", "D", "H", "S", "NT")
+    ]
     action = bot.choose({"phase": "auction", "hand": strong, "legal_actions": legal}, random.Random(0))
     assert action["type"] == "call" and action["trump"] in ("S", "NT")
     assert bot.choose({"phase": "auction", "hand": weak, "legal_actions": legal}, random.Random(0)) == {"type": "pass"}

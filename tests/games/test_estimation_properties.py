@@ -119,7 +119,9 @@ def test_random_full_games_keep_every_invariant(seed: int | str) -> None:
 
 @settings(max_examples=20, deadline=None)
 @given(seed=SEEDS, picks=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60))
-def test_apply_never_changes_its_input_and_the_same_actions_give_the_same_game(seed: int | str, picks: list[int]) -> None:
+def test_apply_never_changes_its_input_and_the_same_actions_give_the_same_game(
+    seed: int | str, picks: list[int]
+) -> None:
     state = again = E.new_game(4, {"length": "mini"}, seed)
     for pick in picks:
         seat = E.to_act(state)[0]
@@ -133,12 +135,25 @@ def test_apply_never_changes_its_input_and_the_same_actions_give_the_same_game(s
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=SEEDS, garbage=st.one_of(
-    st.none(), st.integers(), st.text(max_size=5), st.lists(st.integers(), max_size=3),
-    st.dictionaries(st.sampled_from(["type", "card", "value", "tricks", "trump", "x"]),
-                    st.one_of(st.integers(min_value=-2, max_value=20), st.booleans(), st.text(max_size=3),
-                              st.sampled_from(["play", "call", "estimate", "pass", "dash_call", "AS", "NT"])),
-                    max_size=4)))
+@given(
+    seed=SEEDS,
+    garbage=st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(max_size=5),
+        st.lists(st.integers(), max_size=3),
+        st.dictionaries(
+            st.sampled_from(["type", "card", "value", "tricks", "trump", "x"]),
+            st.one_of(
+                st.integers(min_value=-2, max_value=20),
+                st.booleans(),
+                st.text(max_size=3),
+                st.sampled_from(["play", "call", "estimate", "pass", "dash_call", "AS", "NT"]),
+            ),
+            max_size=4,
+        ),
+    ),
+)
 def test_anything_not_legal_is_refused_with_illegal_action(seed: int | str, garbage: object) -> None:
     state = E.new_game(4, {"length": "mini"}, seed)
     rng = random.Random(str(seed))

@@ -37,9 +37,17 @@ def played_record(game: str, options: dict, players: int, values: list[str | Non
         actions.append([seat, action])
     record = json.loads(json.dumps(engine.record(state)))
     record["fairness"] = {
-        "version": "fair-v1", "commitment": commitment, "secret": SECRET, "table": table_id, "attempt": 1,
-        "values": [{"seat": seat, "value": value, "by": "player" if value else "bot"} for seat, value in enumerate(values)],
-        "hmac": digest, "seed": seed, "actions": actions,
+        "version": "fair-v1",
+        "commitment": commitment,
+        "secret": SECRET,
+        "table": table_id,
+        "attempt": 1,
+        "values": [
+            {"seat": seat, "value": value, "by": "player" if value else "bot"} for seat, value in enumerate(values)
+        ],
+        "hmac": digest,
+        "seed": seed,
+        "actions": actions,
     }
     return record
 
@@ -54,7 +62,10 @@ def test_the_seed_is_the_hmac_of_commitment_values_in_seat_order_and_table_id() 
     assert commitment == hashlib.sha256(bytes.fromhex(SECRET)).hexdigest()
     message = bytes.fromhex(commitment) + bytes.fromhex(VALUES[0]) + bytes.fromhex(VALUES[2]) + (42).to_bytes(8, "big")
     digest = hmac.new(bytes.fromhex(SECRET), message, hashlib.sha256).digest()
-    assert fairness.derive_seed(SECRET, commitment, VALUES, 42) == (digest.hex(), int.from_bytes(digest[:8], "big") >> 2)
+    assert fairness.derive_seed(SECRET, commitment, VALUES, 42) == (
+        digest.hex(),
+        int.from_bytes(digest[:8], "big") >> 2,
+    )
     assert 0 <= fairness.derive_seed(SECRET, commitment, VALUES, 42)[1] < 2**62  # fits Match.seed
 
 
@@ -79,11 +90,14 @@ def test_a_players_value_must_be_32_hex_digits() -> None:
             fairness.normalise_value(bad)
 
 
-@pytest.mark.parametrize(("game", "options", "players"), [
-    ("sitaratas", {"deck": "jokers", "order": "down_up"}, 4),
-    ("estimation", {"length": "micro"}, 4),
-    ("sita", {"matches": 2}, 3),
-])
+@pytest.mark.parametrize(
+    ("game", "options", "players"),
+    [
+        ("sitaratas", {"deck": "jokers", "order": "down_up"}, 4),
+        ("estimation", {"length": "micro"}, 4),
+        ("sita", {"matches": 2}, 3),
+    ],
+)
 def test_a_true_record_of_each_game_passes_every_check(game, options, players) -> None:
     values = [fairness.new_value() if seat != 1 else None for seat in range(players)]
     checks = fairness.check_record(played_record(game, options, players, values))
@@ -161,15 +175,23 @@ def test_the_verifier_runs_with_the_standard_library_and_the_engines_alone(recor
     """A fresh interpreter, without the site's settings; Django imports are made to fail."""
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
-    guard = ("import sys, runpy\n"
-             "class Block:\n"
-             "    def find_spec(self, name, path=None, target=None):\n"
-             "        if name.split('.')[0] in ('django', 'channels', 'celery', 'psycopg', 'tables', 'config'):\n"
-             "            raise ImportError('not allowed: ' + name)\n"
-             "sys.meta_path.insert(0, Block())\n"
-             f"sys.argv = ['games.verify', {str(path)!r}]\n"
-             "runpy.run_module('games.verify', run_name='__main__')\n")
-    result = subprocess.run([sys.executable, "-c", guard], cwd=ROOT, capture_output=True, text=True,
-                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, timeout=60)
+    guard = (
+        "import sys, runpy\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('django', 'channels', 'celery', 'psycopg', 'tables', 'config'):\n"
+        "            raise ImportError('not allowed: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        f"sys.argv = ['games.verify', {str(path)!r}]\n"
+        "runpy.run_module('games.verify', run_name='__main__')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", guard],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "✓ commitment" in result.stdout and "✗" not in result.stdout

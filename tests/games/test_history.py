@@ -8,11 +8,11 @@ import pytest
 from django.urls import reverse
 
 from games import storage
-from games.engines import get_engine
 from games.engines import estimation as E
+from games.engines import get_engine
 from games.history import matches_ended, replay_steps
-from games.records.estimation import explain_points
 from games.models import Match
+from games.records.estimation import explain_points
 from games.scoresheets import score_sheet
 from tables import services
 from tests.games.history_helpers import finished_match, play_to_end, started_match
@@ -34,8 +34,11 @@ def games(host, player, outsider, admin_user) -> dict[str, Match]:
 
 def test_the_list_shows_ended_games_newest_first_with_filters(client, games, host, outsider) -> None:
     ended = list(matches_ended())
-    assert [m.pk for m in ended] == sorted((games[k].pk for k in ("sitaratas", "estimation", "sita", "aborted")),
-                                           key=lambda pk: Match.objects.get(pk=pk).ended_at, reverse=True)
+    assert [m.pk for m in ended] == sorted(
+        (games[k].pk for k in ("sitaratas", "estimation", "sita", "aborted")),
+        key=lambda pk: Match.objects.get(pk=pk).ended_at,
+        reverse=True,
+    )
     assert games["live"].pk not in [m.pk for m in ended]
     assert [m.game for m in matches_ended(game="estimation")] == ["estimation"]
     assert {m.pk for m in matches_ended(player=outsider)} == {games["aborted"].pk}
@@ -75,9 +78,11 @@ def test_a_game_in_progress_shows_nothing_in_history(client, games) -> None:
     hands = engine.record(storage.full_state(live))["rounds"][-1]["deals"][-1]["hands"]
     for name in ("match", "match_record", "match_replay"):
         assert client.get(reverse(name, args=[live.pk])).status_code == 404
-    pages = [client.get(reverse("history")).content.decode(),
-             client.get(reverse("history"), {"player": "olga"}).content.decode(),
-             client.get(reverse("profile", args=["olga"])).content.decode()]
+    pages = [
+        client.get(reverse("history")).content.decode(),
+        client.get(reverse("history"), {"player": "olga"}).content.decode(),
+        client.get(reverse("profile", args=["olga"])).content.decode(),
+    ]
     for page in pages:
         assert f"/games/{live.pk}/" not in page
         for card in hands[0]:
@@ -130,40 +135,66 @@ def test_estimation_lines_on_the_sheet_come_from_the_rule_book_scoring(games) ->
 
 def _round(estimate, tricks, dash, caller, last, multiplier=1) -> dict:
     scored = E.score_round(estimate, tricks, dash, caller=caller, last_estimator=last, multiplier=multiplier)
-    return {"number": 1, "kind": "call", "dealer": 3, "deals": [], "trump": "S", "caller": caller, "estimates": [],
-            "estimate": estimate, "dash_call": dash, "tricks": [], "tricks_won": tricks, "multiplier": multiplier,
-            **scored}
+    return {
+        "number": 1,
+        "kind": "call",
+        "dealer": 3,
+        "deals": [],
+        "trump": "S",
+        "caller": caller,
+        "estimates": [],
+        "estimate": estimate,
+        "dash_call": dash,
+        "tricks": [],
+        "tricks_won": tricks,
+        "multiplier": multiplier,
+        **scored,
+    }
 
 
 NO = [False] * 4
 # Every scoring case of the rule book (RULING E10, E11), with the line the sheet shows.
 CASES = [
     # The worked round: Dash Call missed (Under), Caller made 7, 2 took 4, last on Risk made 1.
-    (_round([0, 7, 2, 1], [1, 7, 4, 1], [True, False, False, False], 1, 3),
-     ["-33: Dash Call missed in an Under round", "+27: made 7 (10 + 7) + 10 Caller", "-2: missed 2, took 4 (-2)",
-      "+21: made 1 (10 + 1) + 10 Risk"]),
+    (
+        _round([0, 7, 2, 1], [1, 7, 4, 1], [True, False, False, False], 1, 3),
+        [
+            "-33: Dash Call missed in an Under round",
+            "+27: made 7 (10 + 7) + 10 Caller",
+            "-2: missed 2, took 4 (-2)",
+            "+21: made 1 (10 + 1) + 10 Risk",
+        ],
+    ),
     # A Caller on 5 taking 3: -2 - 10 Caller.
     (_round([5, 3, 2, 1], [3, 3, 4, 3], NO, 0, 3), {0: "-12: missed 5, took 3 (-2) - 10 Caller"}),
     # The only player to make it: a Caller on 5 scores 35.
     (_round([5, 3, 2, 1], [5, 4, 1, 3], NO, 0, 3), {0: "+35: made 5 (10 + 5) + 10 Caller + 10 only winner"}),
     # A player on 3 taking 5: -2; With scores like the Caller; the only loser loses 10.
-    (_round([5, 5, 2, 2], [5, 5, 2, 1], NO, 0, 3), {1: "+25: made 5 (10 + 5) + 10 With",
-                                                    3: "-11: missed 2, took 1 (-1) - 10 only loser"}),
+    (
+        _round([5, 5, 2, 2], [5, 5, 2, 1], NO, 0, 3),
+        {1: "+25: made 5 (10 + 5) + 10 With", 3: "-11: missed 2, took 1 (-1) - 10 only loser"},
+    ),
     # The last estimator on 1 with a total of 15 (Risk): 21 made, -11 missed.
     (_round([6, 4, 4, 1], [6, 3, 3, 1], NO, 0, 3), {3: "+21: made 1 (10 + 1) + 10 Risk"}),
     (_round([6, 4, 4, 1], [6, 2, 3, 2], NO, 0, 3), {3: "-11: missed 1, took 2 (-1) - 10 Risk"}),
     # Dash Call made in an Under round: +33; in an Over round +25, and the only winner's +10.
-    (_round([0, 5, 3, 2], [0, 5, 4, 4], [True, False, False, False], 1, 3),
-     {0: "+33: Dash Call made in an Under round"}),
-    (_round([0, 7, 5, 4], [0, 6, 4, 3], [True, False, False, False], 1, 3),
-     {0: "+35: Dash Call made in an Over round (+25) + 10 only winner"}),
+    (
+        _round([0, 5, 3, 2], [0, 5, 4, 4], [True, False, False, False], 1, 3),
+        {0: "+33: Dash Call made in an Under round"},
+    ),
+    (
+        _round([0, 7, 5, 4], [0, 6, 4, 3], [True, False, False, False], 1, 3),
+        {0: "+35: Dash Call made in an Over round (+25) + 10 only winner"},
+    ),
     # A plain Dash is an ordinary 0: 10 made, minus the tricks missed.
     (_round([6, 0, 3, 2], [6, 0, 4, 3], NO, 0, 3), {1: "+10: made 0 (10 + 0)"}),
     (_round([6, 0, 3, 2], [6, 1, 3, 3], NO, 0, 3), {1: "-1: missed 0, took 1 (-1)"}),
     # Sa'aydeh: all four miss, nobody scores; a multiplied round says so.
     (_round([5, 3, 2, 1], [4, 4, 3, 2], NO, 0, 3), ["0: Sa'aydeh, all four missed"] * 4),
-    (_round([5, 3, 2, 1], [5, 4, 1, 3], NO, 0, 3, multiplier=2),
-     {0: "+70: made 5 (10 + 5) + 10 Caller + 10 only winner, ×2"}),
+    (
+        _round([5, 3, 2, 1], [5, 4, 1, 3], NO, 0, 3, multiplier=2),
+        {0: "+70: made 5 (10 + 5) + 10 Caller + 10 only winner, ×2"},
+    ),
     # Double and Triple Risk (totals 9 and 7 away from 13).
     (_round([4, 2, 2, 1], [4, 2, 6, 1], NO, 0, 3), {3: "+31: made 1 (10 + 1) + 20 Double Risk"}),
     (_round([4, 1, 1, 1], [4, 1, 7, 1], NO, 0, 3), {3: "+41: made 1 (10 + 1) + 30 Triple Risk"}),
@@ -236,8 +267,17 @@ def test_the_replay_page_steps_forwards_and_backwards(client, games, game) -> No
 
 def test_profile_shows_stats_ratings_and_recent_games(client, games, host) -> None:
     page = client.get(reverse("profile", args=[host.username])).content.decode()
-    for label in ("Sitaratas", "Estimation", "SITA", "Exact bids", "Times Sitaratas", "Caller success",
-                  "Dash Call success", "Average penalty per match", "Rating"):
+    for label in (
+        "Sitaratas",
+        "Estimation",
+        "SITA",
+        "Exact bids",
+        "Times Sitaratas",
+        "Caller success",
+        "Dash Call success",
+        "Average penalty per match",
+        "Rating",
+    ):
         assert label in page
     for game in ("sitaratas", "estimation", "sita"):
         assert reverse("match", args=[games[game].pk]) in page

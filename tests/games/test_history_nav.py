@@ -13,5 +13,5 @@ def test_my_games_is_in_the_navigation_and_filters_history_to_me(client, player)
     page = client.get(reverse("lobby")).content.decode()
     link = f'href="{reverse("history")}?player={player.username}"'
     assert link in page and "My games" in page
-    mine = client.get(f'{reverse("history")}?player={player.username}')
+    mine = client.get(f"{reverse('history')}?player={player.username}")
     assert mine.status_code == 200 and mine.context["player"] == player

@@ -47,7 +47,8 @@ def test_two_games_accumulate(host, player) -> None:
     assert Rating.objects.get(user=host, game="sita").games == 2
     second = MatchPlayer.objects.filter(user=host).order_by("-match_id").first()
     assert second.rating_before == pytest.approx(
-        MatchPlayer.objects.filter(user=host).order_by("match_id").first().rating_after)
+        MatchPlayer.objects.filter(user=host).order_by("match_id").first().rating_after
+    )
 
 
 def test_an_aborted_game_changes_no_rating(host, player, admin_user) -> None:

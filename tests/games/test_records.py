@@ -14,8 +14,11 @@ from games.records.places import places_from_groups
 from games.records.replay import rebuild
 from games.scoresheets import live_sheet, score_sheet
 
-GAMES = {"sitaratas": (4, {"deck": "jokers", "order": "up_down"}), "estimation": (4, {"length": "micro"}),
-         "sita": (3, {"matches": 2})}
+GAMES = {
+    "sitaratas": (4, {"deck": "jokers", "order": "up_down"}),
+    "estimation": (4, {"length": "micro"}),
+    "sita": (3, {"matches": 2}),
+}
 
 
 def _played(game: str, seed: int = 7):
@@ -59,7 +62,9 @@ def test_the_estimation_notes_are_translated_at_the_edge() -> None:
     assert [cell["line"] for cell in english] == [explain(r, seat % 4) for seat, r in enumerate(rounds)]
     assert [cell["note"] for cell in english] == [cell["note"] for cell in estonian]  # the same parts, other words
     assert [e["line"].split(":")[0] for e in english] == [e["line"].split(":")[0] for e in estonian]
-    assert all(e["line"] != t["line"] for e, t in zip(english, estonian) if "made " in e["line"] or "missed " in e["line"])
+    assert all(
+        e["line"] != t["line"] for e, t in zip(english, estonian) if "made " in e["line"] or "missed " in e["line"]
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)

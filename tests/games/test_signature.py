@@ -85,8 +85,16 @@ def test_it_refuses_to_sign_before_the_end(host, player, outsider) -> None:
     assert not Signature.objects.exists()
 
 
-@pytest.mark.parametrize("text, message", [("", "Write something"), ("  \n\t ", "Write something"),
-                                           ("x" * 81, "at most 80"), (None, "short text"), (["a"], "short text")])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "Write something"),
+        ("  \n\t ", "Write something"),
+        ("x" * 81, "at most 80"),
+        (None, "short text"),
+        (["a"], "short text"),
+    ],
+)
 def test_it_refuses_an_empty_or_too_long_signature(finished, text, message) -> None:
     # RULING S14: 1 to 80 characters of text.
     with pytest.raises(GameError, match=message):
@@ -127,14 +135,14 @@ def test_the_result_panel_offers_the_signature_to_the_sitaratas_alone(finished) 
     assert 'value="sign"' not in snapshot.render_live(snap, user_id=None, connected=set())  # a spectator
     signature_add(match_id=finished.pk, user=user, text="Well played, all")
     html = snapshot.render_live(snapshot.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
-    assert 'value="sign"' not in html and "<q class=\"signature\">Well played, all</q>" in html
+    assert 'value="sign"' not in html and '<q class="signature">Well played, all</q>' in html
 
 
 def test_the_history_names_the_sitaratas_of_each_game(finished) -> None:
     user = sitaratas_user(finished)
     html = Client().get("/history/").content.decode()
-    row = html[html.index(f"#{finished.pk}"):]
-    row = row[:row.index("</tr>")]
+    row = html[html.index(f"#{finished.pk}") :]
+    row = row[: row.index("</tr>")]
     assert row.count("Sitaratas</span>") == 1
     name_at = row.index(user.name)
     assert row.index("Sitaratas</span>") > name_at
@@ -148,8 +156,10 @@ def test_an_admin_clears_a_signature_and_it_is_not_offered_again(finished, admin
     assert asked.status_code == 200  # RULING P19: it asks why first; nothing is cleared yet
     signature.refresh_from_db()
     assert signature.text == "something rude"
-    response = admin_client.post("/admin/games/signature/", {"action": "clear_text", "_selected_action": [signature.pk],
-                                                            "apply": "1", "reason": "Insulting"})
+    response = admin_client.post(
+        "/admin/games/signature/",
+        {"action": "clear_text", "_selected_action": [signature.pk], "apply": "1", "reason": "Insulting"},
+    )
     assert response.status_code == 302
     from django.contrib.admin.models import LogEntry
 

@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from games.engines import IllegalAction, get_engine
-from games.engines import sita
+from games.engines import IllegalAction, get_engine, sita
 from games.engines.sita import penalty, scenario
 
 # The rule book's list, written out independently of the engine's arithmetic.
@@ -78,11 +77,21 @@ def test_options_default_to_one_match_and_accept_up_to_ten() -> None:
     assert sita.validate_options(["ann", "bob"], {"matches": 10}) == {"matches": 10}
 
 
-@pytest.mark.parametrize("players, options", [
-    (1, None), (11, None), (True, None), ("four", None),
-    (4, {"matches": 0}), (4, {"matches": 11}), (4, {"matches": True}), (4, {"matches": "2"}),
-    (4, {"rounds": 2}), (4, ["matches"]),
-])
+@pytest.mark.parametrize(
+    "players, options",
+    [
+        (1, None),
+        (11, None),
+        (True, None),
+        ("four", None),
+        (4, {"matches": 0}),
+        (4, {"matches": 11}),
+        (4, {"matches": True}),
+        (4, {"matches": "2"}),
+        (4, {"rounds": 2}),
+        (4, ["matches"]),
+    ],
+)
 def test_it_refuses_bad_players_or_options(players: object, options: object) -> None:
     with pytest.raises(ValueError):
         sita.validate_options(players, options)
@@ -160,7 +169,13 @@ def test_the_sixth_card_takes_the_five_cards_and_starts_the_row() -> None:
     assert view["penalties"] == [3 + 1 + 5 + 1 + 1, 0]
     assert view["turn_penalties"] == [[11, 0]]
     assert view["row_penalties"] == [2, 3, 6, 3]
-    assert view["revealed"]["placements"][0] == {"seat": 0, "card": 25, "row": 0, "took": [20, 21, 22, 23, 24], "too_low": False}
+    assert view["revealed"]["placements"][0] == {
+        "seat": 0,
+        "card": 25,
+        "row": 0,
+        "took": [20, 21, 22, 23, 24],
+        "too_low": False,
+    }
 
 
 def test_cards_are_placed_in_ascending_order_onto_a_row_a_lower_card_just_restarted() -> None:
@@ -169,7 +184,11 @@ def test_cards_are_placed_in_ascending_order_onto_a_row_a_lower_card_just_restar
     state = scenario([[16, 99], [65, 98], [15, 97]], rows)
     state = play_turn(state, 16, 65, 15)
     view = sita.view(state, None)
-    assert [(p["seat"], p["card"], p["row"]) for p in view["revealed"]["placements"]] == [(2, 15, 0), (0, 16, 0), (1, 65, 2)]
+    assert [(p["seat"], p["card"], p["row"]) for p in view["revealed"]["placements"]] == [
+        (2, 15, 0),
+        (0, 16, 0),
+        (1, 65, 2),
+    ]
     assert view["rows"] == [[15, 16], [50], [60, 65], [70]]
     assert view["taken"] == [[], [], [10, 11, 12, 13, 14]]
 
@@ -246,17 +265,20 @@ def test_take_row_is_refused_while_cards_are_being_chosen() -> None:
 # ---------------------------------------------------------------- refusals
 
 
-@pytest.mark.parametrize("seat, action", [
-    (0, {"type": "choose", "card": 95}),  # Another seat's card: no hint about who holds it.
-    (0, {"type": "choose", "card": "43"}),
-    (0, {"type": "choose", "card": 43, "extra": 1}),
-    (0, {"type": "choose"}),
-    (0, {"type": "play", "card": 43}),
-    (0, "choose 43"),
-    (2, {"type": "choose", "card": 43}),
-    (-1, {"type": "choose", "card": 43}),
-    (None, {"type": "choose", "card": 43}),
-])
+@pytest.mark.parametrize(
+    "seat, action",
+    [
+        (0, {"type": "choose", "card": 95}),  # Another seat's card: no hint about who holds it.
+        (0, {"type": "choose", "card": "43"}),
+        (0, {"type": "choose", "card": 43, "extra": 1}),
+        (0, {"type": "choose"}),
+        (0, {"type": "play", "card": 43}),
+        (0, "choose 43"),
+        (2, {"type": "choose", "card": 43}),
+        (-1, {"type": "choose", "card": 43}),
+        (None, {"type": "choose", "card": 43}),
+    ],
+)
 def test_it_refuses_malformed_or_illegal_actions(seat: object, action: object) -> None:
     state = scenario([[43, 60], [95, 96]], four_rows([12], [38], [90], [100]))
     before = sita.dumps(state)

@@ -78,7 +78,7 @@ def test_the_good_bot_beats_random_bots_clearly() -> None:
         players = 2 + seed % 5
         seat = seed % players
         tally = sita.totals(bot_game(players, seed, {seat}))
-        rest = tally[:seat] + tally[seat + 1:]
+        rest = tally[:seat] + tally[seat + 1 :]
         good += tally[seat]
         other += sum(rest) / len(rest)
     # Random play averages about 15-16 points a match; the good bot about 6-8.

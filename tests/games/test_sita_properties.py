@@ -8,8 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction
-from games.engines import sita
+from games.engines import IllegalAction, sita
 from games.engines.sita import PENALTY
 
 
@@ -104,9 +103,14 @@ def play_checked_game(players: int, matches: int, seed: int) -> sita.State:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=2**31), players=st.integers(min_value=2, max_value=10),
-       matches=st.integers(min_value=1, max_value=2))
-def test_random_matches_conserve_cards_count_penalties_once_and_leak_nothing(seed: int, players: int, matches: int) -> None:
+@given(
+    seed=st.integers(min_value=0, max_value=2**31),
+    players=st.integers(min_value=2, max_value=10),
+    matches=st.integers(min_value=1, max_value=2),
+)
+def test_random_matches_conserve_cards_count_penalties_once_and_leak_nothing(
+    seed: int, players: int, matches: int
+) -> None:
     state = play_checked_game(players, matches, seed)
     record = sita.record(state)
     assert len(record["rounds"]) == matches

@@ -88,7 +88,9 @@ def test_all_eight_schedules_equal_the_books_lists(players: int, order: str) -> 
 
 @pytest.mark.parametrize(("players", "largest", "rounds"), [(3, 12, 29), (4, 9, 26), (5, 7, 25), (6, 6, 26)])
 @pytest.mark.parametrize("deck", ["classic", "jokers"])
-def test_the_table_of_largest_hands_and_round_counts_holds_for_both_decks(players: int, largest: int, rounds: int, deck: str) -> None:
+def test_the_table_of_largest_hands_and_round_counts_holds_for_both_decks(
+    players: int, largest: int, rounds: int, deck: str
+) -> None:
     # Jokers change neither the largest hand nor the number of rounds.
     for order in ("up_down", "down_up"):
         view = engine.view(engine.new_game(players, {"deck": deck, "order": order}, 1), None)
@@ -115,8 +117,18 @@ def test_a_finished_round_scores_exact_bids_with_the_bonus_and_adds_to_the_total
     assert first["points"] == [5, 6, 0]  # exact 0 → 5; exact 1 → 6; missed 1 with 0 tricks → 0
     assert record["totals"] == [15, 10, 0]
     sheet = engine.view(state, None)["score_sheet"]
-    assert sheet == [{"number": 1, "cards": 1, "dealer": 0, "trump": "S", "indicator": None,
-                      "bids": [0, 1, 1], "tricks_won": [0, 1, 0], "points": [5, 6, 0]}]
+    assert sheet == [
+        {
+            "number": 1,
+            "cards": 1,
+            "dealer": 0,
+            "trump": "S",
+            "indicator": None,
+            "bids": [0, 1, 1],
+            "tricks_won": [0, 1, 0],
+            "points": [5, 6, 0],
+        }
+    ]
     assert engine.view(state, None)["round_number"] == 2
 
 
@@ -128,7 +140,10 @@ def test_the_first_dealer_comes_from_the_seed_and_the_deal_moves_on_each_round()
     first_dealers = set()
     for seed in range(40):
         state = engine.new_game(4, None, seed)
-        assert engine.record(state)["rounds"][0]["dealer"] == engine.record(engine.new_game(4, None, seed))["rounds"][0]["dealer"]
+        assert (
+            engine.record(state)["rounds"][0]["dealer"]
+            == engine.record(engine.new_game(4, None, seed))["rounds"][0]["dealer"]
+        )
         first_dealers.add(engine.view(state, None)["dealer"])
     assert first_dealers == {0, 1, 2, 3}
     state = engine.new_game(4, None, 3)
@@ -170,8 +185,7 @@ def test_a_joker_indicator_means_no_trump_suit() -> None:
 
 def test_with_no_trump_suit_the_led_suit_wins_and_a_void_player_plays_anything() -> None:
     # RULING S3 + S7: no trump suit, so being void of the led suit frees the player.
-    state = scenario([["6H", "7C"], ["AS", "KS"], ["8H", "9D"]], dealer=2, trump=None, indicator="BJ",
-                     bids=[1, 0, 0])
+    state = scenario([["6H", "7C"], ["AS", "KS"], ["8H", "9D"]], dealer=2, trump=None, indicator="BJ", bids=[1, 0, 0])
     state = play_out(state, play("6H"))
     assert cards_of(engine.legal_actions(state, 1)) == ["AS", "KS"]
     state = play_out(state, play("AS"), play("8H"))
@@ -231,7 +245,9 @@ def test_the_dealer_may_not_bid_what_makes_the_bids_total_the_hand_size() -> Non
     assert engine.view(state, None)["forbidden_bid"] == 1
     assert engine.view(state, 0)["forbidden_bid"] == 1
     assert [action["bid"] for action in engine.legal_actions(state, 0)] == [0, 2, 3]
-    with pytest.raises(IllegalAction, match="Bid 1 is not allowed for the dealer: the bids would total the number of tricks."):
+    with pytest.raises(
+        IllegalAction, match="Bid 1 is not allowed for the dealer: the bids would total the number of tricks."
+    ):
         engine.apply(state, 0, bid(1))
     state = engine.apply(state, 0, bid(2))
     assert engine.view(state, None)["bids"] == [2, 1, 1]
@@ -285,8 +301,10 @@ def test_the_first_bidder_leads_and_each_trick_winner_leads_the_next() -> None:
     assert engine.to_act(state) == [2]
     assert engine.view(state, None)["trick"]["leader"] == 2
     assert engine.view(state, None)["last_trick"] == {
-        "leader": 1, "winner": 2,
-        "plays": [{"seat": 1, "card": "8H"}, {"seat": 2, "card": "AH"}, {"seat": 0, "card": "6H"}]}
+        "leader": 1,
+        "winner": 2,
+        "plays": [{"seat": 1, "card": "8H"}, {"seat": 2, "card": "AH"}, {"seat": 0, "card": "6H"}],
+    }
 
 
 def test_the_leader_is_shown_during_bidding_as_the_first_bidder() -> None:
@@ -299,8 +317,14 @@ def test_the_leader_is_shown_during_bidding_as_the_first_bidder() -> None:
 
 def test_a_joker_gives_two_actions_and_is_legal_even_when_the_player_could_follow() -> None:
     # RULING S6
-    state = scenario([["KH", "7C"], ["8H", "RJ", "9C"], ["AH", "6D"]], dealer=2, trump="S", bids=[0, 0, 1],
-                     leader=0, plays=[(0, "QH", None)])
+    state = scenario(
+        [["KH", "7C"], ["8H", "RJ", "9C"], ["AH", "6D"]],
+        dealer=2,
+        trump="S",
+        bids=[0, 0, 1],
+        leader=0,
+        plays=[(0, "QH", None)],
+    )
     actions = engine.legal_actions(state, 1)
     assert {"type": "play", "card": "RJ", "joker": "high"} in actions
     assert {"type": "play", "card": "RJ", "joker": "low"} in actions
@@ -322,8 +346,9 @@ def test_a_joker_without_its_declaration_is_refused() -> None:
 
 def test_a_leading_joker_sets_no_suit_and_the_next_standard_card_does() -> None:
     # RULING S6 + S7: after a joker lead anything goes; the first standard card then binds the rest.
-    state = scenario([["BJ", "6C", "QC"], ["9H", "7C", "8D"], ["AH", "KD", "6S"]], dealer=2, trump="S",
-                     bids=[1, 0, 1], leader=0)
+    state = scenario(
+        [["BJ", "6C", "QC"], ["9H", "7C", "8D"], ["AH", "KD", "6S"]], dealer=2, trump="S", bids=[1, 0, 1], leader=0
+    )
     state = play_out(state, play("BJ", "low"))
     view = engine.view(state, 1)
     assert view["led_suit"] is None
@@ -366,8 +391,14 @@ def test_a_trick_with_only_low_jokers_goes_to_the_latest_card() -> None:
 
 def test_a_player_with_the_led_suit_must_follow_or_play_a_joker() -> None:
     # RULING S7
-    state = scenario([["KH", "7C"], ["8H", "AS", "9C"], ["AH", "6D"]], dealer=2, trump="S", bids=[0, 0, 1],
-                     leader=0, plays=[(0, "QH", None)])
+    state = scenario(
+        [["KH", "7C"], ["8H", "AS", "9C"], ["AH", "6D"]],
+        dealer=2,
+        trump="S",
+        bids=[0, 0, 1],
+        leader=0,
+        plays=[(0, "QH", None)],
+    )
     assert cards_of(engine.legal_actions(state, 1)) == ["8H"]
     with pytest.raises(IllegalAction, match=r"You must follow suit \(hearts\)"):
         engine.apply(state, 1, play("AS"))
@@ -375,26 +406,50 @@ def test_a_player_with_the_led_suit_must_follow_or_play_a_joker() -> None:
 
 def test_a_player_void_in_the_led_suit_must_trump() -> None:
     # RULING S7
-    state = scenario([["KH", "7C"], ["AS", "6S", "9C"], ["AH", "6D"]], dealer=2, trump="S", bids=[0, 0, 1],
-                     leader=0, plays=[(0, "QH", None)])
+    state = scenario(
+        [["KH", "7C"], ["AS", "6S", "9C"], ["AH", "6D"]],
+        dealer=2,
+        trump="S",
+        bids=[0, 0, 1],
+        leader=0,
+        plays=[(0, "QH", None)],
+    )
     assert sorted(cards_of(engine.legal_actions(state, 1))) == ["6S", "AS"]
     with pytest.raises(IllegalAction, match=r"must play trump \(spades\) or a joker"):
         engine.apply(state, 1, play("9C"))
 
 
 def test_a_void_player_may_still_play_a_joker_instead_of_trump() -> None:
-    state = scenario([["KH", "7C"], ["AS", "BJ", "9C"], ["AH", "6D"]], dealer=2, trump="S", bids=[0, 0, 1],
-                     leader=0, plays=[(0, "QH", None)])
+    state = scenario(
+        [["KH", "7C"], ["AS", "BJ", "9C"], ["AH", "6D"]],
+        dealer=2,
+        trump="S",
+        bids=[0, 0, 1],
+        leader=0,
+        plays=[(0, "QH", None)],
+    )
     assert sorted(cards_of(engine.legal_actions(state, 1))) == ["AS", "BJ", "BJ"]
 
 
 def test_a_player_with_neither_the_led_suit_nor_trump_plays_anything_and_need_not_overtake() -> None:
     # RULING S7: no overtaking rule.
-    state = scenario([["KH", "7C"], ["8D", "9C", "6H"], ["AH", "6D"]], dealer=2, trump="S", bids=[0, 0, 1],
-                     leader=0, plays=[(0, "QH", None)])
+    state = scenario(
+        [["KH", "7C"], ["8D", "9C", "6H"], ["AH", "6D"]],
+        dealer=2,
+        trump="S",
+        bids=[0, 0, 1],
+        leader=0,
+        plays=[(0, "QH", None)],
+    )
     assert cards_of(engine.legal_actions(state, 1)) == ["6H"]  # follows with a low card: allowed
-    state = scenario([["KH", "7C"], ["8D", "9C", "7D"], ["AH", "6D"]], dealer=2, trump="S", bids=[0, 0, 1],
-                     leader=0, plays=[(0, "QH", None)])
+    state = scenario(
+        [["KH", "7C"], ["8D", "9C", "7D"], ["AH", "6D"]],
+        dealer=2,
+        trump="S",
+        bids=[0, 0, 1],
+        leader=0,
+        plays=[(0, "QH", None)],
+    )
     assert sorted(cards_of(engine.legal_actions(state, 1))) == ["7D", "8D", "9C"]
 
 
@@ -481,8 +536,15 @@ def test_it_refuses_a_card_not_held_without_naming_anyone_elses_cards() -> None:
     with pytest.raises(IllegalAction) as refused:
         engine.apply(state, 1, play("6H"))
     assert "6H" not in str(refused.value) and "7S" not in str(refused.value)
-    for garbage in ({"type": "play", "card": "ZZ"}, {"type": "play", "card": 5}, {"type": "play", "card": "8H", "x": 1},
-                    {"type": "play"}, {"type": "dance"}, None, []):
+    for garbage in (
+        {"type": "play", "card": "ZZ"},
+        {"type": "play", "card": 5},
+        {"type": "play", "card": "8H", "x": 1},
+        {"type": "play"},
+        {"type": "dance"},
+        None,
+        [],
+    ):
         with pytest.raises(IllegalAction):
             engine.apply(state, 1, garbage)
 
@@ -517,8 +579,18 @@ def test_the_record_holds_every_key_with_the_trick_in_progress() -> None:
     assert set(record) == {"game", "players", "options", "seed", "rounds", "totals", "placements", "over", "sitaratas"}
     assert (record["placements"], record["over"], record["sitaratas"]) == ([], False, None)
     round_ = record["rounds"][0]
-    assert set(round_) == {"number", "cards", "dealer", "hands", "indicator", "trump", "bids", "tricks",
-                           "tricks_won", "points"}
+    assert set(round_) == {
+        "number",
+        "cards",
+        "dealer",
+        "hands",
+        "indicator",
+        "trump",
+        "bids",
+        "tricks",
+        "tricks_won",
+        "points",
+    }
     assert round_["hands"] == [["6H", "7S"], ["8H", "9S"], ["10H", "JS"]]
     assert round_["bids"] == [{"seat": 1, "bid": 1}, {"seat": 2, "bid": 0}, {"seat": 0, "bid": 0}]
     assert round_["tricks"] == [{"leader": 1, "plays": [{"seat": 1, "card": "8H"}], "winner": None}]

@@ -67,25 +67,49 @@ def test_it_bids_high_with_sure_winners_and_low_with_rags() -> None:
 
 def test_it_wins_as_cheaply_as_it_can_when_it_needs_a_trick() -> None:
     # Last to play, needing one trick: the king is enough, the ace is kept.
-    state = scenario([["AH", "KH", "6C"], ["10H", "7C"], ["QH", "8C"]], dealer=0, trump="S", bids=[1, 0, 0],
-                     leader=1, plays=[(1, "9H", None), (2, "JH", None)])
+    state = scenario(
+        [["AH", "KH", "6C"], ["10H", "7C"], ["QH", "8C"]],
+        dealer=0,
+        trump="S",
+        bids=[1, 0, 0],
+        leader=1,
+        plays=[(1, "9H", None), (2, "JH", None)],
+    )
     assert choose_in(state, 0) == {"type": "play", "card": "KH"}
 
 
 def test_it_plays_a_joker_high_when_no_standard_card_can_win_a_needed_trick() -> None:
-    state = scenario([["RJ", "6H", "6C"], ["10H", "7C"], ["QH", "8C"]], dealer=0, trump="S", bids=[1, 0, 0],
-                     leader=1, plays=[(1, "9H", None), (2, "AH", None)])
+    state = scenario(
+        [["RJ", "6H", "6C"], ["10H", "7C"], ["QH", "8C"]],
+        dealer=0,
+        trump="S",
+        bids=[1, 0, 0],
+        leader=1,
+        plays=[(1, "9H", None), (2, "AH", None)],
+    )
     assert choose_in(state, 0) == {"type": "play", "card": "RJ", "joker": "high"}
 
 
 def test_it_ducks_under_the_winning_card_once_its_bid_is_made() -> None:
     # Bid 0: it sheds its most dangerous card that still loses (the king under the ace).
-    state = scenario([["KH", "QH", "6C"], ["10H", "7C"], ["AH", "8C"]], dealer=0, trump="S", bids=[0, 1, 1],
-                     leader=1, plays=[(1, "9H", None), (2, "AH", None)])
+    state = scenario(
+        [["KH", "QH", "6C"], ["10H", "7C"], ["AH", "8C"]],
+        dealer=0,
+        trump="S",
+        bids=[0, 1, 1],
+        leader=1,
+        plays=[(1, "9H", None), (2, "AH", None)],
+    )
     assert choose_in(state, 0) == {"type": "play", "card": "KH"}
     # Only winners in hand but a joker: the LOW joker is a sure duck.
-    state = scenario([["KH", "BJ"], ["10H"], ["7H"]], dealer=0, trump="S", bids=[0, 1, 0],
-                     leader=1, plays=[(1, "9H", None), (2, "7H", None)])
+    state = scenario(
+        [["KH", "BJ"], ["10H"], ["7H"]],
+        dealer=0,
+        trump="S",
+        bids=[0, 1, 0],
+        leader=1,
+        plays=[(1, "9H", None), (2, "7H", None)],
+    )
     assert choose_in(state, 0) == {"type": "play", "card": "BJ", "joker": "low"}
 
 

@@ -13,9 +13,9 @@ from games import storage
 from games.bots import get_bot
 from games.engines import codec, get_engine
 from games.models import Match
-from tests.games.replay import rebuild_state
 from tables import matchstore
 from tests.games.history_helpers import play_to_end, started_match
+from tests.games.replay import rebuild_state
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,9 @@ def _one(sql: str) -> object:
 
 def test_the_match_state_is_compressed_with_lz4_where_the_server_has_it() -> None:
     has_lz4 = _one("SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'")
-    method = _one("SELECT attcompression FROM pg_attribute WHERE attrelid = 'games_match'::regclass AND attname = 'state'")
+    method = _one(
+        "SELECT attcompression FROM pg_attribute WHERE attrelid = 'games_match'::regclass AND attname = 'state'"
+    )
     assert method == ("l" if has_lz4 else "")  # '' is the server's default, pglz
 
 
@@ -60,7 +62,11 @@ def test_a_split_state_joins_back_to_the_engines_state_and_text() -> None:
         text, rounds = storage.split("estimation", state)
         assert rounds == list(state.history) and len(text) < len(engine.dumps(state)) or not rounds
         parsed = engine.loads(text)
-        assert storage.placeholders("estimation", parsed) == storage.placeholders_in_text("estimation", text) == len(rounds)
+        assert (
+            storage.placeholders("estimation", parsed)
+            == storage.placeholders_in_text("estimation", text)
+            == len(rounds)
+        )
         joined = storage.join("estimation", parsed, codec.loads(codec.dumps(rounds)))
         assert joined == state and engine.dumps(joined) == engine.dumps(state)
 

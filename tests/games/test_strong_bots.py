@@ -10,9 +10,8 @@ import time
 
 import pytest
 
-from games.bots import LEVELS, get_bot
+from games.bots import LEVELS, get_bot, strong_estimation, strong_sita, strong_sitaratas, tricks
 from games.bots import estimation as rule_based_estimation
-from games.bots import strong_estimation, strong_sita, strong_sitaratas, tricks
 from games.bots.budget import Budget, budget_seconds
 from games.engines import estimation, get_engine, sita, sitaratas
 
@@ -44,14 +43,17 @@ def play_game(game: str, players: int, options: dict, seed: int, levels: list[st
     return state
 
 
-@pytest.mark.parametrize(("game", "players", "options"), [
-    ("sitaratas", 3, {"deck": "jokers", "order": "down_up"}),
-    ("sitaratas", 6, {"deck": "classic"}),
-    ("estimation", 4, {"length": "micro"}),
-    ("estimation", 4, {"length": "mini"}),  # call rounds: Dash Calls and the auction
-    ("sita", 4, {"matches": 2}),
-    ("sita", 10, {}),
-])
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("sitaratas", 3, {"deck": "jokers", "order": "down_up"}),
+        ("sitaratas", 6, {"deck": "classic"}),
+        ("estimation", 4, {"length": "micro"}),
+        ("estimation", 4, {"length": "mini"}),  # call rounds: Dash Calls and the auction
+        ("sita", 4, {"matches": 2}),
+        ("sita", 10, {}),
+    ],
+)
 def test_strong_bots_play_whole_games_with_legal_actions_only(small_budget, game, players, options) -> None:
     # Every other seat is strong too, with easy and random seats among them for odd positions.
     levels = ["strong", "easy", "strong", "random", "strong", "strong", "easy", "strong", "strong", "strong"][:players]
@@ -84,7 +86,9 @@ def test_the_easy_bot_errs_sometimes_and_is_otherwise_the_normal_bot() -> None:
     state = estimation.new_game(4, {"length": "micro"}, 3)
     while state.phase != "playing":
         seat = estimation.to_act(state)[0]
-        state = estimation.apply(state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0)))
+        state = estimation.apply(
+            state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0))
+        )
     seat = estimation.to_act(state)[0]
     view = estimation.view(state, seat)
     normal = rule_based_estimation.choose(view, random.Random(0))
@@ -109,7 +113,9 @@ def heavy_views() -> dict[str, dict]:
     state = estimation.new_game(4, {"length": "micro"}, 5)
     while state.phase != "playing":
         seat = estimation.to_act(state)[0]
-        state = estimation.apply(state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0)))
+        state = estimation.apply(
+            state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0))
+        )
     views["estimation"] = estimation.view(state, estimation.to_act(state)[0])
     state = estimation.new_game(4, {"length": "mini"}, 5)  # a call round: the auction
     while state.phase != "auction":
@@ -162,7 +168,7 @@ def _others_shuffled(hands: list[list], me: int, rng: random.Random) -> list[lis
         if seat == me:
             dealt.append(list(hand))
         else:
-            dealt.append(pool[start:start + len(hand)])
+            dealt.append(pool[start : start + len(hand)])
             start += len(hand)
     assert dealt != [list(hand) for hand in hands]
     return dealt
@@ -196,7 +202,9 @@ def test_a_strong_estimation_choice_does_not_change_with_the_other_seats_cards()
     bots_played = 0
     while state.phase != "playing" or bots_played < 5:
         seat = estimation.to_act(state)[0]
-        state = estimation.apply(state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0)))
+        state = estimation.apply(
+            state, seat, rule_based_estimation.choose(estimation.view(state, seat), random.Random(0))
+        )
         bots_played += state.phase == "playing"
     seat = estimation.to_act(state)[0]
     choice = _strong_choice("estimation", state, seat)
@@ -213,8 +221,9 @@ def test_a_strong_sita_choice_does_not_change_with_the_other_seats_cards() -> No
     choice = _strong_choice("sita", state, 0)
     for trial in range(3):
         hands = _others_shuffled([list(hand) for hand in state.hands], 0, random.Random(trial))
-        other = dataclasses.replace(state, hands=tuple(tuple(hand) for hand in hands),
-                                    chosen=(None, None, None, hands[3][0], None))
+        other = dataclasses.replace(
+            state, hands=tuple(tuple(hand) for hand in hands), chosen=(None, None, None, hands[3][0], None)
+        )
         assert sita.view(other, 0) == sita.view(state, 0)
         assert _strong_choice("sita", other, 0) == choice
 
@@ -275,7 +284,11 @@ def test_the_lean_simulator_agrees_with_the_estimation_engine(seed) -> None:
         history = len(state.history)
         state = estimation.apply(state, seat, action)
         if trick.count == 4:
-            done = state.history[-1]["tricks"][count]["winner"] if len(state.history) > history else state.tricks[count].winner
+            done = (
+                state.history[-1]["tricks"][count]["winner"]
+                if len(state.history) > history
+                else state.tricks[count].winner
+            )
             assert trick.best_seat == done
             checked += 1
     assert checked == 5 * 13
@@ -285,7 +298,7 @@ def test_a_rollout_plays_every_card_once_and_scores_every_trick() -> None:
     rng = random.Random(3)
     deck = [tricks.encode(card) for card in sitaratas.make_deck(sitaratas.CLASSIC_RANKS, jokers=True)]
     rng.shuffle(deck)
-    hands = [deck[i * 9:(i + 1) * 9] for i in range(4)]
+    hands = [deck[i * 9 : (i + 1) * 9] for i in range(4)]
     rules = tricks.Rules(4, 1, sitaratas=True)
     won = tricks.rollout([list(hand) for hand in hands], tricks.Trick(0), [0] * 4, [2, 3, 0, 1], rules)
     assert sum(won) == 9

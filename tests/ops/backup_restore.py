@@ -38,7 +38,9 @@ def tool(name: str, server_major: int) -> str:
     versions = {}
     for candidate in filter(None, candidates):
         if Path(candidate).exists():
-            found = re.search(r"(\d+)\.", subprocess.run([candidate, "--version"], capture_output=True, text=True).stdout)
+            found = re.search(
+                r"(\d+)\.", subprocess.run([candidate, "--version"], capture_output=True, text=True).stdout
+            )
             if found:
                 versions[candidate] = int(found.group(1))
     for candidate, major in sorted(versions.items(), key=lambda item: (item[1] != server_major, item[1])):
@@ -71,18 +73,34 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as directory:
         dump = Path(directory) / f"{source}.dump"
         started = time.monotonic()
-        subprocess.run([tool("pg_dump", server_major), "--format=custom", "--no-owner", "--no-privileges",
-                        f"--file={dump}", url], check=True, env=env)
+        subprocess.run(
+            [tool("pg_dump", server_major), "--format=custom", "--no-owner", "--no-privileges", f"--file={dump}", url],
+            check=True,
+            env=env,
+        )
         print(f"backup: dumped {source} ({dump.stat().st_size:,} bytes) in {time.monotonic() - started:.1f} s")
         with psycopg.connect(with_database(url, "postgres"), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{restored}"')
         try:
             started = time.monotonic()
-            subprocess.run([tool("pg_restore", server_major), "--no-owner", "--no-privileges", "--exit-on-error",
-                            f"--dbname={restored_url}", str(dump)], check=True, env=env)
+            subprocess.run(
+                [
+                    tool("pg_restore", server_major),
+                    "--no-owner",
+                    "--no-privileges",
+                    "--exit-on-error",
+                    f"--dbname={restored_url}",
+                    str(dump),
+                ],
+                check=True,
+                env=env,
+            )
             print(f"backup: restored into the fresh database {restored} in {time.monotonic() - started:.1f} s")
-            check = subprocess.run([sys.executable, str(ROOT / "manage.py"), "verify_matches"], cwd=ROOT,
-                                   env={**env, "DATABASE_URL": restored_url})
+            check = subprocess.run(
+                [sys.executable, str(ROOT / "manage.py"), "verify_matches"],
+                cwd=ROOT,
+                env={**env, "DATABASE_URL": restored_url},
+            )
             print(f"backup: verify_matches on the restored copy exited with {check.returncode}")
             return check.returncode
         finally:

@@ -19,8 +19,13 @@ SCRIPT = Path(__file__).with_name("backup_restore.py")
 
 
 def run_script() -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT)], env={**os.environ, "DATABASE_URL": database_url()},
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT)],
+        env={**os.environ, "DATABASE_URL": database_url()},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_a_dump_restored_into_a_fresh_database_verifies_clean(host, player, outsider) -> None:

@@ -62,5 +62,16 @@ async def test_a_socket_command_is_one_line_with_its_ids_and_never_the_card_chos
     assert line["command"] == "act" and line["outcome"] == "ok" and line["version"] == match.version
     assert (line["table_id"], line["match_id"], line["user_id"]) == (table.pk, match.pk, player.pk)
     # Nothing of the message itself: no action, so no card.
-    assert set(line) == {"time", "level", "logger", "message", "command", "table_id", "match_id", "user_id",
-                         "version", "outcome", "ms"}
+    assert set(line) == {
+        "time",
+        "level",
+        "logger",
+        "message",
+        "command",
+        "table_id",
+        "match_id",
+        "user_id",
+        "version",
+        "outcome",
+        "ms",
+    }

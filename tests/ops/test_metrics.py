@@ -26,8 +26,11 @@ def eager_bots(settings):
 
 def samples(text: str) -> dict[tuple, float]:
     """(sample name, sorted labels) -> value, from the exposition text."""
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(text) for sample in family.samples}
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
 
 
 async def scrape() -> dict[tuple, float]:
@@ -74,8 +77,10 @@ async def test_a_move_over_the_socket_moves_the_scraped_values(host, player, set
     opened = await scrape()
     assert value(opened, "sitaratas_open_sockets") == value(before, "sitaratas_open_sockets") + 2
     # RULING P6: the start used a pass per player: two committed ledger transfers.
-    assert (value(opened, "sitaratas_ledger_transfers_total", asset="passes", reason="pass_use")
-            == value(before, "sitaratas_ledger_transfers_total", asset="passes", reason="pass_use") + 2)
+    assert (
+        value(opened, "sitaratas_ledger_transfers_total", asset="passes", reason="pass_use")
+        == value(before, "sitaratas_ledger_transfers_total", asset="passes", reason="pass_use") + 2
+    )
 
     engine, state = await database_sync_to_async(state_of)(match)
     match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
@@ -88,20 +93,31 @@ async def test_a_move_over_the_socket_moves_the_scraped_values(host, player, set
     assert any("moved on" in reply for reply in await drain(socket))
     after = await scrape()
 
-    moves = value(after, "sitaratas_moves_total", game="sitaratas") - value(opened, "sitaratas_moves_total",
-                                                                           game="sitaratas")
+    moves = value(after, "sitaratas_moves_total", game="sitaratas") - value(
+        opened, "sitaratas_moves_total", game="sitaratas"
+    )
     assert moves >= 1  # the player's move, and any bot move it let happen
-    assert (value(after, "sitaratas_move_seconds_count", game="sitaratas")
-            == value(opened, "sitaratas_move_seconds_count", game="sitaratas") + 1)
+    assert (
+        value(after, "sitaratas_move_seconds_count", game="sitaratas")
+        == value(opened, "sitaratas_move_seconds_count", game="sitaratas") + 1
+    )
     assert value(after, "sitaratas_move_seconds_sum", game="sitaratas") > value(
-        opened, "sitaratas_move_seconds_sum", game="sitaratas")
-    assert (value(after, "sitaratas_failed_moves_total", reason="stale")
-            == value(opened, "sitaratas_failed_moves_total", reason="stale") + 1)
+        opened, "sitaratas_move_seconds_sum", game="sitaratas"
+    )
+    assert (
+        value(after, "sitaratas_failed_moves_total", reason="stale")
+        == value(opened, "sitaratas_failed_moves_total", reason="stale") + 1
+    )
     # Every move since the first scrape but the player's one was a bot's, each timed once.
-    bot_moves = value(after, "sitaratas_moves_total", game="sitaratas") - value(
-        before, "sitaratas_moves_total", game="sitaratas") - 1
-    assert value(after, "sitaratas_bot_move_seconds_count", game="sitaratas") == value(
-        before, "sitaratas_bot_move_seconds_count", game="sitaratas") + bot_moves
+    bot_moves = (
+        value(after, "sitaratas_moves_total", game="sitaratas")
+        - value(before, "sitaratas_moves_total", game="sitaratas")
+        - 1
+    )
+    assert (
+        value(after, "sitaratas_bot_move_seconds_count", game="sitaratas")
+        == value(before, "sitaratas_bot_move_seconds_count", game="sitaratas") + bot_moves
+    )
     assert ("sitaratas_celery_queue_length", (("queue", settings.CELERY_TASK_DEFAULT_QUEUE),)) in after
 
     for socket in sockets:
@@ -117,8 +133,14 @@ def test_every_metric_the_grafana_dashboard_plots_is_served(settings) -> None:
 
     from ops.metrics import exposition
 
-    dashboard = json.loads((Path(__file__).resolve().parents[2] / "docs" / "ops" / "grafana-dashboard.json").read_text())
-    plotted = {re.sub(r"_(bucket|total)$", "", name) for panel in dashboard["panels"] for target in panel["targets"]
-               for name in re.findall(r"sitaratas_\w+", target["expr"])}
+    dashboard = json.loads(
+        (Path(__file__).resolve().parents[2] / "docs" / "ops" / "grafana-dashboard.json").read_text()
+    )
+    plotted = {
+        re.sub(r"_(bucket|total)$", "", name)
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"sitaratas_\w+", target["expr"])
+    }
     served = {family.name for family in text_string_to_metric_families(exposition().decode())}
     assert plotted and plotted <= served, plotted - served

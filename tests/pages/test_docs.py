@@ -68,15 +68,22 @@ def test_the_rule_books_headings_are_well_formed_and_unique() -> None:
                 assert found, f"{path.name}: a ruling heading must read '### S4 — Short title': {line!r}"
                 assert found.group(1) not in seen, f"{found.group(1)} is in both {seen[found.group(1)]} and {path.name}"
                 seen[found.group(1)] = path.name
-    for ruling in [*(f"S{n}" for n in range(1, 16)), *(f"E{n}" for n in range(1, 14)),
-                   *(f"T{n}" for n in range(1, 7)), *(f"P{n}" for n in range(1, 9))]:
+    for ruling in [
+        *(f"S{n}" for n in range(1, 16)),
+        *(f"E{n}" for n in range(1, 14)),
+        *(f"T{n}" for n in range(1, 7)),
+        *(f"P{n}" for n in range(1, 9)),
+    ]:
         assert ruling in seen, f"{ruling} keeps its number and must stay in docs/rules/"
 
 
 def test_nothing_in_the_repository_points_outside_it() -> None:
     outside = re.compile(r"\.\./shared|/work/shared|RULINGS\.md|DESIGN\.md|STYLE\.md")
-    offenders = [str(path.relative_to(ROOT)) for path in project_files()
-                 if path.name != Path(__file__).name and outside.search(path.read_text(encoding="utf-8", errors="replace"))]
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in project_files()
+        if path.name != Path(__file__).name and outside.search(path.read_text(encoding="utf-8", errors="replace"))
+    ]
     assert offenders == []
 
 
@@ -84,11 +91,18 @@ def test_nothing_in_the_repository_points_outside_it() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("game, example, card_html", [
-    ("sitaratas", "Worked example: a trick with a HIGH joker", 'title="Red joker"'),
-    ("estimation", "Worked example: a call round scored line by line", '<span class="card red suit-H small" title="2♥"'),
-    ("sita", "Worked example: a turn with a card too low", '<span class="card sita p1 small" title="9 (1 point)">'),
-])
+@pytest.mark.parametrize(
+    "game, example, card_html",
+    [
+        ("sitaratas", "Worked example: a trick with a HIGH joker", 'title="Red joker"'),
+        (
+            "estimation",
+            "Worked example: a call round scored line by line",
+            '<span class="card red suit-H small" title="2♥"',
+        ),
+        ("sita", "Worked example: a turn with a card too low", '<span class="card sita p1 small" title="9 (1 point)">'),
+    ],
+)
 def test_each_games_rules_page_renders_its_doc_with_cards_drawn_as_on_the_table(game, example, card_html) -> None:
     html = Client().get(f"/rules/{game}/").content.decode()
     assert example in html and card_html in html
@@ -143,8 +157,12 @@ def test_the_pages_link_to_the_rules_terms_and_privacy(host) -> None:
 
 def test_the_high_joker_example_is_what_the_engine_decides() -> None:
     # RULING S8, with seats 1..4 of the page as 0..3.
-    plays = [sitaratas.Play(1, "BJ", "low"), sitaratas.Play(2, "KS", None), sitaratas.Play(3, "RJ", "high"),
-             sitaratas.Play(0, "9H", None)]
+    plays = [
+        sitaratas.Play(1, "BJ", "low"),
+        sitaratas.Play(2, "KS", None),
+        sitaratas.Play(3, "RJ", "high"),
+        sitaratas.Play(0, "9H", None),
+    ]
     assert sitaratas.trick_winner(plays, "H") == 3
     assert sitaratas.trick_winner([*plays[:2], sitaratas.Play(3, "RJ", "low"), plays[3]], "H") == 0
     assert sitaratas.trick_winner([*plays[:2], sitaratas.Play(3, "RJ", "low"), sitaratas.Play(0, "9C", None)], "H") == 2
@@ -152,12 +170,22 @@ def test_the_high_joker_example_is_what_the_engine_decides() -> None:
 
 def test_the_estimation_example_scores_as_the_engine_does() -> None:
     # RULINGS E5, E10: seats 1..4 of the page as 0..3; seat 2 (index 1) estimated last.
-    scored = estimation.score_round(estimate=[0, 2, 6, 3], tricks_won=[1, 2, 6, 4],
-                                    dash_call=[True, False, False, False], caller=2, last_estimator=1)
+    scored = estimation.score_round(
+        estimate=[0, 2, 6, 3],
+        tricks_won=[1, 2, 6, 4],
+        dash_call=[True, False, False, False],
+        caller=2,
+        last_estimator=1,
+    )
     assert scored["points"] == [-33, 22, 26, -1]
     assert scored["over_under"] == "under" and scored["risk"] == {"seat": 1, "level": 1}
-    alone = estimation.score_round(estimate=[0, 2, 6, 3], tricks_won=[1, 3, 6, 3],
-                                   dash_call=[True, False, False, False], caller=2, last_estimator=1)
+    alone = estimation.score_round(
+        estimate=[0, 2, 6, 3],
+        tricks_won=[1, 3, 6, 3],
+        dash_call=[True, False, False, False],
+        caller=2,
+        last_estimator=1,
+    )
     assert alone["points"][2] == 26  # two made it (seats 3 and 4), so no only-player bonus
 
 

@@ -3,6 +3,7 @@ Arabic right to left; rules documents per language with English as the fallback.
 
 from __future__ import annotations
 
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -52,8 +53,9 @@ def docs_tree(tmp_path: Path, monkeypatch) -> Path:
     rules = tmp_path / "rules"
     (rules / "et").mkdir(parents=True)
     (rules / "sitaratas.md").write_text("# Sitaratas rules\n\n### S1 — Players\n\nThree to six.\n", encoding="utf-8")
-    (rules / "et" / "sitaratas.md").write_text("# Sitaratase reeglid\n\n### S1 — Mängijad\n\nKolm kuni kuus.\n",
-                                               encoding="utf-8")
+    (rules / "et" / "sitaratas.md").write_text(
+        "# Sitaratase reeglid\n\n### S1 — Mängijad\n\nKolm kuni kuus.\n", encoding="utf-8"
+    )
     (rules / "et" / "extra.md").write_text("### Z9 — Only a translation\n", encoding="utf-8")
     monkeypatch.setattr(docs, "docs_dir", lambda: tmp_path)
     return tmp_path
@@ -74,14 +76,17 @@ def test_ruling_ids_come_from_the_english_documents_only(docs_tree: Path) -> Non
     assert docs.ruling_ids() == {"S1"}
 
 
-@pytest.mark.parametrize("stored, estonian, arabic", [
-    ("Finished.", "Lõppenud.", "انتهت."),
-    ("Aborted by Ann: spam: again", "Katkestas Ann: spam: again", "أوقفها Ann: spam: again"),
-    ("Abandoned: no move for 24 hours.", "Hüljatud: 24 tundi ilma käiguta.", "مهجورة: لا حركة منذ 24 ساعة."),
-    ("Closed after 2 hours without activity.", "Suletud pärast 2 tundi tegevuseta.", "أُغلقت بعد ساعتين بلا نشاط."),
-    ("Closed by the host, Ann.", "Sulges võõrustaja Ann.", "أغلقها المضيف Ann."),
-    ("An older wording.", "An older wording.", "An older wording."),
-])
+@pytest.mark.parametrize(
+    "stored, estonian, arabic",
+    [
+        ("Finished.", "Lõppenud.", "انتهت."),
+        ("Aborted by Ann: spam: again", "Katkestas Ann: spam: again", "أوقفها Ann: spam: again"),
+        ("Abandoned: no move for 24 hours.", "Hüljatud: 24 tundi ilma käiguta.", "مهجورة: لا حركة منذ 24 ساعة."),
+        ("Closed after 2 hours without activity.", "Suletud pärast 2 tundi tegevuseta.", "أُغلقت بعد ساعتين بلا نشاط."),
+        ("Closed by the host, Ann.", "Sulges võõrustaja Ann.", "أغلقها المضيف Ann."),
+        ("An older wording.", "An older wording.", "An older wording."),
+    ],
+)
 def test_why_a_game_ended_is_read_in_the_reader_language(stored: str, estonian: str, arabic: str) -> None:
     from django.utils import translation
 
@@ -95,19 +100,21 @@ def test_why_a_game_ended_is_read_in_the_reader_language(stored: str, estonian: 
 
 
 def test_history_shows_dates_numbers_and_endings_in_the_reader_language(host: User) -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from games.models import Match
     from tests.games.history_helpers import finished_match
 
     match = finished_match(host, "sita")
-    Match.objects.filter(pk=match.pk).update(ended_at=datetime(2026, 12, 1, 20, 5, tzinfo=timezone.utc))
+    Match.objects.filter(pk=match.pk).update(ended_at=datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
     match.match_players.filter(seat=0).update(total=1234)
     pages = {language: Client(HTTP_ACCEPT_LANGUAGE=language) for language in ("en", "et", "ar")}
     history = {language: client.get("/history/").content.decode() for language, client in pages.items()}
     game = {language: client.get(f"/games/{match.pk}/").content.decode() for language, client in pages.items()}
     assert "1 Dec 2026, 20:05" in history["en"] and f"game #{match.pk} · table {match.table_id}" in history["en"]
-    assert "1. detsember 2026, 20:05" in history["et"] and f"mäng nr {match.pk} · laud {match.table_id}" in history["et"]
+    assert (
+        "1. detsember 2026, 20:05" in history["et"] and f"mäng nr {match.pk} · laud {match.table_id}" in history["et"]
+    )
     assert "1 ديسمبر، 2026، 8:05 م" in history["ar"]
     assert "1,234" in game["en"] and "1\xa0234" in game["et"] and "1.234" in game["ar"]
     assert "Finished." in game["en"] and "Lõppenud." in game["et"] and "انتهت." in game["ar"]
@@ -136,7 +143,7 @@ def test_a_live_render_reads_each_text_once_from_its_language_catalogue() -> Non
     from django.utils import translation
 
     from config import i18n
-    from tables.live.presenters.estimation import PHASES, OVER_UNDER
+    from tables.live.presenters.estimation import OVER_UNDER, PHASES
 
     for language in ("en", "et", "ar"):
         catalogue = i18n.catalogue(language)
@@ -145,7 +152,8 @@ def test_a_live_render_reads_each_text_once_from_its_language_catalogue() -> Non
             assert catalogue.text(PHASES["auction"]) == str(PHASES["auction"])
             assert catalogue.text(OVER_UNDER["over"]) == str(OVER_UNDER["over"])  # pgettext_lazy
             assert catalogue.ngettext("%(num)s point", "%(num)s points", 2) == translation.ngettext(
-                "%(num)s point", "%(num)s points", 2)
+                "%(num)s point", "%(num)s points", 2
+            )
     rendering = i18n.RENDERING.set(i18n.catalogue("et"))
     try:
         assert (i18n.gettext("Round"), i18n.text(PHASES["auction"]), i18n.language()) == ("Voor", "Oksjon", "et")

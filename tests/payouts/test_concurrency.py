@@ -19,8 +19,10 @@ def test_two_players_take_the_last_seat_at_once(host, player, outsider) -> None:
     table = open_table(host, "estimation", seat_count=4, stake=100)
     services.bot_add(table_id=table.pk, host=host, position=1)
     services.bot_add(table_id=table.pk, host=host, position=2)
-    results = race(lambda: services.seat_take(table_id=table.pk, user=player, position=3),
-                   lambda: services.seat_take(table_id=table.pk, user=outsider, position=3))
+    results = race(
+        lambda: services.seat_take(table_id=table.pk, user=player, position=3),
+        lambda: services.seat_take(table_id=table.pk, user=outsider, position=3),
+    )
     assert sum(isinstance(result, TableError) for result in results) == 1
     seated = table.seats.get(position=3).user
     loser = outsider if seated == player else player
@@ -43,8 +45,10 @@ def test_a_double_start_starts_once_and_collects_once(host, player) -> None:
     table = open_table(host, "estimation", stake=50)
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    results = race(lambda: services.table_start(table_id=table.pk, host=host),
-                   lambda: services.table_start(table_id=table.pk, host=host))
+    results = race(
+        lambda: services.table_start(table_id=table.pk, host=host),
+        lambda: services.table_start(table_id=table.pk, host=host),
+    )
     assert sum(isinstance(result, TableError) for result in results) == 1
     assert table.matches.count() == 1
     assert Transfer.objects.filter(reason="pot_collect").count() == 2
@@ -56,7 +60,9 @@ def test_a_double_start_of_a_sitaratas_table_uses_each_pass_once(host, player) -
     table = open_table(host, "sitaratas", seat_count=3)
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    race(lambda: services.table_start(table_id=table.pk, host=host),
-         lambda: services.table_start(table_id=table.pk, host=host))
+    race(
+        lambda: services.table_start(table_id=table.pk, host=host),
+        lambda: services.table_start(table_id=table.pk, host=host),
+    )
     assert Transfer.objects.filter(reason="pass_use").count() == 2
     assert_passes_conserved()

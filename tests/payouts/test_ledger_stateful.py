@@ -46,8 +46,12 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(who=st.integers(0, 3), game=st.sampled_from(["estimation", "sitaratas"]), stake=st.integers(0, 700))
     def open(self, who, game, stake) -> None:
         try:
-            table = services.table_create(host=self.users[who], game=game, seat_count=4 if game == "estimation" else 3,
-                                          stake=stake if game == "estimation" else 0)
+            table = services.table_create(
+                host=self.users[who],
+                game=game,
+                seat_count=4 if game == "estimation" else 3,
+                stake=stake if game == "estimation" else 0,
+            )
         except TableError:
             return
         self.tables.append(table.pk)
@@ -122,7 +126,12 @@ class LedgerMachine(RuleBasedStateMachine):
 
 def test_random_ledger_sequences_never_create_lose_or_double_count(monkeypatch) -> None:
     monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
-    run_state_machine_as_test(LedgerMachine, settings=settings(
-        max_examples=12, stateful_step_count=25, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    ))
+    run_state_machine_as_test(
+        LedgerMachine,
+        settings=settings(
+            max_examples=12,
+            stateful_step_count=25,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+        ),
+    )

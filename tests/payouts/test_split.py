@@ -32,31 +32,34 @@ def test_stakers_are_ranked_among_themselves_around_bots() -> None:
     assert split_pot(100, [(4, 3), (2, 1)]) == {1: 100, 3: 0}
 
 
-@pytest.mark.parametrize(("stakers", "expected"), [
-    # two stakers tied: they span 100 + 0
-    ([(1, 0), (1, 1)], {0: 50, 1: 50}),
-    # three: tie for first spans 70 + 30
-    ([(1, 0), (1, 1), (3, 2)], {0: 50, 1: 50, 2: 0}),
-    # three: tie for second spans 30 + 0
-    ([(1, 0), (2, 1), (2, 2)], {0: 70, 1: 15, 2: 15}),
-    # three all tied: 100 / 3 each; the left-over coin to the earliest seat
-    ([(1, 0), (1, 1), (1, 2)], {0: 34, 1: 33, 2: 33}),
-    # four: first two tied span 60 + 30
-    ([(1, 0), (1, 1), (3, 2), (4, 3)], {0: 45, 1: 45, 2: 10, 3: 0}),
-    # four: middle two tied span 30 + 10
-    ([(1, 0), (2, 1), (2, 2), (4, 3)], {0: 60, 1: 20, 2: 20, 3: 0}),
-    # four: last two tied span 10 + 0
-    ([(1, 0), (2, 1), (3, 2), (3, 3)], {0: 60, 1: 30, 2: 5, 3: 5}),
-    # four: first three tied span 100
-    ([(1, 0), (1, 1), (1, 2), (4, 3)], {0: 34, 1: 33, 2: 33, 3: 0}),
-    # four: last three tied span 40 → 13.33 each; RULING P5 gives the left-over coin to the
-    # best-placed recipient, who is the winner here (not one of the tied three).
-    ([(1, 0), (2, 1), (2, 2), (2, 3)], {0: 61, 1: 13, 2: 13, 3: 13}),
-    # four: two pairs
-    ([(1, 0), (1, 1), (3, 2), (3, 3)], {0: 45, 1: 45, 2: 5, 3: 5}),
-    # four all tied
-    ([(1, 0), (1, 1), (1, 2), (1, 3)], {0: 25, 1: 25, 2: 25, 3: 25}),
-])
+@pytest.mark.parametrize(
+    ("stakers", "expected"),
+    [
+        # two stakers tied: they span 100 + 0
+        ([(1, 0), (1, 1)], {0: 50, 1: 50}),
+        # three: tie for first spans 70 + 30
+        ([(1, 0), (1, 1), (3, 2)], {0: 50, 1: 50, 2: 0}),
+        # three: tie for second spans 30 + 0
+        ([(1, 0), (2, 1), (2, 2)], {0: 70, 1: 15, 2: 15}),
+        # three all tied: 100 / 3 each; the left-over coin to the earliest seat
+        ([(1, 0), (1, 1), (1, 2)], {0: 34, 1: 33, 2: 33}),
+        # four: first two tied span 60 + 30
+        ([(1, 0), (1, 1), (3, 2), (4, 3)], {0: 45, 1: 45, 2: 10, 3: 0}),
+        # four: middle two tied span 30 + 10
+        ([(1, 0), (2, 1), (2, 2), (4, 3)], {0: 60, 1: 20, 2: 20, 3: 0}),
+        # four: last two tied span 10 + 0
+        ([(1, 0), (2, 1), (3, 2), (3, 3)], {0: 60, 1: 30, 2: 5, 3: 5}),
+        # four: first three tied span 100
+        ([(1, 0), (1, 1), (1, 2), (4, 3)], {0: 34, 1: 33, 2: 33, 3: 0}),
+        # four: last three tied span 40 → 13.33 each; RULING P5 gives the left-over coin to the
+        # best-placed recipient, who is the winner here (not one of the tied three).
+        ([(1, 0), (2, 1), (2, 2), (2, 3)], {0: 61, 1: 13, 2: 13, 3: 13}),
+        # four: two pairs
+        ([(1, 0), (1, 1), (3, 2), (3, 3)], {0: 45, 1: 45, 2: 5, 3: 5}),
+        # four all tied
+        ([(1, 0), (1, 1), (1, 2), (1, 3)], {0: 25, 1: 25, 2: 25, 3: 25}),
+    ],
+)
 def test_tied_stakers_share_the_shares_of_the_places_they_span(stakers, expected) -> None:
     assert split_pot(100, stakers) == expected
 

@@ -13,8 +13,9 @@ DEFAULT_SEATS = {"sitaratas": 3, "estimation": 4, "sita": 3}
 
 
 def open_table(host: User, game: str, *, seat_count: int | None = None, options: dict | None = None, stake: int = 0):
-    return services.table_create(host=host, game=game, seat_count=seat_count or DEFAULT_SEATS[game],
-                                 options=options or {}, stake=stake)
+    return services.table_create(
+        host=host, game=game, seat_count=seat_count or DEFAULT_SEATS[game], options=options or {}, stake=stake
+    )
 
 
 def fill_with_bots(table, host: User, count: int | None = None) -> None:
@@ -31,8 +32,17 @@ def seat_guests(table, guests) -> None:
         services.seat_ready(table_id=table.pk, user=guest, ready=True)
 
 
-def start_table(host: User, game: str, *, guests=(), bots: int | None = None, seat_count: int | None = None,
-                options: dict | None = None, stake: int = 0, entropy: str | None = None) -> tuple[Table, Match]:
+def start_table(
+    host: User,
+    game: str,
+    *,
+    guests=(),
+    bots: int | None = None,
+    seat_count: int | None = None,
+    options: dict | None = None,
+    stake: int = 0,
+    entropy: str | None = None,
+) -> tuple[Table, Match]:
     """The host's table with the guests seated and ready, ``bots`` bots (the empty seats if None),
     started: (table, match). Also the ``started_table`` fixture (tests/conftest.py)."""
     table = open_table(host, game, seat_count=seat_count, options=options, stake=stake)

@@ -19,8 +19,9 @@ def session_cookie(user) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={session_key_for(user)}"
 
 
-async def connect(table_id: int, user=None, *, origin: str = "http://localhost",
-                  accept_language: str | None = None) -> tuple[WebsocketCommunicator, bool]:
+async def connect(
+    table_id: int, user=None, *, origin: str = "http://localhost", accept_language: str | None = None
+) -> tuple[WebsocketCommunicator, bool]:
     headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
     if accept_language is not None:
         headers.append((b"accept-language", accept_language.encode()))

@@ -197,7 +197,8 @@ async def socket_on_a_clock(host, player, monkeypatch) -> tuple:
 
 
 async def test_a_socket_whose_session_ended_unannounced_is_closed_at_its_recheck_and_changes_nothing(
-        host, player, monkeypatch) -> None:
+    host, player, monkeypatch
+) -> None:
     # RULING P18's safety net: a session that ends with no event (deleted, expired) is found out
     # by the first message after the re-check interval, and that message is not carried out.
     table, socket, now = await socket_on_a_clock(host, player, monkeypatch)
@@ -212,7 +213,8 @@ async def test_a_socket_whose_session_ended_unannounced_is_closed_at_its_recheck
 
 
 async def test_a_recheck_finds_a_login_that_still_holds_and_the_message_is_carried_out(
-        host, player, monkeypatch) -> None:
+    host, player, monkeypatch
+) -> None:
     table, socket, now = await socket_on_a_clock(host, player, monkeypatch)
     now[0] += guard.SESSION_RECHECK_SECONDS
     await socket.send_json_to({"command": "seat_take", "position": 1})

@@ -9,8 +9,8 @@ from django.urls import reverse
 from accounts.models import User
 from games.models import MatchPlayer, Rating
 from tables import services
-from tables.live.messages import parse_message
 from tables.errors import TableError
+from tables.live.messages import parse_message
 from tables.live.snapshot import load_snapshot, render_live
 from tests.games.history_helpers import play_to_end
 from tests.tables.helpers import open_table
@@ -75,7 +75,9 @@ def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(cli
     table = sita_table_with_levels(host)
     match = play_to_end(services.table_start(table_id=table.pk, host=host))
     assert match.status == "finished"
-    levels = {player.seat: player.user.bot_level for player in MatchPlayer.objects.filter(match=match).select_related("user")}
+    levels = {
+        player.seat: player.user.bot_level for player in MatchPlayer.objects.filter(match=match).select_related("user")
+    }
     assert levels == {0: "", 1: "strong", 2: "easy", 3: "normal"}
     strong = MatchPlayer.objects.get(match=match, seat=1).user
     assert strong.name.endswith("(strong bot)")

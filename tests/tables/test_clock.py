@@ -5,8 +5,7 @@ where a task's delivery is what is tested. Time is controlled with time-machine 
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -16,18 +15,18 @@ from django.urls import reverse
 from games import history
 from games.engines import get_engine
 from games.models import Match, MatchEvent, Rating
-from tests.games.replay import rebuild_state
 from payouts import selectors
 from tables import clock, services, tasks, votes
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.models import Table
+from tests.games.replay import rebuild_state
 from tests.helpers import wait_for
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 from tests.tables.socket_helpers import connect, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
-T0 = datetime(2026, 12, 1, 12, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -83,9 +82,12 @@ def _deadline_passed(match: Match) -> tuple[int, int]:
     match.refresh_from_db()
     deadline, version = match.deadlines["0"]
     assert match.clock_seats["timer"] == [deadline, version]
-    past = clock.ms(datetime.now(dt_timezone.utc)) - 1000
-    Match.objects.filter(pk=match.pk).update(deadlines={"0": [past, version]}, clock_due=at(past),
-                                             clock_seats={**match.clock_seats, "timer": [past, version]})
+    past = clock.ms(datetime.now(UTC)) - 1000
+    Match.objects.filter(pk=match.pk).update(
+        deadlines={"0": [past, version]},
+        clock_due=at(past),
+        clock_seats={**match.clock_seats, "timer": [past, version]},
+    )
     return version, past
 
 
@@ -183,8 +185,9 @@ def test_the_sweep_is_in_the_beat_schedule(settings) -> None:
     assert any(entry["task"] == "tables.tasks.clocks_sweep" for entry in settings.CELERY_BEAT_SCHEDULE.values())
 
 
-def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(started_table, host, player, outsider, travel,
-                                                                  queued) -> None:
+def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(
+    started_table, host, player, outsider, travel, queued
+) -> None:
     # RULING P11: the clock runs for every seat that has not chosen; the one that chose keeps its card.
     _, match = started_table("sita", seat_count=3, guests=[player, outsider])
     match.refresh_from_db()
@@ -204,8 +207,9 @@ def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(started_table,
 # --- pause, away, back ----------------------------------------------------------------------
 
 
-def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_was_left(host, player, travel,
-                                                                                      queued) -> None:
+def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_was_left(
+    host, player, travel, queued
+) -> None:
     # RULING P13 (and S12): paused 40 s before the deadline, resumed with 40 s.
     table = open_table(host, "sitaratas", seat_count=3)
     services.table_clock_set(table_id=table.pk, host=host, seconds=60)
@@ -233,8 +237,10 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     # The task armed for the old deadline runs first, plays nothing, and arms the next one.
     assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 0
     assert queued[-1] == (match.pk, match.version, resumed_deadline)
-    assert services.clock_expire(match_id=match.pk, version=match.version, at=resumed_deadline,
-                                 now=at(resumed_deadline)) == 1
+    assert (
+        services.clock_expire(match_id=match.pk, version=match.version, at=resumed_deadline, now=at(resumed_deadline))
+        == 1
+    )
     assert [e.seat for e in by_clock(match)] == [seat]
 
 
@@ -266,8 +272,9 @@ def test_the_away_state_starts_after_2_expiries_and_ends_on_the_players_next_act
 
 def test_im_back_clears_away_and_gives_a_full_decisions_time(host, travel, queued) -> None:
     match = start_estimation(host, seconds=60)
-    Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}},
-                                             deadlines={}, clock_due=None)
+    Match.objects.filter(pk=match.pk).update(
+        clock_seats={"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}}, deadlines={}, clock_due=None
+    )
     services.seat_back(match_id=match.pk, user=host)
     match.refresh_from_db()
     assert match.clock_seats["away"] == {} and match.clock_seats["expiries"] == {}
@@ -283,8 +290,9 @@ def test_a_game_whose_humans_are_all_away_for_30_minutes_is_finished_by_the_bots
     # RULING P13: the sweep plays it to its end (its own bot tasks would normally have done so).
     match = start_estimation(host)
     away_since = clock.ms(T0)
-    Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": away_since}, "expiries": {"0": 2}},
-                                             deadlines={}, clock_due=None)
+    Match.objects.filter(pk=match.pk).update(
+        clock_seats={"away": {"0": away_since}, "expiries": {"0": 2}}, deadlines={}, clock_due=None
+    )
     assert services.clocks_sweep(now=T0 + timedelta(minutes=29))["played_on"] == 0
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
@@ -294,8 +302,9 @@ def test_a_game_whose_humans_are_all_away_for_30_minutes_is_finished_by_the_bots
     assert match.match_players.get(seat=0).place is not None  # the result counts as played (RULING P12)
 
 
-def test_an_untimed_game_with_no_move_for_24_hours_is_abandoned_like_an_admin_abort(host, player, travel,
-                                                                                    queued, client) -> None:
+def test_an_untimed_game_with_no_move_for_24_hours_is_abandoned_like_an_admin_abort(
+    host, player, travel, queued, client
+) -> None:
     # RULING P14: passes back, no rating change, the reason in history.
     table = open_table(host, "sitaratas", seat_count=3)
     assert table.clock == 0
@@ -342,8 +351,11 @@ def test_history_score_sheet_and_replay_show_what_the_clock_played(host, travel,
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert "Played by the clock" in page and 'title="played by the clock"' in page
     record = history.public_record(match)
-    steps = [n for n in range(len(history.replay_steps(record)))
-             if history.replay_frame(match=match, step=n)["clocked_seats"] == [0]]
+    steps = [
+        n
+        for n in range(len(history.replay_steps(record)))
+        if history.replay_frame(match=match, step=n)["clocked_seats"] == [0]
+    ]
     assert steps
     replay = client.get(reverse("match_replay", args=[match.pk]), {"step": steps[0]}).content.decode()
     assert "played by the clock" in replay

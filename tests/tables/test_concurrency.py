@@ -36,11 +36,19 @@ def test_simultaneous_sita_choices_are_all_applied(started_table, host, player, 
     _, match = started_table("sita", seat_count=3, guests=[player, outsider])
     engine, state = state_of(match)
     users = [host, player, outsider]
-    results = race(*[
-        (lambda seat=seat: services.match_act(
-            match_id=match.pk, user=users[seat], action=engine.legal_actions(state, seat)[0], version=match.version))
-        for seat in range(3)
-    ])
+    results = race(
+        *[
+            (
+                lambda seat=seat: services.match_act(
+                    match_id=match.pk,
+                    user=users[seat],
+                    action=engine.legal_actions(state, seat)[0],
+                    version=match.version,
+                )
+            )
+            for seat in range(3)
+        ]
+    )
     assert not [result for result in results if isinstance(result, Exception)], results
     match.refresh_from_db()
     assert match.version == 3
@@ -48,5 +56,7 @@ def test_simultaneous_sita_choices_are_all_applied(started_table, host, player, 
     engine, state = state_of(match)
     if 0 not in engine.to_act(state):
         with pytest.raises(TableError):
-            services.match_act(match_id=match.pk, user=host, action={"type": "choose", "card": 1}, version=match.version)
+            services.match_act(
+                match_id=match.pk, user=host, action={"type": "choose", "card": 1}, version=match.version
+            )
     assert Match.objects.get(pk=match.pk).version == 3

@@ -13,9 +13,9 @@ from django.db import OperationalError, connection
 
 from games.models import Match, MatchEvent
 from tables import tasks
-from tables.live.messages import Message
-from tables.live.commands import run_command
 from tables.connections import retry_on_dead_connection
+from tables.live.commands import run_command
+from tables.live.messages import Message
 from tests.tables.helpers import fill_with_bots, open_table, start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,8 +25,14 @@ def kill_this_threads_connection() -> None:
     connection.ensure_connection()
     pid = connection.connection.info.backend_pid
     database = settings.DATABASES["default"]
-    with psycopg.connect(host=database["HOST"], port=database["PORT"], user=database["USER"],
-                         password=database["PASSWORD"], dbname=database["NAME"], autocommit=True) as admin:
+    with psycopg.connect(
+        host=database["HOST"],
+        port=database["PORT"],
+        user=database["USER"],
+        password=database["PASSWORD"],
+        dbname=database["NAME"],
+        autocommit=True,
+    ) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
@@ -42,8 +48,12 @@ def test_a_move_on_a_dead_connection_is_made_once_on_a_new_one(host, player) -> 
     action = engine.legal_actions(state, seat)[0]
     kill_this_threads_connection()
 
-    run_command(Message(command="act", action=action, version=match.version), table_id=match.table_id,
-                match_id=match.pk, user=user)
+    run_command(
+        Message(command="act", action=action, version=match.version),
+        table_id=match.table_id,
+        match_id=match.pk,
+        user=user,
+    )
 
     after = Match.objects.get(pk=match.pk)
     assert after.version == match.version + 1

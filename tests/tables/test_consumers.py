@@ -117,8 +117,12 @@ async def test_htmx_form_fields_are_understood(host, player, eager_bots) -> None
     socket, _ = await connect(table.pk, user)
     await drain(socket)
     action = engine.legal_actions(state, awaited)[0]
-    fields = {"command": "act", "version": str(match.version), "HEADERS": {"HX-Request": "true"},
-              **{key: str(value) for key, value in action.items()}}
+    fields = {
+        "command": "act",
+        "version": str(match.version),
+        "HEADERS": {"HX-Request": "true"},
+        **{key: str(value) for key, value in action.items()},
+    }
     await socket.send_to(text_data=json.dumps(fields))
     await receive_until_version(socket, match.version + 1)
     event = await database_sync_to_async(MatchEvent.objects.get)(match=match, version=match.version + 1)
@@ -164,8 +168,9 @@ def start_against_bots(host, game: str):
     return table, match, engine.legal_actions(state, 0)[0]
 
 
-async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(host, player, outsider, eager_bots,
-                                                                       monkeypatch) -> None:
+async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(
+    host, player, outsider, eager_bots, monkeypatch
+) -> None:
     # Issue 9: each command runs on a thread of the pool, not in turn on the one thread that
     # database_sync_to_async shares by default. Neither move may start until both have: one
     # after the other, the first would wait at the barrier until it broke.
@@ -204,9 +209,9 @@ async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(host, play
         await communicator.disconnect()
 
 
-
-async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(started_table, host, player, outsider,
-                                                                           monkeypatch) -> None:
+async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(
+    started_table, host, player, outsider, monkeypatch
+) -> None:
     # tables/live/fanout.py: the sockets of a process share the move's snapshot and every render they can.
     from tables.live import snapshot
     from tests.conftest import make_user
@@ -221,10 +226,12 @@ async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(star
     match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     renders = []
     render = snapshot.render_live
-    monkeypatch.setattr(snapshot, "render_live",
-                        lambda snap, **k: renders.append((snap.version, k["user_id"])) or render(snap, **k))
-    await seated[0].send_json_to({"command": "act", "action": engine.legal_actions(state, 0)[0],
-                                  "version": match.version})
+    monkeypatch.setattr(
+        snapshot, "render_live", lambda snap, **k: renders.append((snap.version, k["user_id"])) or render(snap, **k)
+    )
+    await seated[0].send_json_to(
+        {"command": "act", "action": engine.legal_actions(state, 0)[0], "version": match.version}
+    )
     views = [(await receive_until_version(communicator, match.version + 1))[-1] for communicator in seated + watching]
     after = sorted(user for version, user in renders if version == match.version + 1)
     # One render per seat, and one for all four spectator sockets (three users) together.

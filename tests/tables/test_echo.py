@@ -16,8 +16,7 @@ BENCHMARK_SITE = URLRouter(routes(echo=True))
 
 
 async def open_socket(path: str, *, expect: bool = True, app=BENCHMARK_SITE) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(app, path, headers=[(b"origin", b"http://localhost"),
-                                                             (b"host", b"localhost")])
+    communicator = WebsocketCommunicator(app, path, headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
     connected, _ = await communicator.connect(timeout=5)
     assert connected is expect
     return communicator

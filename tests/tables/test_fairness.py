@@ -50,8 +50,12 @@ def test_the_commitment_is_on_the_page_before_anyone_is_ready_and_never_changes(
     assert hashlib.sha256(bytes.fromhex(fair["secret"])).hexdigest() == fair["commitment"]
     assert [entry["value"] for entry in fair["values"]] == [HOST_VALUE, VALUE, None]
     assert [entry["by"] for entry in fair["values"]] == ["player", "player", "bot"]
-    assert match.seed == protocol.derive_seed(commitment.secret, commitment.commitment, [HOST_VALUE, VALUE, None],
-                                              table.pk)[1] == fair["seed"] == match.record["seed"]
+    assert (
+        match.seed
+        == protocol.derive_seed(commitment.secret, commitment.commitment, [HOST_VALUE, VALUE, None], table.pk)[1]
+        == fair["seed"]
+        == match.record["seed"]
+    )
     # Revealed on the table page and on the game page, and the engine's checks all pass.
     assert commitment.secret in page(client, outsider, "table", table.pk)
     game_page = page(client, outsider, "match", match.pk)
@@ -140,14 +144,18 @@ async def test_the_socket_refuses_ready_and_start_without_a_players_value(host, 
     match = await database_sync_to_async(Match.objects.get)(table=table)
     commitment = await database_sync_to_async(DealCommitment.objects.get)(match=match)
     assert [entry["value"] for entry in commitment.contributions["values"]] == [HOST_VALUE, VALUE, None]
-    assert match.seed == protocol.derive_seed(commitment.secret, commitment.commitment, [HOST_VALUE, VALUE, None],
-                                              table.pk)[1]
+    assert (
+        match.seed
+        == protocol.derive_seed(commitment.secret, commitment.commitment, [HOST_VALUE, VALUE, None], table.pk)[1]
+    )
     for socket in (host_socket, player_socket):
         await socket.disconnect()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_dismissal_reveals_the_secret_and_the_next_attempt_gets_a_new_commitment(client, host, player, monkeypatch) -> None:
+def test_a_dismissal_reveals_the_secret_and_the_next_attempt_gets_a_new_commitment(
+    client, host, player, monkeypatch
+) -> None:
     monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     table = open_table(host, "sitaratas", seat_count=3)
     services.seat_take(table_id=table.pk, user=player, position=1)
@@ -196,7 +204,9 @@ def test_a_tampered_stored_record_fails_the_server_check_naming_it(client, host,
     match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE))
     record = match.record
     record["rounds"][0]["hands"][0][0], record["rounds"][0]["hands"][1][0] = (
-        record["rounds"][0]["hands"][1][0], record["rounds"][0]["hands"][0][0])
+        record["rounds"][0]["hands"][1][0],
+        record["rounds"][0]["hands"][0][0],
+    )
     Match.objects.filter(pk=match.pk).update(record=record)
     client.force_login(player)
     checks = client.get(reverse("match_fairness", args=[match.pk])).json()

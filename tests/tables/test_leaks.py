@@ -131,12 +131,22 @@ def start(game: str, host, player, options: dict, seat_count: int):
 
 @pytest.mark.parametrize(
     ("game", "options", "seat_count"),
-    [("sitaratas", {"deck": "jokers", "order": "down_up"}, 6), ("estimation", {"length": "micro"}, 4), ("sita", {"matches": 1}, 4)],
+    [
+        ("sitaratas", {"deck": "jokers", "order": "down_up"}, 6),
+        ("estimation", {"length": "micro"}, 4),
+        ("sita", {"matches": 1}, 4),
+    ],
 )
-async def test_no_fragment_ever_shows_another_seats_cards(game, options, seat_count, host, player, outsider, eager_bots) -> None:
+async def test_no_fragment_ever_shows_another_seats_cards(
+    game, options, seat_count, host, player, outsider, eager_bots
+) -> None:
     table, match = await start(game, host, player, options, seat_count)
     pages = database_sync_to_async(check_pages)
-    sockets = {0: (await connect(table.pk, host))[0], 1: (await connect(table.pk, player))[0], None: (await connect(table.pk, outsider))[0]}
+    sockets = {
+        0: (await connect(table.pk, host))[0],
+        1: (await connect(table.pk, player))[0],
+        None: (await connect(table.pk, outsider))[0],
+    }
     users = {0: host, 1: player}
     log = await database_sync_to_async(StateLog)(match)
     check = database_sync_to_async(check_no_leak)

@@ -36,12 +36,19 @@ INPUT_RE = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 
 @pytest.fixture
 def two_daphnes(transactional_db):
-    env = {**os.environ, "DATABASE_URL": database_url(), "DATABASE_CONN_MAX_AGE": "0", "DJANGO_DEBUG": "true",
-           "CHANNELS_PREFIX": f"mp{os.getpid()}"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DATABASE_CONN_MAX_AGE": "0",
+        "DJANGO_DEBUG": "true",
+        "CHANNELS_PREFIX": f"mp{os.getpid()}",
+    }
     ports = [processes.free_port(), processes.free_port()]
     logs = ROOT / "test-artifacts" / "logs"
-    daphnes = [processes.start(serve.command("127.0.0.1", port), env=env, log=logs / f"multiprocess-daphne-{index}.log")
-               for index, port in enumerate(ports)]
+    daphnes = [
+        processes.start(serve.command("127.0.0.1", port), env=env, log=logs / f"multiprocess-daphne-{index}.log")
+        for index, port in enumerate(ports)
+    ]
     try:
         for port, daphne in zip(ports, daphnes):
             processes.wait_for_port(port, process=daphne)
@@ -63,8 +70,9 @@ class Game:
         self.table_id, self.ports, self.target = table_id, ports, target
         self.done = asyncio.Event()
         self.on_version = None
-        self.players = [(player_class or Player)(self, seat, session, start=seat % 2)
-                        for seat, session in enumerate(sessions)]
+        self.players = [
+            (player_class or Player)(self, seat, session, start=seat % 2) for seat, session in enumerate(sessions)
+        ]
 
     def saw(self, version: int) -> None:
         if self.on_version is not None:
@@ -98,9 +106,12 @@ class Player:
         while not self.game.done.is_set():
             port = self.game.ports[self.port_index]
             try:
-                async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{self.game.table_id}/",
-                                              origin=f"http://127.0.0.1:{port}", open_timeout=5,
-                                              additional_headers={"Cookie": f"sessionid={self.session}"}) as ws:
+                async with websockets.connect(
+                    f"ws://127.0.0.1:{port}/ws/tables/{self.game.table_id}/",
+                    origin=f"http://127.0.0.1:{port}",
+                    open_timeout=5,
+                    additional_headers={"Cookie": f"sessionid={self.session}"},
+                ) as ws:
                     self.ws = ws
                     self.ports_used.append(port)
                     # A move sent to a process that died may be lost: on a new socket the player may
@@ -108,7 +119,7 @@ class Player:
                     self.acted.clear()
                     async for message in ws:
                         await self.received(message)
-            except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
+            except (TimeoutError, OSError, websockets.WebSocketException):
                 pass
             # The process went away (or refused us): reconnect, to the other one.
             self.port_index = (self.port_index + 1) % len(self.game.ports)
@@ -126,8 +137,11 @@ class Player:
         self.game.saw(version)
         if version in self.acted or not MY_TURN_RE.search(message):
             return
-        actions = [dict(INPUT_RE.findall(body)) for body in FORM_RE.findall(message)
-                   if "disabled" not in body.split("<button", 1)[-1].split(">", 1)[0]]
+        actions = [
+            dict(INPUT_RE.findall(body))
+            for body in FORM_RE.findall(message)
+            if "disabled" not in body.split("<button", 1)[-1].split(">", 1)[0]
+        ]
         actions = [fields for fields in actions if fields.get("command") == "act"]
         if actions:
             self.acted.add(version)
@@ -141,8 +155,11 @@ class Player:
 def assert_events_complete(match: Match) -> None:
     """Every version from 1 to the match's own, once, by the seat whose user it is: none lost, none twice."""
     # One statement, one snapshot: players may still be moving while the test reads.
-    events = list(MatchEvent.objects.filter(match=match).order_by("version")
-                  .values_list("version", "seat", "user_id", "match__version"))
+    events = list(
+        MatchEvent.objects.filter(match=match)
+        .order_by("version")
+        .values_list("version", "seat", "user_id", "match__version")
+    )
     assert [version for version, _, _, _ in events] == list(range(1, events[-1][3] + 1))
     match.refresh_from_db()
     seat_user = dict(match.match_players.values_list("seat", "user_id"))

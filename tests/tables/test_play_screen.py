@@ -13,11 +13,11 @@ from django.urls import reverse
 
 from games.engines import get_engine
 from games.models import Match
+from games.templatetags.card_tags import card, options_label
 from payouts.models import Transfer
 from tables import services, tasks, votes
-from tables.live.snapshot import SeatInfo, Snapshot, load_snapshot, render_live
 from tables.live.presenters import present
-from games.templatetags.card_tags import card, options_label
+from tables.live.snapshot import SeatInfo, Snapshot, load_snapshot, render_live
 from tests.conftest import make_user
 from tests.payouts.helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table
@@ -27,9 +27,22 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _snapshot(game: str, state, engine, *, seats: int, options: dict, version: int = 1) -> Snapshot:
     infos = tuple(SeatInfo(i, i + 1, f"P{i}", f"p{i}", False, True) for i in range(seats))
-    return Snapshot(table_id=1, game=game, status="playing", options=options, seat_count=seats, stake=0, host_id=1,
-                    host_name="P0", closed_reason="", seats=infos, match_id=None, match_status="playing",
-                    version=version, state=engine.dumps(state))
+    return Snapshot(
+        table_id=1,
+        game=game,
+        status="playing",
+        options=options,
+        seat_count=seats,
+        stake=0,
+        host_id=1,
+        host_name="P0",
+        closed_reason="",
+        seats=infos,
+        match_id=None,
+        match_status="playing",
+        version=version,
+        state=engine.dumps(state),
+    )
 
 
 # --- cards and choices ------------------------------------------------------------------
@@ -52,9 +65,10 @@ def test_high_and_low_are_two_large_labelled_buttons_beside_the_joker() -> None:
             seat = engine.to_act(state)[0]
             legal = engine.legal_actions(state, seat)
             if any(a.get("joker") for a in legal):
-                html = render_live(_snapshot("sitaratas", state, engine, seats=3, options=options), user_id=seat + 1,
-                                   connected=set())
-                joker = html[html.index('class="st-joker"'):]
+                html = render_live(
+                    _snapshot("sitaratas", state, engine, seats=3, options=options), user_id=seat + 1, connected=set()
+                )
+                joker = html[html.index('class="st-joker"') :]
                 assert ">HIGH</button>" in joker and ">LOW</button>" in joker
                 return
             state = engine.apply(state, seat, legal[0])
@@ -79,8 +93,9 @@ def test_a_forbidden_estimate_stays_on_screen_disabled_with_the_reason() -> None
     estimates = present("estimation", engine.view(state, seat), ["a", "b", "c", "d"], seat)["estimates"]
     forbidden = [o for o in estimates["shown"] if o["disabled"]]
     assert forbidden and "total exactly 13" in forbidden[0]["reason"]
-    html = render_live(_snapshot("estimation", state, engine, seats=4, options=options), user_id=seat + 1,
-                       connected=set())
+    html = render_live(
+        _snapshot("estimation", state, engine, seats=4, options=options), user_id=seat + 1, connected=set()
+    )
     value = forbidden[0]["value"]
     assert re.search(rf'<button type="submit" class="value-btn" disabled title="You estimate last: {value} would', html)
     assert "would make the estimates total exactly 13" in html
@@ -100,7 +115,8 @@ def test_micro_estimation_shows_no_dash_call_or_auction_panel() -> None:
 
 @pytest.mark.parametrize("game, seats, options", [("sitaratas", 3, {}), ("estimation", 4, {"length": "micro"})])
 def test_a_finished_trick_waits_with_its_winner_marked_and_the_round_result_shows_before_the_next_deal(
-        game, seats, options) -> None:
+    game, seats, options
+) -> None:
     engine = get_engine(game)
     options = engine.validate_options(seats, options)
     state = engine.new_game(seats, options, 3)
@@ -109,23 +125,32 @@ def test_a_finished_trick_waits_with_its_winner_marked_and_the_round_result_show
         seat = engine.to_act(state)[0]
         view = engine.view(state, seat)
         if view["last_trick"] and view["trick"] and not view["trick"]["plays"] and not seen_trick:
-            html = render_live(_snapshot(game, state, engine, seats=seats, options=options), user_id=seat + 1,
-                               connected=set())
+            html = render_live(
+                _snapshot(game, state, engine, seats=seats, options=options), user_id=seat + 1, connected=set()
+            )
             winner = view["last_trick"]["winner"]
             assert re.search(r'class="(st-slot filled won|slot( leads)? won)"', html), "the winner is not marked"
             assert html.count(' won"') >= 1 and f"P{winner}" in html
             assert f'data-announce="Trick to P{winner}. ' in html  # the announcer says who took it
             seen_trick = True
-        if view["score_sheet"] and not view["last_trick"] and not seen_summary and not (view["trick"] or {}).get("plays"):
-            html = render_live(_snapshot(game, state, engine, seats=seats, options=options), user_id=seat + 1,
-                               connected=set())
+        if (
+            view["score_sheet"]
+            and not view["last_trick"]
+            and not seen_summary
+            and not (view["trick"] or {}).get("plays")
+        ):
+            html = render_live(
+                _snapshot(game, state, engine, seats=seats, options=options), user_id=seat + 1, connected=set()
+            )
             assert f"Round {view['score_sheet'][-1]['number']} result" in html
             seen_summary = True
         state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
     assert seen_trick and seen_summary
 
 
-@pytest.mark.parametrize("game, seats, options", [("sitaratas", 3, {"deck": "jokers"}), ("estimation", 4, {"length": "micro"})])
+@pytest.mark.parametrize(
+    "game, seats, options", [("sitaratas", 3, {"deck": "jokers"}), ("estimation", 4, {"length": "micro"})]
+)
 def test_the_announcer_says_each_card_played_to_the_trick(game, seats, options) -> None:
     engine = get_engine(game)
     options = engine.validate_options(seats, options)
@@ -160,8 +185,8 @@ def test_a_full_table_waiting_to_start_is_offered_to_watch_not_to_join(client, h
     fill_with_bots(table, host)
     client.force_login(outsider)
     row = client.get(reverse("lobby")).content.decode()
-    row = row[row.index(f"table {table.pk}"):]
-    row = row[:row.index("</tr>")]
+    row = row[row.index(f"table {table.pk}") :]
+    row = row[: row.index("</tr>")]
     assert "Join" not in row and "Watch" in row and "open" not in row and "full" in row
     html = render_live(load_snapshot(table.pk), user_id=outsider.pk, connected=set())
     assert "Pick a free seat" not in html and "Every seat is taken" in html
@@ -199,7 +224,8 @@ def test_the_phone_menu_button_is_in_every_page(client) -> None:
 
 
 def test_after_an_approved_dismissal_the_lobby_says_what_happened_and_that_the_passes_came_back(
-        host, player, monkeypatch) -> None:
+    host, player, monkeypatch
+) -> None:
     monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     table = open_table(host, "sitaratas", seat_count=3)
     services.seat_take(table_id=table.pk, user=player, position=1)
@@ -273,10 +299,10 @@ def test_the_pass_list_shows_free_reserved_and_used(client, host) -> None:
     services.table_start(table_id=table.pk, host=host)
     client.force_login(host)
     page = client.get(reverse("wallet")).content.decode()
-    passes = page[page.index('id="pass-movements"'):]
-    assert "<th class=\"num\">Reserved</th>" in passes and "<th class=\"num\">Used</th>" in passes
-    used_row = passes[passes.index("Pass used"):]
-    used_row = used_row[:used_row.index("</tr>")]
+    passes = page[page.index('id="pass-movements"') :]
+    assert '<th class="num">Reserved</th>' in passes and '<th class="num">Used</th>' in passes
+    used_row = passes[passes.index("Pass used") :]
+    used_row = used_row[: used_row.index("</tr>")]
     assert ">+1<" in used_row and ">-1<" in used_row and '<span class="muted">·</span>' not in used_row
 
 

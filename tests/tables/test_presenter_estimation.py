@@ -8,8 +8,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.engines import estimation as E
-from tables.live.snapshot import Snapshot
 from tables.live.presenters.estimation import present
+from tables.live.snapshot import Snapshot
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -42,8 +42,19 @@ def playing() -> E.State:
 
 def render(state: E.State, seat: int | None) -> str:
     view = E.view(state, seat)
-    snap = Snapshot(table_id=1, game="estimation", status="playing", options={"length": "mini"}, seat_count=4,
-                    stake=0, host_id=1, host_name="Ann", closed_reason="", seats=(), version=7)
+    snap = Snapshot(
+        table_id=1,
+        game="estimation",
+        status="playing",
+        options={"length": "mini"},
+        seat_count=4,
+        stake=0,
+        host_id=1,
+        host_name="Ann",
+        closed_reason="",
+        seats=(),
+        version=7,
+    )
     context = {"view": view, "g": present(view, NAMES, seat), "snap": snap, "names": NAMES, "viewer_seat": seat}
     return render_to_string("tables/games/estimation.html", context)
 
@@ -59,8 +70,10 @@ def test_the_viewer_sits_at_the_bottom_and_play_goes_clockwise() -> None:
     areas = r'{{ grid-template-areas: "\. {0}(\d) \." "{0}(\d) {1} {0}(\d)" "\. {0}(\d) \."; }}'
     for bottom in range(4):
         clockwise = tuple((bottom + step) % 4 for step in range(4))  # bottom, left, top, right
-        for rule in (rf"\.est-table\.from-{bottom} " + areas.format("s", "trick"),
-                     rf"\.from-{bottom} \.est-trick " + areas.format("t", "m")):
+        for rule in (
+            rf"\.est-table\.from-{bottom} " + areas.format("s", "trick"),
+            rf"\.from-{bottom} \.est-trick " + areas.format("t", "m"),
+        ):
             top, left, right, low = map(int, re.search(rule, css).groups())
             assert (low, left, top, right) == clockwise
 
@@ -83,7 +96,9 @@ def test_the_call_grid_enables_only_calls_above_the_standing_call() -> None:
     state = auction_after_4_spades()
     seat = E.to_act(state)[0]
     g = present(E.view(state, seat), NAMES, seat)
-    grid = {(row["tricks"], cell["trump"]["code"]): not cell["disabled"] for row in g["call_grid"] for cell in row["cells"]}
+    grid = {
+        (row["tricks"], cell["trump"]["code"]): not cell["disabled"] for row in g["call_grid"] for cell in row["cells"]
+    }
     assert len(grid) == 50
     assert not grid[(4, "C")] and not grid[(4, "S")]
     assert grid[(4, "NT")] and grid[(5, "C")] and grid[(13, "NT")]
@@ -100,7 +115,7 @@ def test_fixed_round_estimates_offer_super_calls_from_8() -> None:
     assert estimates["plain"] == list(range(14))
     assert [row["value"] for row in estimates["supers"]] == [8, 9, 10, 11, 12, 13]
     assert [o["trump"]["code"] for o in estimates["supers"][1]["options"]] == ["NT", "S", "H", "D", "C"]
-    assert str(estimates["supers"][1]["options"][2]["label"]).startswith("9 + <span class=\"suit red suit-H\"")
+    assert str(estimates["supers"][1]["options"][2]["label"]).startswith('9 + <span class="suit red suit-H"')
 
 
 def test_the_hand_disables_cards_that_do_not_follow_suit() -> None:

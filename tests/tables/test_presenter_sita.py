@@ -22,9 +22,16 @@ def shaped(state: sita.State, seat: int | None) -> tuple[dict, dict]:
 
 def render(state: sita.State, seat: int | None) -> str:
     view, g = shaped(state, seat)
-    return render_to_string("tables/games/sita.html", {
-        "view": view, "g": g, "names": NAMES, "viewer_seat": seat, "snap": {"version": 7},
-    })
+    return render_to_string(
+        "tables/games/sita.html",
+        {
+            "view": view,
+            "g": g,
+            "names": NAMES,
+            "viewer_seat": seat,
+            "snap": {"version": 7},
+        },
+    )
 
 
 def test_rows_carry_their_cards_penalties_and_totals() -> None:
@@ -54,7 +61,10 @@ def test_others_see_who_is_still_choosing_but_never_what() -> None:
     state = sita.apply(three_seats(), 0, {"type": "choose", "card": 43})
     _, g = shaped(state, 1)
     assert [(p["name"], p["chosen"], p["choosing"]) for p in g["players"]] == [
-        ("Ann", True, False), ("Bob", False, True), ("Cy", False, True)]
+        ("Ann", True, False),
+        ("Bob", False, True),
+        ("Cy", False, True),
+    ]
     html = render(state, 1)
     assert "chosen ✓" in html and "choosing…" in html
     assert ">43<" not in html  # Ann's locked card never reaches Bob's page (RULING T2).
@@ -74,7 +84,8 @@ def test_the_reveal_says_where_each_card_went_and_what_it_took() -> None:
     cards = {card["n"]: card for card in g["revealed"]["cards"]}
     assert [card["n"] for card in g["revealed"]["cards"]] == [43, 70, 95]
     assert cards[43]["row_number"] == 2 and cards[43]["took"] == [
-        {"n": n, "p": sita.penalty(n)} for n in (38, 39, 40, 41, 42)]
+        {"n": n, "p": sita.penalty(n)} for n in (38, 39, 40, 41, 42)
+    ]
     assert cards[43]["took_points"] == 7 and cards[43]["name"] == "Ann"
     assert cards[70]["row_number"] == 2 and not cards[70]["took"]  # 43 now ends row 2.
     assert g["turn_sheet"] == [{"turn": 8, "points": [7, 0, 0]}]
@@ -91,7 +102,11 @@ def test_a_too_low_card_offers_its_owner_four_rows_and_tells_the_others() -> Non
     _, g = shaped(state, 1)
     assert g["pending"]["mine"] and g["pending"]["card"] == {"n": 2, "p": 1}
     assert [o["label"] for o in g["pending"]["options"]] == [
-        "Take row 1 (1 point)", "Take row 2 (7 points)", "Take row 3 (3 points)", "Take row 4 (3 points)"]
+        "Take row 1 (1 point)",
+        "Take row 2 (7 points)",
+        "Take row 3 (3 points)",
+        "Take row 4 (3 points)",
+    ]
     assert g["revealed"]["waiting"]
     html = render(state, 1)
     assert html.count('name="type" value="take_row"') == 4 and "Take row 2 (7 points)" in html

@@ -41,15 +41,25 @@ def test_the_dealers_forbidden_bid_is_shown_but_disabled() -> None:
     state = scenario([["6H", "7H"], ["8H", "9H"], ["10H", "JH"]], dealer=0, bids=[None, 1, 0])
     g = present(sitaratas.view(state, 0), NAMES, 0)
     assert [(b["value"], b["locked"], b["forbidden"]) for b in g["bid_buttons"]] == [
-        (0, False, False), (1, True, True), (2, False, False)]
+        (0, False, False),
+        (1, True, True),
+        (2, False, False),
+    ]
     html = render_to_string("tables/games/sitaratas.html", _context(state, 0))
     assert html.count("bid-btn") == 3
     assert 'class="bid-btn forbidden" disabled' in html
 
 
 def test_only_legal_cards_are_enabled_and_a_joker_offers_high_and_low() -> None:
-    state = scenario([["6H", "7C", "RJ"], ["8H", "9H", "AS"], ["10H", "JH"]], dealer=1, bids=[1, 1, 0],
-                     leader=2, plays=[(2, "QH", None)], trump="S", indicator="6S")
+    state = scenario(
+        [["6H", "7C", "RJ"], ["8H", "9H", "AS"], ["10H", "JH"]],
+        dealer=1,
+        bids=[1, 1, 0],
+        leader=2,
+        plays=[(2, "QH", None)],
+        trump="S",
+        indicator="6S",
+    )
     g = present(sitaratas.view(state, 0), NAMES, 0)
     assert {h["card"]: h["locked"] for h in g["hand"]} == {"RJ": False, "6H": False, "7C": True}
     html = render_to_string("tables/games/sitaratas.html", _context(state, 0))
@@ -60,7 +70,9 @@ def test_only_legal_cards_are_enabled_and_a_joker_offers_high_and_low() -> None:
 
 def test_the_trump_line_says_how_trump_was_set() -> None:
     hands = [["6H"], ["8H"], ["10H"]]
-    assert present(sitaratas.view(scenario(hands, trump=None, indicator="BJ"), 0), NAMES, 0)["trump"]["name"] == "No trump"
+    assert (
+        present(sitaratas.view(scenario(hands, trump=None, indicator="BJ"), 0), NAMES, 0)["trump"]["name"] == "No trump"
+    )
     drawn = present(sitaratas.view(scenario(hands, trump="H", indicator=None), 0), NAMES, 0)["trump"]
     assert drawn["indicator"] is None and "drawn" in drawn["note"]
     shown = present(sitaratas.view(scenario(hands, trump="S", indicator="KS"), 0), NAMES, 0)["trump"]
@@ -68,10 +80,19 @@ def test_the_trump_line_says_how_trump_was_set() -> None:
 
 
 def test_the_trick_shows_each_seat_from_the_leader_with_joker_calls() -> None:
-    state = scenario([["6H", "7C"], ["8H", "9H"], ["10H", "JH"]], dealer=2, bids=[1, 1, 0], leader=1,
-                     plays=[(1, "BJ", "low"), (2, "QH", None)])
+    state = scenario(
+        [["6H", "7C"], ["8H", "9H"], ["10H", "JH"]],
+        dealer=2,
+        bids=[1, 1, 0],
+        leader=1,
+        plays=[(1, "BJ", "low"), (2, "QH", None)],
+    )
     g = present(sitaratas.view(state, 0), NAMES, 0)
-    assert [(s["seat"], s["card"], s["joker"]) for s in g["trick"]] == [(1, "BJ", "low"), (2, "QH", None), (0, None, None)]
+    assert [(s["seat"], s["card"], s["joker"]) for s in g["trick"]] == [
+        (1, "BJ", "low"),
+        (2, "QH", None),
+        (0, None, None),
+    ]
     assert g["trick"][2]["to_act"]
     html = render_to_string("tables/games/sitaratas.html", _context(state, 0))
     assert "st-call low" in html
@@ -85,6 +106,9 @@ def test_the_score_sheet_lists_finished_rounds_with_running_totals() -> None:
     row = g["score_rows"]()[0]
     assert row["cards"] == "1" and row["trump"] in ("♠", "♥", "♦", "♣", "NT")
     assert [(c["bid_won"], c["points"], c["exact"]) for c in row["cells"]] == [
-        ("0/0", "+5", True), ("1/1", "+6", True), ("1/0", "0", False)]
+        ("0/0", "+5", True),
+        ("1/1", "+6", True),
+        ("1/0", "0", False),
+    ]
     assert g["score_totals"] == ["5", "6", "0"]
     assert g["last_trick"] == []  # a new round is dealt: the old trick is not shown

@@ -34,8 +34,12 @@ def until_the_bot_is_awaited(match: Match) -> Match:
         if BOT_SEAT in engine.to_act(state):
             return match
         seat = engine.to_act(state)[0]
-        services.match_act(match_id=match.pk, user=match.match_players.get(seat=seat).user,
-                           action=engine.legal_actions(state, seat)[0], version=match.version)
+        services.match_act(
+            match_id=match.pk,
+            user=match.match_players.get(seat=seat).user,
+            action=engine.legal_actions(state, seat)[0],
+            version=match.version,
+        )
 
 
 def test_a_game_waiting_for_its_bot_longer_than_the_limit_gets_its_task_again(host, player, settings, queued) -> None:

@@ -136,8 +136,9 @@ def test_after_the_first_move_the_seating_is_not_read_again(host, player, outsid
     engine, state = state_of(match)
     services.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
     with CaptureQueriesContext(connection) as queries:
-        services.match_act(match_id=match.pk, user=player, action=engine.legal_actions(state, 1)[0],
-                           version=match.version)
+        services.match_act(
+            match_id=match.pk, user=player, action=engine.legal_actions(state, 1)[0], version=match.version
+        )
     assert not [query for query in queries if "games_matchplayer" in query["sql"]]
     assert Match.objects.get(pk=match.pk).version == 2
 

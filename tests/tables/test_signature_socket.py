@@ -55,8 +55,13 @@ async def test_a_muted_sitaratas_is_refused_with_the_reason_and_nothing_is_writt
     match = await database_sync_to_async(finished_match)(host, "sitaratas", humans=(player, outsider))
     chosen = await database_sync_to_async(lambda: sitaratas_player(match).user)()
     until = timezone.now() + timedelta(hours=2)
-    await database_sync_to_async(ChatMute.objects.create)(user=chosen, created_by=outsider if chosen != outsider else host,
-                                                          reason="insults", until=until, created_at=timezone.now())
+    await database_sync_to_async(ChatMute.objects.create)(
+        user=chosen,
+        created_by=outsider if chosen != outsider else host,
+        reason="insults",
+        until=until,
+        created_at=timezone.now(),
+    )
     signer, _ = await connect(match.table_id, chosen)
     await drain(signer)
     await signer.send_json_to({"command": "sign", "signature": "hello"})

@@ -21,7 +21,10 @@ def test_the_new_table_form_offers_each_game_as_a_choice(client, host) -> None:
 @pytest.mark.parametrize(
     ("form", "expected"),
     [
-        ({"game": "sitaratas", "players": 5, "deck": "jokers", "order": "down_up"}, {"deck": "jokers", "order": "down_up"}),
+        (
+            {"game": "sitaratas", "players": 5, "deck": "jokers", "order": "down_up"},
+            {"deck": "jokers", "order": "down_up"},
+        ),
         ({"game": "estimation", "length": "mini", "stake": 0}, {"length": "mini"}),
         ({"game": "sita", "players": 7, "match_count": 3}, {"matches": 3}),
     ],

@@ -11,8 +11,8 @@ from django.utils import timezone
 from games.models import Match
 from payouts import selectors
 from tables import hooks, services, votes
-from tables.live import snapshot
 from tables.errors import TableError
+from tables.live import snapshot
 from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
 from tests.conftest import make_user
@@ -78,7 +78,9 @@ def test_leaving_before_the_restart_releases_the_restored_pass(host, player, out
     assert_passes_conserved()
 
 
-def test_a_proposal_is_once_per_attempt_only_in_rounds_1_to_n_and_only_by_a_player(host, player, outsider, queued) -> None:
+def test_a_proposal_is_once_per_attempt_only_in_rounds_1_to_n_and_only_by_a_player(
+    host, player, outsider, queued
+) -> None:
     match = start_sitaratas(host, [player])
     with pytest.raises(TableError, match="Only the players"):
         votes.vote_propose(match_id=match.pk, user=outsider)
@@ -110,7 +112,9 @@ def test_play_is_paused_while_the_vote_is_open(host, player, outsider, queued) -
     assert match.version == version
 
 
-def test_the_vote_expires_after_its_deadline_and_a_late_or_repeated_task_is_harmless(host, player, outsider, queued) -> None:
+def test_the_vote_expires_after_its_deadline_and_a_late_or_repeated_task_is_harmless(
+    host, player, outsider, queued
+) -> None:
     start = timezone.now()
     with time_machine.travel(start, tick=False):
         match = start_sitaratas(host, [player, outsider])
@@ -189,7 +193,12 @@ def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
     html = snapshot.render_live(snapshot.load_snapshot(match.table_id), user_id=host.pk, connected=set())
     assert "2 of all 3 players end it" in html and "with 1 person here it cannot pass" in html
     vote = votes.vote_propose(match_id=match.pk, user=host)
-    assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (DismissalVote.Status.REJECTED, 3, 2, [host.pk])
+    assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (
+        DismissalVote.Status.REJECTED,
+        3,
+        2,
+        [host.pk],
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and not hooks.is_paused(match)
     assert selectors.pass_counts(user=host) == {"free": 4, "reserved": 0, "used": 1}
@@ -205,7 +214,12 @@ def test_two_humans_and_two_bots_fall_short_of_three(host, player, queued) -> No
     # the other human's YES finds no open vote.
     match = start_sitaratas(host, [player], seat_count=4)
     vote = votes.vote_propose(match_id=match.pk, user=player)
-    assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (DismissalVote.Status.REJECTED, 4, 3, [player.pk])
+    assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (
+        DismissalVote.Status.REJECTED,
+        4,
+        3,
+        [player.pk],
+    )
     with pytest.raises(TableError, match="no open vote"):
         votes.vote_cast(match_id=match.pk, user=host, yes=True)
     match.refresh_from_db()
@@ -221,7 +235,7 @@ def test_all_human_tables_need_the_books_majority(seats, needed, queued) -> None
     match = start_sitaratas(users[0], users[1:], seat_count=seats)
     vote = votes.vote_propose(match_id=match.pk, user=users[0])
     assert (vote.eligible, vote.needed) == (seats, needed)
-    for user in users[1:needed - 1]:
+    for user in users[1 : needed - 1]:
         vote = votes.vote_cast(match_id=match.pk, user=user, yes=True)
     assert vote.status == DismissalVote.Status.OPEN
     vote = votes.vote_cast(match_id=match.pk, user=users[needed - 1], yes=True)

@@ -34,8 +34,13 @@ def _no_broker(monkeypatch) -> None:
 @database_sync_to_async
 def _cookie(user) -> bytes:
     session = SessionStore()
-    session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-                    HASH_SESSION_KEY: user.get_session_auth_hash()})
+    session.update(
+        {
+            SESSION_KEY: str(user.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: user.get_session_auth_hash(),
+        }
+    )
     session.save()
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode()
 

@@ -54,8 +54,14 @@ class Command(makemessages.Command):
 
     def handle(self, *args, **options):
         # Only the product's own files: not the virtual environment, nor what tests leave behind.
-        options["ignore_patterns"] = [*options.get("ignore_patterns", []), ".venv/*", "test-artifacts/*",
-                                      ".local/*", "tests/*", "docs/*"]
+        options["ignore_patterns"] = [
+            *options.get("ignore_patterns", []),
+            ".venv/*",
+            "test-artifacts/*",
+            ".local/*",
+            "tests/*",
+            "docs/*",
+        ]
         options["no_obsolete"] = True
         # Files without line numbers: moving a string does not change the catalogues.
         options["add_location"] = options.get("add_location") or "file"

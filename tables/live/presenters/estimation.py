@@ -40,18 +40,32 @@ from games.templatetags.card_tags import SUIT_NAMES
 SEATS = 4
 # Columns of the call grid, lowest trump first (RULING E3: NT > S > H > D > C).
 CALL_TRUMPS = ("C", "D", "H", "S", "NT")
-PHASES = {"dash_call": gettext_lazy("Dash Calls"), "auction": gettext_lazy("Auction"),
-          "estimating": gettext_lazy("Estimates"), "playing": gettext_lazy("Play"), "over": gettext_lazy("Game over")}
+PHASES = {
+    "dash_call": gettext_lazy("Dash Calls"),
+    "auction": gettext_lazy("Auction"),
+    "estimating": gettext_lazy("Estimates"),
+    "playing": gettext_lazy("Play"),
+    "over": gettext_lazy("Game over"),
+}
 # Whole sentences per phase, so that each language orders its own words (issue 26).
-YOUR_TURN = {"dash_call": gettext_lazy("Your turn to Dash Call or decline."),
-             "auction": gettext_lazy("Your turn to call or pass."),
-             "estimating": gettext_lazy("Your turn to estimate."), "playing": gettext_lazy("Your turn to play.")}
-WAITING = {"dash_call": gettext_lazy("Waiting for %(name)s to Dash Call or decline."),
-           "auction": gettext_lazy("Waiting for %(name)s to call or pass."),
-           "estimating": gettext_lazy("Waiting for %(name)s to estimate."),
-           "playing": gettext_lazy("Waiting for %(name)s to play.")}
-RISK_LEVELS = {0: gettext_lazy("No Risk"), 1: gettext_lazy("Risk"), 2: gettext_lazy("Double Risk"),
-               3: gettext_lazy("Triple Risk")}
+YOUR_TURN = {
+    "dash_call": gettext_lazy("Your turn to Dash Call or decline."),
+    "auction": gettext_lazy("Your turn to call or pass."),
+    "estimating": gettext_lazy("Your turn to estimate."),
+    "playing": gettext_lazy("Your turn to play."),
+}
+WAITING = {
+    "dash_call": gettext_lazy("Waiting for %(name)s to Dash Call or decline."),
+    "auction": gettext_lazy("Waiting for %(name)s to call or pass."),
+    "estimating": gettext_lazy("Waiting for %(name)s to estimate."),
+    "playing": gettext_lazy("Waiting for %(name)s to play."),
+}
+RISK_LEVELS = {
+    0: gettext_lazy("No Risk"),
+    1: gettext_lazy("Risk"),
+    2: gettext_lazy("Double Risk"),
+    3: gettext_lazy("Triple Risk"),
+}
 OVER_UNDER = {"over": pgettext_lazy("estimates", "Over"), "under": pgettext_lazy("estimates", "Under")}
 
 
@@ -77,7 +91,9 @@ def _trump_info(code: str | None, language: str | None) -> dict:
     else:
         info = {"code": "", "symbol": "?", "red": False, "name": _("not chosen yet")}
     colour = " red" if info["red"] else ""
-    info["html"] = Markup('<span class="suit{} suit-{}" title="{}">{}</span>').format(colour, info["code"], info["name"], info["symbol"])
+    info["html"] = Markup('<span class="suit{} suit-{}" title="{}">{}</span>').format(
+        colour, info["code"], info["name"], info["symbol"]
+    )
     return info
 
 
@@ -144,9 +160,15 @@ def _status(view: dict, names: list[str]) -> dict:
         "over_under": text(OVER_UNDER.get(view["over_under"], "")),
         "over_by": abs(total - TRICKS),
         "risk": {"name": _name(names, risk["seat"]), "level": RISK_LEVELS[risk["level"]], "on": risk["level"] > 0}
-        if risk else None,
-        "super_call": {"name": _name(names, super_call["seat"]), "value": super_call["value"],
-                       "trump": trump_info(super_call["trump"])} if super_call else None,
+        if risk
+        else None,
+        "super_call": {
+            "name": _name(names, super_call["seat"]),
+            "value": super_call["value"],
+            "trump": trump_info(super_call["trump"]),
+        }
+        if super_call
+        else None,
     }
 
 
@@ -167,26 +189,28 @@ def _seats(view: dict, names: list[str]) -> list[dict]:
     seats = []
     for seat in range(SEATS):
         estimate = view["estimates"][seat]
-        seats.append({
-            "seat": seat,
-            "name": _name(names, seat),
-            "is_dealer": seat == view["dealer"],
-            "to_act": seat in view["to_act"],
-            "estimate": estimate,
-            "tricks": view["tricks_won"][seat],
-            "cards_left": view["hand_counts"][seat],
-            "total": view["totals"][seat],
-            "caller": seat == view["caller"],
-            "with": view["with"][seat],
-            "dash": view["dash_calls"][seat],
-            "bust": view["bust"][seat],
-            "risk": seat == risk_seat,
-            "avoid": [trump_info(suit) for suit in view["avoid"][seat]],
-            "card": plays.get(seat),
-            "leads": seat == leader and bool(plays),
-            "won": seat == winner,
-            "made": estimate is not None and view["tricks_won"][seat] == estimate,
-        })
+        seats.append(
+            {
+                "seat": seat,
+                "name": _name(names, seat),
+                "is_dealer": seat == view["dealer"],
+                "to_act": seat in view["to_act"],
+                "estimate": estimate,
+                "tricks": view["tricks_won"][seat],
+                "cards_left": view["hand_counts"][seat],
+                "total": view["totals"][seat],
+                "caller": seat == view["caller"],
+                "with": view["with"][seat],
+                "dash": view["dash_calls"][seat],
+                "bust": view["bust"][seat],
+                "risk": seat == risk_seat,
+                "avoid": [trump_info(suit) for suit in view["avoid"][seat]],
+                "card": plays.get(seat),
+                "leads": seat == leader and bool(plays),
+                "won": seat == winner,
+                "made": estimate is not None and view["tricks_won"][seat] == estimate,
+            }
+        )
     return seats
 
 
@@ -217,8 +241,10 @@ def _last_trick(view: dict, names: list[str]) -> dict | None:
         return None
     return {
         "winner": _name(names, last["winner"]),
-        "plays": [{"name": _name(names, p["seat"]), "card": p["card"], "won": p["seat"] == last["winner"]}
-                  for p in last["plays"]],
+        "plays": [
+            {"name": _name(names, p["seat"]), "card": p["card"], "won": p["seat"] == last["winner"]}
+            for p in last["plays"]
+        ],
     }
 
 
@@ -230,15 +256,28 @@ def round_summary(view: dict, names: list[str]) -> dict | None:
     if view["trick"] and view["trick"]["plays"]:
         return None
     entry = view["score_sheet"][-1]
-    return {"number": entry["number"], "rows": [
-        {"name": _name(names, seat), "estimate": entry["estimate"][seat], "won": entry["tricks_won"][seat],
-         "made": entry["made"][seat], "points": entry["points"][seat]} for seat in range(SEATS)]}
+    return {
+        "number": entry["number"],
+        "rows": [
+            {
+                "name": _name(names, seat),
+                "estimate": entry["estimate"][seat],
+                "won": entry["tricks_won"][seat],
+                "made": entry["made"][seat],
+                "points": entry["points"][seat],
+            }
+            for seat in range(SEATS)
+        ],
+    }
 
 
 def _call_grid(legal: list[dict]) -> list[dict]:
     allowed = {(a["tricks"], a["trump"]) for a in legal if a["type"] == "call"}
     return [
-        {"tricks": tricks, "cells": [{"trump": trump_info(t), "disabled": (tricks, t) not in allowed} for t in CALL_TRUMPS]}
+        {
+            "tricks": tricks,
+            "cells": [{"trump": trump_info(t), "disabled": (tricks, t) not in allowed} for t in CALL_TRUMPS],
+        }
         for tricks in range(MIN_CALL, TRICKS + 1)
     ]
 
@@ -273,13 +312,19 @@ def _estimates(legal: list[dict], view: dict | None = None, seat: int | None = N
                     reason = _("Two players are already on zero: you may not estimate 0.")
                 elif last and others + value == TRICKS:
                     reason = _("You estimate last: %(value)s would make the estimates total exactly %(total)s.") % {
-                        "value": value, "total": TRICKS}
+                        "value": value,
+                        "total": TRICKS,
+                    }
                 else:
                     reason = not_allowed or _("Not allowed now.")
                     not_allowed = reason
             shown.append({"value": value, "disabled": bool(reason), "reason": reason})
-    return {"plain": plain, "shown": shown, "reasons": [o["reason"] for o in shown if o["reason"]],
-            "supers": [{"value": v, "options": opts} for v, opts in sorted(supers.items())]}
+    return {
+        "plain": plain,
+        "shown": shown,
+        "reasons": [o["reason"] for o in shown if o["reason"]],
+        "supers": [{"value": v, "options": opts} for v, opts in sorted(supers.items())],
+    }
 
 
 def _hand(view: dict) -> list[dict]:
@@ -294,18 +339,31 @@ def _sheet(view: dict, names: list[str]) -> list[dict]:
     table's words: trumps and calls drawn, names for seats."""
     rows = []
     for row in live_sheet("estimation", view["score_sheet"], SEATS)["rows"]:
-        cells = [{"estimate": cell["estimate"], "tricks": cell["tricks"], "points": cell["points"], "made": cell["made"],
-                  "caller": cell["caller"], "with": cell["with"], "dash": cell["dash_call"], "risk": bool(cell["risk"]),
-                  "explain": cell["line"]} for cell in row["cells"]]
-        rows.append({
-            "number": row["number"],
-            "kind": row["kind"],
-            "trump": trump_info(row["trump"]),
-            "call": _call_text(row["call"]),
-            "caller": _name(names, row["caller"]),
-            "over_under": (row["over_under"] or "").capitalize(),
-            "multiplier": row["multiplier"],
-            "saaydeh": row["saaydeh"],
-            "cells": cells,
-        })
+        cells = [
+            {
+                "estimate": cell["estimate"],
+                "tricks": cell["tricks"],
+                "points": cell["points"],
+                "made": cell["made"],
+                "caller": cell["caller"],
+                "with": cell["with"],
+                "dash": cell["dash_call"],
+                "risk": bool(cell["risk"]),
+                "explain": cell["line"],
+            }
+            for cell in row["cells"]
+        ]
+        rows.append(
+            {
+                "number": row["number"],
+                "kind": row["kind"],
+                "trump": trump_info(row["trump"]),
+                "call": _call_text(row["call"]),
+                "caller": _name(names, row["caller"]),
+                "over_under": (row["over_under"] or "").capitalize(),
+                "multiplier": row["multiplier"],
+                "saaydeh": row["saaydeh"],
+                "cells": cells,
+            }
+        )
     return rows

@@ -30,16 +30,18 @@ def _rows(view: dict) -> list[dict]:
     fresh = {entry["card"] for entry in revealed["placements"]} if revealed else set()
     rows = []
     for index, (cards, points) in enumerate(zip(view["rows"], view["row_penalties"])):
-        rows.append({
-            "index": index,
-            "number": index + 1,
-            "cards": [dict(_card(card), new=card in fresh) for card in cards],
-            "points": points,
-            "points_label": _plural(points),
-            "full": len(cards) == ROW_LIMIT,  # The next card placed here takes the row (RULING T3).
-            "slots": list(range(ROW_LIMIT - len(cards))),
-            "end": cards[-1],
-        })
+        rows.append(
+            {
+                "index": index,
+                "number": index + 1,
+                "cards": [dict(_card(card), new=card in fresh) for card in cards],
+                "points": points,
+                "points_label": _plural(points),
+                "full": len(cards) == ROW_LIMIT,  # The next card placed here takes the row (RULING T3).
+                "slots": list(range(ROW_LIMIT - len(cards))),
+                "end": cards[-1],
+            }
+        )
     return rows
 
 
@@ -60,11 +62,18 @@ def _revealed(view: dict, names: list[str]) -> dict | None:
     for seat, card in sorted(enumerate(revealed["chosen"]), key=lambda pair: pair[1]):
         entry = placed.get(card)
         took = entry["took"] if entry else []
-        cards.append(dict(
-            _card(card), seat=seat, name=names[seat], placed=entry is not None,
-            row_number=entry["row"] + 1 if entry else None, too_low=bool(entry and entry["too_low"]),
-            took=[_card(taken) for taken in took], took_points=_points(took),
-        ))
+        cards.append(
+            dict(
+                _card(card),
+                seat=seat,
+                name=names[seat],
+                placed=entry is not None,
+                row_number=entry["row"] + 1 if entry else None,
+                too_low=bool(entry and entry["too_low"]),
+                took=[_card(taken) for taken in took],
+                took_points=_points(took),
+            )
+        )
     return {"turn": revealed["turn"], "cards": cards, "waiting": not revealed["placements"]}
 
 
@@ -76,29 +85,46 @@ def _pending(view: dict, names: list[str], viewer_seat: int | None, rows: list[d
     options = []
     if mine:
         legal = {action["row"] for action in view["legal_actions"] if action["type"] == "take_row"}
-        options = [{"row": row["index"], "label": _("Take row %(number)s (%(points)s)") % {"number": row["number"],
-                                                                                      "points": row["points_label"]},
-                    "cards": row["cards"], "points": row["points"]} for row in rows if row["index"] in legal]
+        options = [
+            {
+                "row": row["index"],
+                "label": _("Take row %(number)s (%(points)s)")
+                % {"number": row["number"], "points": row["points_label"]},
+                "cards": row["cards"],
+                "points": row["points"],
+            }
+            for row in rows
+            if row["index"] in legal
+        ]
         lowest = min(row["points"] for row in rows)
         for option in options:
             option["cheapest"] = option["points"] == lowest
-    return {"seat": pending["seat"], "name": names[pending["seat"]], "mine": mine,
-            "card": _card(pending["card"]), "options": options}
+    return {
+        "seat": pending["seat"],
+        "name": names[pending["seat"]],
+        "mine": mine,
+        "card": _card(pending["card"]),
+        "options": options,
+    }
 
 
 def _players(view: dict, names: list[str], viewer_seat: int | None) -> list[dict]:
     choosing = view["phase"] == "choosing"
     players = []
     for seat, name in enumerate(names):
-        players.append({
-            "seat": seat, "name": name, "me": seat == viewer_seat,
-            "chosen": choosing and view["chosen"][seat],
-            "choosing": choosing and not view["chosen"][seat],
-            "cards": view["hand_counts"][seat],
-            "taken": len(view["taken"][seat]),
-            "penalty": view["penalties"][seat],
-            "total": view["totals"][seat],
-        })
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "me": seat == viewer_seat,
+                "chosen": choosing and view["chosen"][seat],
+                "choosing": choosing and not view["chosen"][seat],
+                "cards": view["hand_counts"][seat],
+                "taken": len(view["taken"][seat]),
+                "penalty": view["penalties"][seat],
+                "total": view["totals"][seat],
+            }
+        )
     return players
 
 
@@ -117,7 +143,10 @@ def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
     if view["my_choice"] is not None:
         if not waiting:
             return _("Revealing…")
-        return _("Your %(card)s is locked. Waiting for %(names)s.") % {"card": view["my_choice"], "names": _join(waiting)}
+        return _("Your %(card)s is locked. Waiting for %(names)s.") % {
+            "card": view["my_choice"],
+            "names": _join(waiting),
+        }
     return _("Waiting for %(names)s.") % {"names": _join(waiting)} if waiting else ""
 
 
@@ -132,8 +161,14 @@ def _match_sheet(view: dict) -> list[dict]:
     """Each finished match's penalties and the totals after it (games.scoresheets, as the history
     page builds them)."""
     rows = live_sheet("sita", view["score_sheet"], view["players"])["rows"]
-    return [{"number": row["number"], "penalties": [cell["points"] for cell in row["cells"]],
-             "totals": [cell["total"] for cell in row["cells"]]} for row in rows]
+    return [
+        {
+            "number": row["number"],
+            "penalties": [cell["points"] for cell in row["cells"]],
+            "totals": [cell["total"] for cell in row["cells"]],
+        }
+        for row in rows
+    ]
 
 
 def _join(items: list[str]) -> str:
@@ -155,7 +190,8 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "status": _status(view, names, viewer_seat),
         "turn_sheet": _turn_sheet(view),
         "match_sheet": _match_sheet(view),
-        "match_label": _("Match %(number)s of %(total)s") % {"number": view["round_number"], "total": view["rounds_total"]},
-        "turn_label": _("Turn %(number)s of %(total)s") % {"number": min(view["turn"], view["turns_total"]),
-                                                          "total": view["turns_total"]},
+        "match_label": _("Match %(number)s of %(total)s")
+        % {"number": view["round_number"], "total": view["rounds_total"]},
+        "turn_label": _("Turn %(number)s of %(total)s")
+        % {"number": min(view["turn"], view["turns_total"]), "total": view["turns_total"]},
     }

@@ -25,14 +25,29 @@ def _trump_info(view: dict) -> dict:
     """How this round's trump was set (RULING S3): indicator card, joker indicator, or drawn."""
     trump, indicator = view["trump"], view["indicator"]
     if trump is None:
-        return {"symbol": "NT", "name": _("No trump"), "red": False, "indicator": indicator,
-                "note": _("Joker indicator: no trump suit")}
+        return {
+            "symbol": "NT",
+            "name": _("No trump"),
+            "red": False,
+            "indicator": indicator,
+            "note": _("Joker indicator: no trump suit"),
+        }
     red = trump in RED_SUITS
     if indicator is None:
-        return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_NAMES[trump], "red": red, "indicator": None,
-                "note": _("Whole deck dealt: trump drawn")}
-    return {"symbol": SUIT_SYMBOL[trump], "name": SUIT_NAMES[trump], "red": red, "indicator": indicator,
-            "note": _("Indicator card")}
+        return {
+            "symbol": SUIT_SYMBOL[trump],
+            "name": SUIT_NAMES[trump],
+            "red": red,
+            "indicator": None,
+            "note": _("Whole deck dealt: trump drawn"),
+        }
+    return {
+        "symbol": SUIT_SYMBOL[trump],
+        "name": SUIT_NAMES[trump],
+        "red": red,
+        "indicator": indicator,
+        "note": _("Indicator card"),
+    }
 
 
 def _seat_box(view: dict, names: list[str], seat: int, viewer_seat: int | None) -> dict:
@@ -60,8 +75,16 @@ def _seat_box(view: dict, names: list[str], seat: int, viewer_seat: int | None) 
 
 
 def _plays(plays: list[dict], names: list[str], winner: int | None = None) -> list[dict]:
-    return [{"seat": play["seat"], "name": names[play["seat"]], "card": play["card"], "joker": play.get("joker"),
-             "winner": play["seat"] == winner} for play in plays]
+    return [
+        {
+            "seat": play["seat"],
+            "name": names[play["seat"]],
+            "card": play["card"],
+            "joker": play.get("joker"),
+            "winner": play["seat"] == winner,
+        }
+        for play in plays
+    ]
 
 
 def _trick_slots(view: dict, names: list[str]) -> list[dict]:
@@ -74,17 +97,33 @@ def _trick_slots(view: dict, names: list[str]) -> list[dict]:
     if not trick["plays"] and last:
         # RULING P40: the finished trick stays on the table, its winner marked, until the next card
         # is led, so everyone sees who took it before it is collected.
-        return [{"seat": p["seat"], "name": names[p["seat"]], "card": p["card"], "joker": p.get("joker"),
-                 "leader": step == 0, "to_act": False, "won": p["seat"] == last["winner"]}
-                for step, p in enumerate(last["plays"])]
+        return [
+            {
+                "seat": p["seat"],
+                "name": names[p["seat"]],
+                "card": p["card"],
+                "joker": p.get("joker"),
+                "leader": step == 0,
+                "to_act": False,
+                "won": p["seat"] == last["winner"],
+            }
+            for step, p in enumerate(last["plays"])
+        ]
     played = {play["seat"]: play for play in trick["plays"]}
     slots = []
     for step in range(n):
         seat = (trick["leader"] + step) % n
         play = played.get(seat)
-        slots.append({"seat": seat, "name": names[seat], "card": play["card"] if play else None,
-                      "joker": play.get("joker") if play else None, "leader": step == 0,
-                      "to_act": seat in view["to_act"] and view["phase"] == "playing"})
+        slots.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "card": play["card"] if play else None,
+                "joker": play.get("joker") if play else None,
+                "leader": step == 0,
+                "to_act": seat in view["to_act"] and view["phase"] == "playing",
+            }
+        )
     return slots
 
 
@@ -93,8 +132,16 @@ def _hand(view: dict) -> list[dict]:
     hand = view["hand"] or []
     playing = view["phase"] == "playing" and bool(view["legal_actions"])
     legal = {action["card"] for action in view["legal_actions"] if action.get("type") == "play"}
-    return [{"card": card, "joker": is_joker(card), "active": playing, "playable": card in legal,
-             "locked": card not in legal} for card in hand]
+    return [
+        {
+            "card": card,
+            "joker": is_joker(card),
+            "active": playing,
+            "playable": card in legal,
+            "locked": card not in legal,
+        }
+        for card in hand
+    ]
 
 
 def _bid_buttons(view: dict) -> list[dict]:
@@ -102,8 +149,10 @@ def _bid_buttons(view: dict) -> list[dict]:
     legal = {action["bid"] for action in view["legal_actions"] if action.get("type") == "bid"}
     if not legal:
         return []
-    return [{"value": value, "locked": value not in legal, "forbidden": value == view["forbidden_bid"]}
-            for value in range(view["cards"] + 1)]
+    return [
+        {"value": value, "locked": value not in legal, "forbidden": value == view["forbidden_bid"]}
+        for value in range(view["cards"] + 1)
+    ]
 
 
 def _score_rows(view: dict, names: list[str]) -> list[dict]:
@@ -112,11 +161,26 @@ def _score_rows(view: dict, names: list[str]) -> list[dict]:
     # full 29-round sheet cost more than the rest of the page together, on every push.
     rows = []
     for row in live_sheet("sitaratas", view["score_sheet"], view["players"])["rows"]:
-        cells = [{"bid_won": f"{cell['bid']}/{cell['tricks']}", "points": signed(cell["points"]), "exact": cell["exact"],
-                  "title": f"bid {cell['bid']}, took {cell['tricks']}, total {cell['total']}"} for cell in row["cells"]]
+        cells = [
+            {
+                "bid_won": f"{cell['bid']}/{cell['tricks']}",
+                "points": signed(cell["points"]),
+                "exact": cell["exact"],
+                "title": f"bid {cell['bid']}, took {cell['tricks']}, total {cell['total']}",
+            }
+            for cell in row["cells"]
+        ]
         trump = row["trump"]
-        rows.append({"number": str(row["number"]), "cards": str(row["cards"]), "dealer": names[row["dealer"]],
-                     "trump": SUIT_SYMBOL[trump] if trump else "NT", "red": trump in RED_SUITS, "cells": cells})
+        rows.append(
+            {
+                "number": str(row["number"]),
+                "cards": str(row["cards"]),
+                "dealer": names[row["dealer"]],
+                "trump": SUIT_SYMBOL[trump] if trump else "NT",
+                "red": trump in RED_SUITS,
+                "cells": cells,
+            }
+        )
     return rows
 
 
@@ -169,8 +233,11 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "dealer_name": names[view["dealer"]],
         "bid_sum": sum(bids_made),
         "all_bid": len(bids_made) == n,
-        "forbidden_note": (_("%(name)s (dealer) may not bid %(bid)s.") % {"name": names[view["dealer"]], "bid": view["forbidden_bid"]}
-                           if view["forbidden_bid"] is not None else ""),
+        "forbidden_note": (
+            _("%(name)s (dealer) may not bid %(bid)s.") % {"name": names[view["dealer"]], "bid": view["forbidden_bid"]}
+            if view["forbidden_bid"] is not None
+            else ""
+        ),
         "trick": _trick_slots(view, names),
         "collected": bool(view["trick"] and not view["trick"]["plays"] and last),
         "round_summary": _round_summary(view, names),
