@@ -126,12 +126,15 @@ def render(snap: snapshot.Snapshot, *, user_id: int, connected: set[int] | froze
     # All the view takes from its viewer (tables/live/snapshot.py, live_context): their seat, whether
     # they host the table, whether they are logged in at all, and their language (two
     # windows may read two languages).
+    # Of who is connected, the view shows only the seated players' marks (live_context): a
+    # socket's set may also hold spectators, as of its own last presence event.
+    seated = {seat.user_id for seat in snap.seats if seat.user_id is not None}
     key = (
         snapshot.seat_of(snap, user_id),
         user_id == snap.host_id,
         user_id is None,
         translation.get_language(),
-        frozenset(connected),
+        frozenset(connected) & seated,
     )
     html = entry[1].get(key)
     if html is None:

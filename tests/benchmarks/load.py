@@ -1052,6 +1052,30 @@ def prepare_tables(args: argparse.Namespace, players: list[tuple[int, str]]) -> 
         connection.close()
 
 
+def end_tables(table_ids: list[int]) -> None:
+    """Abort a measured phase's games, as an admin would end abandoned tables (RULING P8).
+
+    Left in play, their players gone, each seat's turn clock runs out and the house plays for it
+    (RULINGS P11, P12): a minute after each phase, 100 games moved by the Celery worker, one
+    decision a minute per seat, through every later phase and the bot games (thousands of house
+    moves in five minutes, the bot games' moves waiting behind them on the one worker)."""
+    from django.db import connection
+
+    from accounts.models import User
+    from games.models import Match
+    from tables import services
+
+    try:
+        admin, _ = User.objects.get_or_create(
+            username="bench-admin", defaults={"email": "bench-admin@example.com", "is_staff": True}
+        )
+        playing = Match.objects.filter(table_id__in=table_ids, status=Match.Status.PLAYING).values_list("pk", flat=True)
+        for match_id in list(playing):
+            services.match_abort(match_id=match_id, by=admin, reason="benchmark phase over")
+    finally:
+        connection.close()
+
+
 async def play_phase(args: argparse.Namespace, site: Site, cpu: CpuMeter, players, *, rate: float) -> dict:
     """One phase's tables, opened, their seat clients connected, played at ``rate`` and measured.
 
@@ -1085,6 +1109,7 @@ async def play_phase(args: argparse.Namespace, site: Site, cpu: CpuMeter, player
             if client.ws is not None:
                 await client.ws.close()
     await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.to_thread(end_tables, table_ids)
     return result
 
 
