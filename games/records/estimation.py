@@ -151,9 +151,9 @@ def profile_figures(played: list[tuple[dict, int]]) -> list[tuple[str, str]]:
                 dashes += 1
                 dash_made += hit
     return [
-        ("Made", rate(made, rounds)),
-        ("Caller success", rate(calls_made, calls)),
-        ("Dash Call success", rate(dash_made, dashes)),
+        (gettext_noop("Made"), rate(made, rounds)),
+        (gettext_noop("Caller success"), rate(calls_made, calls)),
+        (gettext_noop("Dash Call success"), rate(dash_made, dashes)),
     ]
 
 

@@ -4,6 +4,7 @@ record has the turns), replay steps and the profile's figures."""
 from __future__ import annotations
 
 from games.engines.sita import penalty
+from games.records import gettext_noop
 from games.records.sheet import complete
 
 POINTS = "penalties"
@@ -87,4 +88,4 @@ def profile_figures(played: list[tuple[dict, int]]) -> list[tuple[str, str]]:
     """For a player's finished games (record, seat): the average penalty per match."""
     penalties = [r["penalties"][seat] for record, seat in played for r in record["rounds"] if r.get("penalties")]
     average = f"{sum(penalties) / len(penalties):.1f}" if penalties else "—"
-    return [("Average penalty per match", average), ("Matches", str(len(penalties)))]
+    return [(gettext_noop("Average penalty per match"), average), (gettext_noop("Matches"), str(len(penalties)))]

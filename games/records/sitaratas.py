@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.records import rate
+from games.records import gettext_noop, rate
 from games.records.replay import trick_steps
 
 POINTS = "points"
@@ -54,7 +54,7 @@ def profile_figures(played: list[tuple[dict, int]]) -> list[tuple[str, str]]:
             if bid is not None and round_record.get("points"):
                 rounds += 1
                 exact += bid == round_record["tricks_won"][seat]
-    return [("Exact bids", rate(exact, rounds)), ("Times Sitaratas", str(sitaratas))]
+    return [(gettext_noop("Exact bids"), rate(exact, rounds)), (gettext_noop("Times Sitaratas"), str(sitaratas))]
 
 
 def replay_steps(record: dict) -> list[dict]:

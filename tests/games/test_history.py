@@ -283,6 +283,14 @@ def test_profile_shows_stats_ratings_and_recent_games(client, games, host) -> No
         assert reverse("match", args=[games[game].pk]) in page
 
 
+def test_profile_figures_read_in_the_reader_s_language(client, games, host) -> None:
+    # The figures' names come from the Django-free games.records and are translated on the page (issue 26).
+    page = client.get(reverse("profile", args=[host.username]), HTTP_ACCEPT_LANGUAGE="et").content.decode()
+    for label in ("Täpsed pakkumised", "Kordi Sitaratas", "Pakkujana täidetud", "Keskmine karistus partii kohta"):
+        assert label in page
+    assert "Exact bids" not in page
+
+
 def test_the_leaderboard_lists_rated_players_per_game(client, games, host) -> None:
     page = client.get(reverse("ratings"), {"game": "estimation"}).content.decode()
     assert host.name in page and "bot" in page
