@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.models import Match
+from payouts.memos import memo_text
 from payouts.models import Account, Asset, Entry, Transfer
 
 if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never looked up here
@@ -32,6 +33,11 @@ class Movement:
     reserved: int = 0
     lost: bool = False  # a story row: the stake stayed in the pot
     used: int = 0
+
+    @property
+    def memo(self) -> str:
+        """The transfer's memo in the reader's language (payouts/memos.py)."""
+        return memo_text(self.transfer.memo)
 
     @property
     def pass_deltas(self) -> tuple[int, int, int]:

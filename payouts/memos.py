@@ -1,0 +1,69 @@
+"""A ledger row's memo in the reader's language (issue 26).
+
+The services write each memo in English: a transfer is a record, read in the admin and checked by
+``verify_matches``, and the rows written before the site had languages hold the same sentences.
+The wallet shows each as one whole translated sentence, with its places, counts and the game's
+ending put in their places; a memo these patterns do not know (an admin's own words when granting
+coins or passes) is shown as it was written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext
+
+from games.endings import ending_text
+
+_FIXED = {
+    "Welcome coins.": lambda: gettext("Welcome coins."),
+    "Welcome passes.": lambda: gettext("Welcome passes."),
+    "Seat taken at a staked table.": lambda: gettext("Seat taken at a staked table."),
+    "Seat taken at a Sitaratas table.": lambda: gettext("Seat taken at a Sitaratas table."),
+    "Left the table before the start.": lambda: gettext("Left the table before the start."),
+    "Stake into the pot at the start.": lambda: gettext("Stake into the pot at the start."),
+    "Game started.": lambda: gettext("Game started."),
+    "Restored pass used for the restart.": lambda: gettext("Restored pass used for the restart."),
+    "Attempt dismissed by vote: pass restored.": lambda: gettext("Attempt dismissed by vote: pass restored."),
+    "Game aborted: stake refunded.": lambda: gettext("Game aborted: stake refunded."),
+    "Game aborted: pass returned.": lambda: gettext("Game aborted: pass returned."),
+}
+
+# payouts.services.payout_memo: the staker's rank among the stakers, tied or not (RULING P42).
+_POT_SHARES = {
+    ("best", False): lambda: gettext("Pot share: best of the %(count)s stakers, place %(place)s in the game."),
+    ("best", True): lambda: gettext("Pot share: tied best of the %(count)s stakers, place %(place)s in the game."),
+    ("second", False): lambda: gettext("Pot share: second of the %(count)s stakers, place %(place)s in the game."),
+    ("second", True): lambda: gettext("Pot share: tied second of the %(count)s stakers, place %(place)s in the game."),
+    ("third", False): lambda: gettext("Pot share: third of the %(count)s stakers, place %(place)s in the game."),
+    ("third", True): lambda: gettext("Pot share: tied third of the %(count)s stakers, place %(place)s in the game."),
+    ("fourth", False): lambda: gettext("Pot share: fourth of the %(count)s stakers, place %(place)s in the game."),
+    ("fourth", True): lambda: gettext("Pot share: tied fourth of the %(count)s stakers, place %(place)s in the game."),
+}
+_POT_SHARE = re.compile(
+    r"Pot share: (?P<tied>tied )?(?P<rank>best|second|third|fourth) of the (?P<count>\d+) stakers, "
+    r"place (?P<place>\d+) in the game\."
+)
+_OWN_STAKE = re.compile(r"Your stake back: you were the only player who staked \(place (?P<place>\d+) in the game\)\.")
+_CLOSED_EARLY = re.compile(r"Table closed before the start: (?P<reason>.*)", re.S)
+_AFTER_ENDING = re.compile(r"(?P<ending>.*) (?P<what>Stake refunded|Pass returned)\.", re.S)
+
+
+def memo_text(stored: str) -> str:
+    """The memo ``stored`` in the active language; unknown wording as it is."""
+    stored = stored or ""
+    if stored in _FIXED:
+        return _FIXED[stored]()
+    if found := _POT_SHARE.fullmatch(stored):
+        say = _POT_SHARES[(found["rank"], bool(found["tied"]))]
+        return say() % {"count": found["count"], "place": found["place"]}
+    if found := _OWN_STAKE.fullmatch(stored):
+        return gettext("Your stake back: you were the only player who staked (place %(place)s in the game).") % {
+            "place": found["place"]
+        }
+    if found := _CLOSED_EARLY.fullmatch(stored):
+        return gettext("Table closed before the start: %(reason)s") % {"reason": found["reason"]}
+    if found := _AFTER_ENDING.fullmatch(stored):
+        after = gettext("Stake refunded.") if found["what"] == "Stake refunded" else gettext("Pass returned.")
+        return f"{ending_text(found['ending'])} {after}"
+    return stored
