@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.apps import apps
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -40,7 +41,7 @@ class ChatRoom(models.Model):
         verbose_name_plural = _("chat rooms")
 
     def __str__(self) -> str:
-        return f"chat of table {self.table_id}"
+        return gettext("chat of table %(table)s") % {"table": self.table_id}
 
 
 class ChatMessage(models.Model):
@@ -84,7 +85,11 @@ class ChatMessage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.author} at table {self.table_id}: {self.text[:40]}"
+        return gettext("%(author)s at table %(table)s: %(text)s") % {
+            "author": self.author,
+            "table": self.table_id,
+            "text": self.text[:40],
+        }
 
 
 class ChatReport(models.Model):
@@ -110,7 +115,10 @@ class ChatReport(models.Model):
         constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="one_report_per_reporter")]
 
     def __str__(self) -> str:
-        return f"report by {self.reporter} on message {self.message_id}"
+        return gettext("report by %(reporter)s on message %(message)s") % {
+            "reporter": self.reporter,
+            "message": self.message_id,
+        }
 
 
 class ChatMute(models.Model):
@@ -132,7 +140,7 @@ class ChatMute(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.user} muted until {self.until:%Y-%m-%d %H:%M}"
+        return gettext("%(user)s muted until %(until)s") % {"user": self.user, "until": f"{self.until:%Y-%m-%d %H:%M}"}
 
 
 class PersonalMute(models.Model):
@@ -155,4 +163,4 @@ class PersonalMute(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.owner} mutes {self.muted}"
+        return gettext("%(owner)s mutes %(muted)s") % {"owner": self.owner, "muted": self.muted}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import catalog
@@ -93,7 +94,12 @@ class Match(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "attempt"], name="one_match_per_attempt")]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} #{self.pk} (table {self.table_id}, attempt {self.attempt})"
+        return gettext("%(game)s #%(match)s (table %(table)s, attempt %(attempt)s)") % {
+            "game": self.get_game_display(),
+            "match": self.pk,
+            "table": self.table_id,
+            "attempt": self.attempt,
+        }
 
 
 class MatchPlayer(models.Model):
@@ -121,7 +127,11 @@ class MatchPlayer(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_player_per_seat")]
 
     def __str__(self) -> str:
-        return f"{self.user} in seat {self.seat + 1} of match {self.match_id}"
+        return gettext("%(user)s in seat %(seat)s of match %(match)s") % {
+            "user": self.user,
+            "seat": self.seat + 1,
+            "match": self.match_id,
+        }
 
 
 class MatchEvent(models.Model):
@@ -149,7 +159,12 @@ class MatchEvent(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
 
     def __str__(self) -> str:
-        return f"match {self.match_id} v{self.version}: seat {self.seat + 1} {self.action}"
+        return gettext("match %(match)s v%(version)s: seat %(seat)s %(action)s") % {
+            "match": self.match_id,
+            "version": self.version,
+            "seat": self.seat + 1,
+            "action": self.action,
+        }
 
 
 class Rating(models.Model):
@@ -176,7 +191,11 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_game")]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.get_game_display()}: {self.ordinal:.1f}"
+        return gettext("%(user)s in %(game)s: %(rating)s") % {
+            "user": self.user,
+            "game": self.get_game_display(),
+            "rating": f"{self.ordinal:.1f}",
+        }
 
 
 class Signature(models.Model):
@@ -201,4 +220,4 @@ class Signature(models.Model):
         verbose_name_plural = _("signatures")
 
     def __str__(self) -> str:
-        return f"signature on match {self.match_id}"
+        return gettext("signature on match %(match)s") % {"match": self.match_id}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.models import GAME_CHOICES
 
@@ -43,7 +43,7 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} table #{self.pk}"
+        return gettext("%(game)s table #%(table)s") % {"game": self.get_game_display(), "table": self.pk}
 
 
 class Seat(models.Model):
@@ -71,7 +71,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.position + 1} at table {self.table_id}"
+        return gettext("seat %(seat)s at table %(table)s") % {"seat": self.position + 1, "table": self.table_id}
 
     @property
     def is_bot(self) -> bool:
@@ -115,7 +115,10 @@ class DismissalVote(models.Model):
         verbose_name_plural = _("dismissal votes")
 
     def __str__(self) -> str:
-        return f"dismissal vote on match {self.match_id} ({self.status})"
+        return gettext("dismissal vote on match %(match)s (%(status)s)") % {
+            "match": self.match_id,
+            "status": self.get_status_display(),
+        }
 
 
 class DealCommitment(models.Model):
@@ -155,4 +158,8 @@ class DealCommitment(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "attempt"], name="one_commitment_per_attempt")]
 
     def __str__(self) -> str:
-        return f"commitment {self.commitment[:12]}… of table {self.table_id}, attempt {self.attempt}"
+        return gettext("commitment %(hash)s… of table %(table)s, attempt %(attempt)s") % {
+            "hash": self.commitment[:12],
+            "table": self.table_id,
+            "attempt": self.attempt,
+        }
