@@ -255,11 +255,12 @@ def checks() -> list[list[str]]:
 
 
 def parallel(pytest_args: list[str]) -> list[str]:
-    """pytest-xdist's options, unless the arguments choose their own: one worker per core, and the
-    browser tests (tests/conftest.py groups them) on one worker, with one Daphne and one Chromium."""
+    """pytest-xdist's options, unless the arguments choose their own: two workers per core (much
+    of a browser or socket test is waiting on another process), each browser test file on one
+    worker (tests/conftest.py groups them)."""
     if any(arg.startswith(("-n", "--numprocesses", "--dist")) or arg == "no:xdist" for arg in pytest_args):
         return []
-    return ["--numprocesses", "auto", "--dist", "loadgroup"]
+    return ["--numprocesses", str(2 * (os.cpu_count() or 1)), "--dist", "loadgroup"]
 
 
 def run_tests(pytest_args: list[str]) -> int:

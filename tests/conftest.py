@@ -67,6 +67,16 @@ def _static_files_without_collectstatic(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hasher(request, settings) -> None:
+    """Django's advice for test suites: the production hasher (PBKDF2, a million rounds) costs
+    0.3 s of CPU per user made and per login, hundreds of times a run. Not in the browser tests:
+    the site they drive is a separate process with the production list, and it must check the
+    passwords of the users they make here."""
+    if not is_browser_test(request.node):
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """A channel layer per test: channels-redis binds its locks to the event loop that first used
     them, and every async test runs in a loop of its own."""
@@ -80,9 +90,10 @@ def _fresh_channel_layer():
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if is_browser_test(item):
-            # With pytest-xdist (the test command's --dist loadgroup) every browser test runs on one
-            # worker: one Daphne, one Celery worker and one Chromium for all of them.
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            # With pytest-xdist (the test command's --dist loadgroup) each browser test file runs
+            # on one worker, its tests one after another in one Chromium; a worker that runs any
+            # starts its own Daphne and Celery worker (tests/browser/conftest.py) for the session.
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
             # A real browser against real servers on a shared machine can miss a deadline once: a
             # browser test gets one more try (pytest-rerunfailures); a test that fails twice fails the run.
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))

@@ -40,7 +40,11 @@ async def open_sockets(table_id: int, *users) -> list[WebsocketCommunicator]:
         await socket.send_json_to({"command": "chat_sync"})
         sockets.append(socket)
     for socket in sockets:
-        frames = await chat_received(socket)
+        # The chat state answers chat_sync; on a busy machine it may take longer than a quiet spell.
+        frames = []
+        while not any(frame["type"] == "state" for frame in frames):
+            frames += chat_frames([await socket.receive_from(timeout=5)])
+        frames += await chat_received(socket, quiet=0.1)
         assert [frame["type"] for frame in frames] == ["state"]
     return sockets
 

@@ -160,3 +160,17 @@ def test_a_live_render_reads_each_text_once_from_its_language_catalogue() -> Non
     finally:
         i18n.RENDERING.reset(rendering)
     assert (i18n.gettext("Round"), i18n.language()) == ("Round", "en")  # outside a render: Django's own
+
+
+@pytest.mark.parametrize("language", ["et", "ar"])
+@pytest.mark.parametrize("game", ["sitaratas", "estimation"])
+def test_the_site_and_the_rules_call_a_trick_by_one_name(language: str, game: str) -> None:
+    # Estonian "tihi", not "tõstmine" (the cut); Arabic "أكلة" on the site as in the rules, the
+    # Levant's "لمّة" named once in the rules as the other usual word.
+    from django.utils import translation
+
+    with translation.override(language):
+        trick, last_trick = translation.gettext("Trick"), translation.gettext("Last trick")
+    rules = (Path(docs.__file__).resolve().parents[1] / "docs" / "rules" / language / f"{game}.md").read_text()
+    stem = trick.lower().removeprefix("ال")
+    assert stem in rules.lower() and stem in last_trick.lower()

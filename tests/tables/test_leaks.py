@@ -10,6 +10,7 @@ are scanned too: chat carries only what people typed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -58,6 +59,23 @@ class StateLog:
         self.engine = get_engine(match.game)
         self.states = [self.engine.new_game(match.players, match.options, match.seed)]
         self.secret = DealCommitment.objects.get(match=match).secret  # RULING P33: hidden until the end
+        self.seen: dict[tuple, tuple[set, set]] = {}
+
+    def cards_for(self, version: int, seat: int | None) -> tuple[set, set]:
+        """What ``seat`` may see at ``version`` (the public view and its own hand) and what the
+        other seats hold; every socket hears each version, so each is worked out once."""
+        key = (version, seat)
+        if key not in self.seen:
+            engine, state, game = self.engine, self.at(version), self.match.game
+            allowed = public_cards(engine.view(state, None), game)
+            if seat is not None:
+                allowed |= set(engine.view(state, seat)["hand"] or [])
+            others = set()
+            for other in range(self.match.players):
+                if other != seat:
+                    others |= set(engine.view(state, other)["hand"] or [])
+            self.seen[key] = (allowed, others)
+        return self.seen[key]
 
     def at(self, version: int):
         if version >= len(self.states):
@@ -87,18 +105,10 @@ def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
 
 def check_cards(text: str, seat: int | None, log: StateLog, version: int, *, where: str):
     """No card that is neither public nor this seat's own at ``version`` and is another seat's."""
-    engine, state = log.engine, log.at(version)
-    game = log.match.game
-    allowed = public_cards(engine.view(state, None), game)
-    if seat is not None:
-        allowed |= set(engine.view(state, seat)["hand"] or [])
-    others = set()
-    for other in range(log.match.players):
-        if other != seat:
-            others |= set(engine.view(state, other)["hand"] or [])
-    leaked = (cards_mentioned(text, game) - allowed) & others
+    allowed, others = log.cards_for(version, seat)
+    leaked = (cards_mentioned(text, log.match.game) - allowed) & others
     assert not leaked, f"seat {seat} was shown {sorted(leaked)} {where}"
-    return state
+    return log.at(version)
 
 
 CHAT = {0: ("players", "Good luck"), 1: ("players", "Well played"), None: ("spectators", "Nice game to watch")}
@@ -124,6 +134,16 @@ def eager_bots(settings):
     app.conf.task_always_eager = False
 
 
+@pytest.fixture
+def unthrottled(monkeypatch):
+    """This test sends moves as fast as the server answers; the socket limits (RULING P15,
+    tests/tables/test_abuse_sockets.py) are not what it is about."""
+    from tables.live import guard
+
+    for name in ("BURST", "RATE", "USER_BURST", "USER_RATE"):
+        monkeypatch.setattr(guard, name, 10_000)
+
+
 @database_sync_to_async
 def start(game: str, host, player, options: dict, seat_count: int):
     return start_table(host, game, seat_count=seat_count, options=options, guests=[player])
@@ -138,7 +158,7 @@ def start(game: str, host, player, options: dict, seat_count: int):
     ],
 )
 async def test_no_fragment_ever_shows_another_seats_cards(
-    game, options, seat_count, host, player, outsider, eager_bots
+    game, options, seat_count, host, player, outsider, eager_bots, unthrottled
 ) -> None:
     table, match = await start(game, host, player, options, seat_count)
     pages = database_sync_to_async(check_pages)
@@ -161,8 +181,10 @@ async def test_no_fragment_ever_shows_another_seats_cards(
                 said = {"command": "chat_send", "channel": channel, "text": f"{phrase} {rounds}"}
                 await sockets[seat].send_json_to(said)
         rounds += 1
-        for seat, socket in sockets.items():
-            for text in await drain(socket, quiet=0.05):
+        # The three sockets drained side by side: each drain waits out its quiet time.
+        drained = await asyncio.gather(*(drain(socket, quiet=0.05) for socket in sockets.values()))
+        for seat, texts in zip(sockets, drained):
+            for text in texts:
                 await check(text, seat, log)
                 received += 1
                 chat_received += text.startswith('{"chat"')
