@@ -93,7 +93,8 @@ def pytest_collection_modifyitems(config, items) -> None:
             # With pytest-xdist (the test command's --dist loadgroup) each browser test file runs
             # on one worker, its tests one after another in one Chromium; a worker that runs any
             # starts its own Daphne and Celery worker (tests/browser/conftest.py) for the session.
-            item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
+            if config.pluginmanager.hasplugin("xdist"):
+                item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
             # A real browser against real servers on a shared machine can miss a deadline once: a
             # browser test gets one more try (pytest-rerunfailures); a test that fails twice fails the run.
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))

@@ -25,8 +25,10 @@
     const now = Date.now() + offset;
     document.querySelectorAll("[data-clock-deadline]").forEach((el) => {
       const left = Number(el.dataset.clockDeadline) - now;
-      el.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
-      el.classList.toggle("warning", left <= WARNING_MS);
+      // Written only when it changes: a write lays out and repaints the page, four times a second.
+      const text = `${Math.max(0, Math.ceil(left / 1000))} s`;
+      if (el.textContent !== text) el.textContent = text;
+      if (el.classList.contains("warning") !== left <= WARNING_MS) el.classList.toggle("warning");
     });
   }
 

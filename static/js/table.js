@@ -114,7 +114,7 @@
   setInterval(() => {
     document.querySelectorAll("[data-deadline]").forEach((el) => {
       const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
-      el.textContent = `${left} s`;
+      if (el.textContent !== `${left} s`) el.textContent = `${left} s`; // a write repaints: only on a change
     });
   }, 500);
 })();

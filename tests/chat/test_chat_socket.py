@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from chat import rules, services
 from chat.models import ChatMessage, ChatReport
-from tests.chat.helpers import chat_received, errors, open_sockets, say, sita_table, texts
+from tests.chat.helpers import chat_received, errors, no_chat, open_sockets, say, sita_table, texts
 from tests.conftest import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -37,8 +37,8 @@ async def test_during_a_game_players_see_only_their_chat_and_spectators_see_both
     await say(watcher, "What a hand", channel="spectators")
     assert texts(await chat_received(watcher)) == ["What a hand"]
     # RULING P25: the players are not shown the spectators' chat while they play.
-    assert await chat_received(host_socket) == []
-    assert await chat_received(player_socket) == []
+    assert await no_chat(host_socket) == []
+    assert await no_chat(player_socket) == []
     await close(host_socket, player_socket, watcher)
 
 
@@ -77,7 +77,7 @@ async def test_a_spectator_is_refused_in_the_players_chat_and_nothing_is_written
     frames = await chat_received(watcher)
     assert errors(frames) == ["Spectators write only in the spectators' chat."]
     assert frames[-1]["type"] == "state" and frames[-1]["write"] == "spectators"  # the panel is put right
-    assert await chat_received(host_socket) == []
+    assert await no_chat(host_socket) == []
     assert await count_messages() == 0
     # Nor may a player write in the spectators' chat.
     await say(host_socket, "hello watchers", channel="spectators")
@@ -94,7 +94,7 @@ async def test_messages_are_trimmed_and_at_most_300_characters(host, player) -> 
     assert errors(await chat_received(host_socket)) == ["A message can be at most 300 characters; yours has 301."]
     await say(host_socket, "   \n\t ")
     assert errors(await chat_received(host_socket)) == ["Type a message first."]
-    assert await chat_received(player_socket) == []
+    assert await no_chat(player_socket) == []
     assert await count_messages() == 0
 
     await say(host_socket, "  " + "y" * 300 + "\n")
@@ -145,8 +145,8 @@ async def test_a_hidden_message_disappears_live_for_everyone(host, player, outsi
     host_socket, player_socket, watcher = await open_sockets(table.pk, host, player, outsider)
     await say(player_socket, "rude words")
     message_id = (await chat_received(host_socket))[0]["message"]["id"]
-    await chat_received(player_socket)
-    await chat_received(watcher)
+    await no_chat(player_socket)
+    await no_chat(watcher)
 
     await database_sync_to_async(services.message_hide)(message_id=message_id, by=admin_user, reason="Insults")
     for socket in (host_socket, player_socket, watcher):
@@ -176,7 +176,7 @@ async def test_a_muted_user_is_refused_with_the_reason_and_the_end(host, player,
     )
     assert frames[-1]["type"] == "state"
     assert (frames[-1]["can_write"], frames[-1]["notice"]) == (False, refusal)
-    assert await chat_received(host_socket) == []
+    assert await no_chat(host_socket) == []
     assert await count_messages() == 0
     await close(host_socket, player_socket)
 
@@ -189,7 +189,7 @@ async def test_a_personal_mute_hides_one_author_from_one_viewer_only(host, playe
     assert state["muted_users"] == [{"id": outsider.pk, "name": outsider.name}]
 
     await say(watcher, "spam spam", channel="spectators")
-    assert await chat_received(player_socket) == []  # RULING P28
+    assert await no_chat(player_socket) == []  # RULING P28
     assert texts(await chat_received(host_socket)) == ["spam spam"]
     assert texts(await chat_received(watcher)) == ["spam spam"]
 
@@ -206,7 +206,7 @@ async def test_the_host_turns_the_spectators_chat_off(host, player, outsider) ->
     host_socket, player_socket, watcher = await open_sockets(table.pk, host, player, outsider)
     await say(watcher, "before", channel="spectators")
     for socket in (host_socket, player_socket, watcher):
-        await chat_received(socket)
+        await no_chat(socket)
 
     await player_socket.send_json_to({"command": "chat_spectators", "on": False})
     assert errors(await chat_received(player_socket)) == ["Only the host can turn spectators' chat on or off."]
@@ -231,8 +231,8 @@ async def test_anyone_who_sees_a_message_may_report_it_once(host, player, outsid
     spectator_message = (await chat_received(watcher))[0]["message"]["id"]
     await say(host_socket, "you are all bad")
     message_id = (await chat_received(host_socket))[0]["message"]["id"]
-    await chat_received(player_socket)
-    await chat_received(watcher)
+    await no_chat(player_socket)
+    await no_chat(watcher)
 
     report = {"command": "chat_report", "id": message_id, "reason": "Insult"}
     await watcher.send_json_to(report)
