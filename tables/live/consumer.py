@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import time
 import uuid
 
@@ -58,6 +59,9 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         if refusal:
             # Accepted only to say why: a page refused at the handshake could not tell the player.
             await self.accept()
+            # After a pause of random length (RULING P16): refused windows that try again at once
+            # then come back spread out, not as one wave that every move in the process waits behind.
+            await asyncio.sleep(random.uniform(*guard.REFUSAL_PAUSE_SECONDS))
             await self._refuse_and_close(refusal, guard.CLOSE_TOO_MANY_SOCKETS)
             return
         self.admitted = True

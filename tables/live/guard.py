@@ -46,6 +46,10 @@ MAX_FRAME_CHARS = 4096
 # (the handshake checked it). Every ended login the site itself causes is told to the sockets.
 SESSION_RECHECK_SECONDS = 60.0
 
+# RULING P16: a socket over the caps (or cooling down after a flood) is told so after a pause
+# drawn from this range, so the refused ones of a burst do not all come back in the same instant.
+REFUSAL_PAUSE_SECONDS = (0.1, 0.6)
+
 CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_FLOODING = 4429

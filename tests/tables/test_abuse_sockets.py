@@ -58,7 +58,7 @@ async def test_a_flood_is_refused_past_the_burst_then_the_socket_is_closed(host,
     assert await closed_with(socket) == guard.CLOSE_FLOODING
     # Reconnecting at once is refused for a while (the flood does not move to the handshakes).
     again, connected = await connect(table.pk, host)
-    assert "too many messages" in await again.receive_from()
+    assert "too many messages" in await again.receive_from(timeout=3)
     assert await closed_with(again) == guard.CLOSE_TOO_MANY_SOCKETS
 
 
@@ -83,7 +83,7 @@ async def test_a_user_may_keep_five_sockets_on_one_table(host, player) -> None:
         sockets.append(socket)
     extra, connected = await connect(table.pk, player)
     assert connected  # accepted only to say why
-    assert "windows open on this table" in await extra.receive_from()
+    assert "windows open on this table" in await extra.receive_from(timeout=3)
     assert await closed_with(extra) == guard.CLOSE_TOO_MANY_SOCKETS
     other, connected = await connect(table.pk, host)  # another user is not affected
     assert connected and "windows open" not in " ".join(await drain(other))
@@ -104,7 +104,7 @@ async def test_the_caps_hold_across_processes_and_in_all(host, player, settings)
     socket, connected = await connect(second.pk, player)
     assert connected and "windows open" not in " ".join(await drain(socket))
     refused, _ = await connect(second.pk, player)
-    assert "table windows open" in await refused.receive_from()
+    assert "table windows open" in await refused.receive_from(timeout=3)
     assert await closed_with(refused) == guard.CLOSE_TOO_MANY_SOCKETS
     await socket.disconnect()
 
@@ -328,3 +328,17 @@ async def test_a_users_sockets_share_one_bucket_too() -> None:
     assert verdicts.count(guard.Verdict.PASS) == guard.USER_BURST
     now[0] += 1.0
     assert [socket.admit(shared) for socket in sockets].count(guard.Verdict.PASS) == guard.USER_RATE
+
+
+async def test_a_refused_socket_is_told_after_a_pause(player, monkeypatch) -> None:
+    # RULING P16: refused windows that retry at once come back spread out, not as one wave.
+    monkeypatch.setattr(guard, "REFUSAL_PAUSE_SECONDS", (0.3, 0.3))
+    table = await database_sync_to_async(open_table)(player, "sita")
+    sockets = [(await connect(table.pk, player))[0] for _ in range(presence.MAX_SOCKETS_PER_TABLE)]
+    extra, connected = await connect(table.pk, player)
+    assert connected
+    assert await extra.receive_nothing(timeout=0.2)  # nothing yet: the pause
+    assert "windows open on this table" in await extra.receive_from(timeout=3)
+    assert await closed_with(extra) == guard.CLOSE_TOO_MANY_SOCKETS
+    for socket in sockets:
+        await socket.disconnect()
