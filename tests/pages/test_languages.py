@@ -171,6 +171,6 @@ def test_the_site_and_the_rules_call_a_trick_by_one_name(language: str, game: st
 
     with translation.override(language):
         trick, last_trick = translation.gettext("Trick"), translation.gettext("Last trick")
-    rules = (Path(docs.__file__).resolve().parents[1] / "docs" / "rules" / language / f"{game}.md").read_text()
+    rules = (docs.docs_dir() / "rules" / language / f"{game}.md").read_text()
     stem = trick.lower().removeprefix("ال")
     assert stem in rules.lower() and stem in last_trick.lower()
