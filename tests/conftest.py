@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 
 import pytest
+from django.db import OperationalError
+from django.test import TransactionTestCase
 
 from accounts.models import User
 from config import processes
@@ -67,13 +70,33 @@ def _static_files_without_collectstatic(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hasher(request, settings) -> None:
+def _fast_password_hasher(settings) -> None:
     """Django's advice for test suites: the production hasher (PBKDF2, a million rounds) costs
-    0.3 s of CPU per user made and per login, hundreds of times a run. Not in the browser tests:
-    the site they drive is a separate process with the production list, and it must check the
-    passwords of the users they make here."""
-    if not is_browser_test(request.node):
-        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    0.3 s of CPU per user made and per login, hundreds of times a run. The site the browser tests
+    drive uses the same one (tests/site_settings.py)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_retried_after_a_deadlock():
+    """A transactional test's data is emptied with one TRUNCATE of every table when it ends, while
+    a Celery worker of the site under test may still be writing a bot's move: PostgreSQL breaks
+    the deadlock by refusing one of the two. When the TRUNCATE is the one refused, it is tried
+    again (the bot's write, when refused, belonged to a game the test is done with)."""
+    original = TransactionTestCase._fixture_teardown
+
+    def teardown(self) -> None:
+        for attempt in range(5):
+            try:
+                return original(self)
+            except OperationalError as error:
+                if attempt == 4 or "deadlock" not in str(error):
+                    raise
+                time.sleep(0.2)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TransactionTestCase, "_fixture_teardown", teardown)
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,9 @@ from tests.helpers import database_url, is_browser_test
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's headless shell (package chromium-headless-shell) when it is there: the same Blink as
+# the full browser without its display compositing, it costs about a fifth less CPU per page push.
+CHROMIUM = shutil.which("chromium-headless-shell") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -69,6 +71,7 @@ def site_url(django_db_setup, django_db_blocker) -> str:
         "BOT_DELAY_SECONDS": "0.05",
         "CELERY_QUEUE": f"browser-{port}",
         "DJANGO_DEBUG": "true",  # static files from the finders, no collectstatic
+        "DJANGO_SETTINGS_MODULE": "tests.site_settings",
     }
     logs = ARTIFACTS / "logs"
     daphne = processes.start(serve.command("127.0.0.1", port), env=env, log=logs / "daphne.log")

@@ -28,13 +28,16 @@ def chat_frames(texts: list[str]) -> list[dict]:
     return [json.loads(text)["chat"] for text in texts if text.startswith('{"chat"')]
 
 
-async def chat_received(communicator: WebsocketCommunicator, quiet: float = 0.3, wait: float = 5.0) -> list[dict]:
-    """The chat frames that arrive until a quiet spell, waiting up to ``wait`` seconds for the
-    first: on a busy machine an answer can take longer than one quiet spell."""
+async def chat_received(
+    communicator: WebsocketCommunicator, count: int = 1, quiet: float = 0.3, wait: float = 5.0
+) -> list[dict]:
+    """The chat frames that arrive until a quiet spell once ``count`` have come, waiting up to
+    ``wait`` seconds for those: on a busy machine the answers to a burst can be further apart than
+    one quiet spell."""
     deadline = time.monotonic() + wait
     frames = chat_frames(await drain(communicator, quiet=quiet))
-    while not frames and time.monotonic() < deadline:
-        frames = chat_frames(await drain(communicator, quiet=quiet))
+    while len(frames) < count and time.monotonic() < deadline:
+        frames += chat_frames(await drain(communicator, quiet=quiet))
     return frames
 
 

@@ -112,16 +112,16 @@ async def test_a_sixth_message_in_ten_seconds_and_a_second_repeat_are_refused(ho
     for number in range(5):
         await say(host_socket, f"message {number}")
     await say(host_socket, "one too many")
-    frames = await chat_received(host_socket)
+    frames = await chat_received(host_socket, count=6)
     assert texts(frames) == [f"message {number}" for number in range(5)]
     [refusal] = errors(frames)
     assert refusal.startswith("Slow down: at most 5 messages in 10 seconds. You can write again in ")
-    assert texts(await chat_received(player_socket)) == [f"message {number}" for number in range(5)]
+    assert texts(await chat_received(player_socket, count=5)) == [f"message {number}" for number in range(5)]
     assert await count_messages(author=host) == 5
 
     for _ in range(3):
         await say(player_socket, "Oops")
-    frames = await chat_received(player_socket)
+    frames = await chat_received(player_socket, count=3)
     assert texts(frames) == ["Oops", "Oops"]  # RULING P27: the message and one repeat
     assert errors(frames) == ["You have just said that. Say something else, or wait a few seconds to repeat it."]
     assert await count_messages(author=player) == 2
