@@ -9,9 +9,11 @@ import time
 import pytest
 from django.db import OperationalError
 from django.test import TransactionTestCase
+from psycopg.errors import DeadlockDetected
 
 from accounts.models import User
 from config import processes
+from tests import site_settings
 from tests.helpers import database_url, is_browser_test
 
 
@@ -73,8 +75,8 @@ def _static_files_without_collectstatic(settings) -> None:
 def _fast_password_hasher(settings) -> None:
     """Django's advice for test suites: the production hasher (PBKDF2, a million rounds) costs
     0.3 s of CPU per user made and per login, hundreds of times a run. The site the browser tests
-    drive uses the same one (tests/site_settings.py)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    drive uses the same list."""
+    settings.PASSWORD_HASHERS = site_settings.PASSWORD_HASHERS
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -90,7 +92,7 @@ def _flush_retried_after_a_deadlock():
             try:
                 return original(self)
             except OperationalError as error:
-                if attempt == 4 or "deadlock" not in str(error):
+                if attempt == 4 or not isinstance(error.__cause__, DeadlockDetected):
                     raise
                 time.sleep(0.2)
 
