@@ -115,6 +115,7 @@ def _fresh_channel_layer():
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if is_browser_test(item):
+            item.add_marker(pytest.mark.browser)  # by path: every file under tests/browser/
             # With pytest-xdist (the test command's --dist loadgroup) each browser test file runs
             # on one worker, its tests one after another in one Chromium; a worker that runs any
             # starts its own Daphne and Celery worker (tests/browser/conftest.py) for the session.

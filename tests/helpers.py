@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -53,6 +54,11 @@ def database_url() -> str:
     if settings.get("PASSWORD"):
         auth += f":{quote(settings['PASSWORD'], safe='')}"
     return f"postgres://{auth}@{quote(settings['HOST'] or '', safe='')}{port}/{settings['NAME']}"
+
+
+def in_ci() -> bool:
+    """On CI (.ci/run sets CI=true), a missing tool fails the run instead of skipping its tests."""
+    return os.environ.get("CI", "").lower() == "true"
 
 
 def is_browser_test(item) -> bool:

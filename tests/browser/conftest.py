@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from config import processes, serve
-from tests.helpers import database_url, is_browser_test
+from tests.helpers import database_url, in_ci, is_browser_test
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -32,15 +32,17 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-pytestmark = pytest.mark.browser
-
 
 def pytest_collection_modifyitems(items) -> None:
-    if not Path(CHROMIUM).exists():
-        skip = pytest.mark.skip(reason="Chromium is not installed (apt-get install chromium)")
-        for item in items:
-            if is_browser_test(item):
-                item.add_marker(skip)
+    if Path(CHROMIUM).exists() or not any(is_browser_test(item) for item in items):
+        return
+    missing = "Chromium is not installed (apt-get install chromium-headless-shell)"
+    if in_ci():
+        # CI installs the browser (.ci/run): a run without it must not pass with the browser tests unrun.
+        raise pytest.UsageError(f"{missing}, and CI=true")
+    for item in items:
+        if is_browser_test(item):
+            item.add_marker(pytest.mark.skip(reason=missing))
 
 
 def in_thread(work):
