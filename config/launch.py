@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -280,8 +281,39 @@ def run_tests(pytest_args: list[str]) -> int:
     os.environ.setdefault("CHANNELS_PREFIX", f"test{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"test{os.getpid()}")
     with Services():
-        result = subprocess.run([str(VENV_PYTHON), "-m", "pytest", *parallel(pytest_args), *pytest_args], cwd=ROOT)
-    return result.returncode
+        return run_as_group([str(VENV_PYTHON), "-m", "pytest", *parallel(pytest_args), *pytest_args])
+
+
+def run_as_group(command: list[str], *, grace: float = 10) -> int:
+    """Run ``command`` in a process group of its own and pass SIGINT and SIGTERM on to the whole
+    group (pytest, its xdist workers, the servers, workers and browsers they started); after the
+    first signal give them ``grace`` seconds to stop what they started, then kill what is left.
+    Then this process stops the embedded servers (the caller's ``Services``)."""
+
+    process = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+    deadline: list[float] = []
+
+    def forward(signum: int, frame: object) -> None:
+        deadline.append(time.monotonic() + grace)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while process.poll() is None:
+            if deadline and time.monotonic() > deadline[0]:
+                break
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(0.2)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        # Whatever of the group outlived its leader, or the grace (a browser, a stuck worker).
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    # A child ended by a signal returns minus its number; a shell says 128 plus it.
+    return process.returncode if process.returncode >= 0 else 128 - process.returncode
 
 
 def main(argv: list[str]) -> int:

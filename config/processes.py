@@ -6,15 +6,22 @@ Standard library only: config/launch.py imports it before Django is set up.
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Every process started here that may still run: stop_all_on_termination() stops them when this
+# process is told to end, so an interrupted test run leaves no server or worker behind.
+_started: weakref.WeakSet[subprocess.Popen] = weakref.WeakSet()
 
 
 def free_port() -> int:
@@ -40,10 +47,13 @@ def start(
     """Start ``command`` in the repository's root; its output goes to the file ``log`` if given
     (emptied first, unless ``append``: a process started again after a crash adds to its log)."""
     if log is None:
-        return subprocess.Popen(command, cwd=ROOT, env=env, **popen)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a" if append else "w") as output:  # the child keeps its own copy of the descriptor
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, **popen)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, **popen)
+    else:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "a" if append else "w") as output:  # the child keeps its own copy of the descriptor
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, **popen)
+    _started.add(process)
+    return process
 
 
 def wait_for_port(port: int, *, seconds: float = 30, process: subprocess.Popen | None = None) -> None:
@@ -77,3 +87,24 @@ def stop(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def still_running() -> list[subprocess.Popen]:
+    """The processes started here that have not ended."""
+    return [process for process in list(_started) if process.poll() is None]
+
+
+def stop_all_on_termination(*, seconds: float = 3) -> None:
+    """On SIGTERM (what a time limit or ``kill`` sends; SIGINT already unwinds as KeyboardInterrupt):
+    stop every process this one started, killing what is left after ``seconds`` (a Celery worker
+    finishing its task may ignore SIGTERM for longer), then end as SIGTERM would have. Call from the
+    main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("signal handlers are installed from the main thread")
+
+    def terminate(signum: int, frame: object) -> None:
+        stop(still_running(), seconds=seconds)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, terminate)

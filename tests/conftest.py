@@ -112,6 +112,12 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
 
 
+def pytest_configure(config) -> None:
+    # An interrupted run (SIGTERM from a time limit, or passed on by the test command) stops the
+    # servers and workers this process started before it ends; SIGINT unwinds through the fixtures.
+    processes.stop_all_on_termination()
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if is_browser_test(item):
