@@ -47,6 +47,17 @@ def started_table(host):
 
 
 @pytest.fixture
+def eager_bots(settings):
+    """Celery tasks (bots' moves, the clock's) run in the test's own process as they are queued."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@pytest.fixture
 def worker(settings):
     """A real ``celery worker`` process on the real broker and the test database, on its own queue."""
     from config.celery import app

@@ -14,16 +14,6 @@ from tests.tables.socket_helpers import connect, drain, receive_until_version
 TOKEN = "metrics-token-for-the-tests-0123456789"
 
 
-@pytest.fixture
-def eager_bots(settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    from config.celery import app
-
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
 def samples(text: str) -> dict[tuple, float]:
     """(sample name, sorted labels) -> value, from the exposition text."""
     return {

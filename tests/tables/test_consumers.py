@@ -18,16 +18,6 @@ from tests.tables.socket_helpers import connect, drain, receive_until_version, v
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-@pytest.fixture
-def eager_bots(settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    from config.celery import app
-
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
 @database_sync_to_async
 def start_sitaratas(host, player):
     return start_table(host, "sitaratas", seat_count=3, guests=[player])

@@ -126,15 +126,6 @@ def check_pages(match: Match, users: dict, log: StateLog) -> None:
 
 
 @pytest.fixture
-def eager_bots(settings):
-    from config.celery import app
-
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
-@pytest.fixture
 def unthrottled(monkeypatch):
     """This test sends moves as fast as the server answers; the socket limits (RULING P15,
     tests/tables/test_abuse_sockets.py) are not what it is about."""
