@@ -175,6 +175,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's database sessions, remembering where a signed-in session's key rotated to, so a table
+# socket follows its own browser's session across a password change (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "lobby"
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"

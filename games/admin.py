@@ -30,10 +30,10 @@ class MatchPlayerInline(ViewOnlyInline):
 
 
 def is_public(match: Match) -> bool:
-    """Issue 34: whether everything about ``match`` may be read here. While it is played the
-    staff see no more than a spectator would (RULING P2 holds for them too: a staff member may
-    be seated at the table): no hands, no SITA choice before its reveal, no record. Once it has
-    ended, the full record and every action."""
+    """RULING P57 (issue 34): whether everything about ``match`` may be read here. While it is
+    played the staff see no more than a spectator would (RULING P2 holds for them too: a staff
+    member may be seated at the table): no hands, no SITA choice before its reveal, no record.
+    Once it has ended, the full record and every action."""
     return match.status != Match.Status.PLAYING
 
 

@@ -1,4 +1,4 @@
-"""Staff see a game in play no better than a spectator does (issue 34, RULING P2).
+"""Staff see a game in play no better than a spectator does (issue 34, RULING P57).
 
 A staff member may sit at a table; the admin's match pages must not show them the others'
 SITA choices before the reveal, nor any hand. Once the game has ended the full record is theirs.
