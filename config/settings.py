@@ -116,7 +116,7 @@ DATABASES = {
         env_database("DATABASE_URL"),
         process=SITE_PROCESS,
         size=DATABASE_POOL_SIZE,
-        timeout=env_float("DATABASE_POOL_TIMEOUT", 5.0, minimum=0.1),
+        timeout=env_float("DATABASE_POOL_TIMEOUT", 3.0, minimum=0.1),
     )
 }
 
