@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context
 from django import forms
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import sessions
 from config.i18n import supported
 
 RESERVED_PREFIXES = ("bot",)
@@ -33,3 +35,12 @@ class AccountAdapter(DefaultAccountAdapter):
         # RULING P18: failed logins counted per account and address (allauth counts per account
         # alone, and locks a whole address for everyone behind it).
         return f"{super()._get_login_attempts_cache_key(request, **credentials)}:{self.get_client_ip(request)}"
+
+    def set_password(self, user, password: str) -> None:
+        # Issue 34: a signed-in player changing their own password stays signed in on this browser
+        # under a new session key, made just after this save; its table sockets are told of the
+        # save first and must wait for the new key rather than close (accounts/sessions.py).
+        request = context.request
+        if request is not None and request.user == user and request.session.session_key:
+            sessions.rotation_expect(request.session.session_key)
+        super().set_password(user, password)

@@ -41,6 +41,8 @@ celery_app.producer_pool  # noqa: B018
 # and its passes stalled the process 230–435 ms each (10,000 idle sockets on one process,
 # logged with gc.callbacks). At 10 a pass walks a fifth as many; full passes come after 500
 # of them, as often as before (every 5,000 young passes, and the 25% rule still applies).
+# Issue 34: database connections no longer wait for a full pass to be freed: each is given back
+# to the process's pool when its request or call ends (config/database.py).
 gc.freeze()
 gc.set_threshold(10_000, 10, 500)
 

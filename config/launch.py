@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import ipaddress
 import os
 import shutil
 import signal
@@ -196,12 +197,40 @@ def manage(*args: str) -> None:
     subprocess.run([str(VENV_PYTHON), str(ROOT / "manage.py"), *args], check=True, cwd=ROOT)
 
 
+def is_loopback(host: str) -> bool:
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: it may well resolve to an outside address
+        return False
+
+
+def debug_listening_refusal(host: str) -> str | None:
+    """Why ``run`` must not listen on ``host``, if it must not (issue 34): with DEBUG on, Django
+    shows settings, environment and source on any error page, and sign-up (without e-mail
+    verification) tells which addresses are registered, to anyone who can reach the port."""
+    from config.env import env_bool
+
+    if not env_bool("DJANGO_DEBUG", False) or is_loopback(host):
+        return None
+    return (
+        f"Refusing to listen on HOST={host} with DJANGO_DEBUG on: the debug pages would show this "
+        "machine's settings and source to anyone who can reach it. Use HOST=127.0.0.1 for local work, "
+        "or serve others with DJANGO_DEBUG=false (and DJANGO_SECRET_KEY set), as README's Production says."
+    )
+
+
 def run_site(daphnes: int = 1, workers: int = 1) -> int:
     """``run --daphne N --workers M``: N Daphne processes on PORT, PORT+1, … and M Celery workers
     (the first also runs beat), all on the same PostgreSQL and Redis."""
     os.environ.setdefault("DJANGO_DEBUG", "true")
     os.environ.setdefault("LOG_FORMAT", "text")  # a terminal; production's default is JSON lines (docs/ops.md)
     host = os.environ.get("HOST", "127.0.0.1")
+    refusal = debug_listening_refusal(host)
+    if refusal:
+        log(refusal)
+        return 2
     port = int(os.environ.get("PORT", "8000"))
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # The processes' metric files (ops/metrics.py), emptied each run: a dead process's counters

@@ -13,6 +13,7 @@ of each.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 
 import uvloop
@@ -40,8 +41,22 @@ def plain_autobahn_debug_formatting() -> None:
     protocol.pformat = repr
 
 
+def size_default_executor() -> None:
+    """Daphne builds its event loop's default executor with ``ASGI_THREADS`` threads when
+    ``daphne.server`` is imported; without it, with as many as the machine has cores plus four.
+    The site's database pool counts those threads (config/database.py), so the number is the
+    settings' own, set before that import."""
+    if "daphne.server" in sys.modules:
+        raise RuntimeError("daphne.server is already imported: its executor exists already")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.conf import settings
+
+    os.environ["ASGI_THREADS"] = str(settings.ASGI_THREADS)
+
+
 def main() -> int:
     install_loop_policy()
+    size_default_executor()
     plain_autobahn_debug_formatting()
     from daphne.cli import CommandLineInterface
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from config.database import PoolSize, database_settings, process_of
 from config.env import (
     env_bool,
     env_choice,
@@ -103,11 +105,20 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env_database("DATABASE_URL")}
-DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
-# No SELECT 1 before each use: on the table socket it cost a round trip per move (issue 9).
-# The work that may meet a connection that died while idle retries once (tables/connections.py).
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+# Issue 34: who holds each connection, and how many a Daphne process may hold (config/database.py,
+# docs/ops.md "Database connections"). Daphne reads ASGI_THREADS for its event loop's default
+# executor, and config/serve.py sets it from here, so the pool and the executor agree.
+SITE_PROCESS = process_of(sys.argv)
+ASGI_THREADS = env_int("ASGI_THREADS", 8, minimum=1)
+DATABASE_POOL_SIZE = PoolSize(executor_threads=ASGI_THREADS, http_requests=env_int("DATABASE_POOL_HTTP", 8, minimum=1))
+DATABASES = {
+    "default": database_settings(
+        env_database("DATABASE_URL"),
+        process=SITE_PROCESS,
+        size=DATABASE_POOL_SIZE,
+        timeout=env_float("DATABASE_POOL_TIMEOUT", 3.0, minimum=0.1),
+    )
+}
 
 REDIS_URL = env_redis("REDIS_URL")
 
@@ -164,6 +175,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's database sessions, remembering where a signed-in session's key rotated to, so a table
+# socket follows its own browser's session across a password change (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "lobby"
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"

@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason
+from games import storage
+from games.engines import get_engine
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Signature
 from games.services import signatures_clear
 
@@ -27,10 +29,31 @@ class MatchPlayerInline(ViewOnlyInline):
     readonly_fields = fields
 
 
+def is_public(match: Match) -> bool:
+    """RULING P57 (issue 34): whether everything about ``match`` may be read here. While it is
+    played the staff see no more than a spectator would (RULING P2 holds for them too: a staff
+    member may be seated at the table): no hands, no SITA choice before its reveal, no record.
+    Once it has ended, the full record and every action."""
+    return match.status != Match.Status.PLAYING
+
+
+HIDDEN_WHILE_PLAYED = gettext_lazy("hidden until the game ends")
+
+
+def action_shown(event: MatchEvent) -> str:
+    if not is_public(event.match):
+        return str(HIDDEN_WHILE_PLAYED)
+    return json.dumps(event.action)
+
+
 class MatchEventInline(ViewOnlyInline):
     model = MatchEvent
-    fields = ["version", "seat", "user", "action", "created_at", "by_clock"]
+    fields = ["version", "seat", "user", "action_public", "created_at", "by_clock"]
     readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("action"))
+    def action_public(self, event: MatchEvent) -> str:
+        return action_shown(event)
 
 
 @admin.register(Match)
@@ -39,8 +62,9 @@ class MatchAdmin(ServiceWrittenAdmin):
     list_filter = ["game", "status", "started_at"]
     search_fields = ["=id", "=table__id", "match_players__user__username", "end_reason"]
     date_hierarchy = "started_at"
-    # The state holds every hidden card; it is left out on purpose (RULING P2), the record
-    # is shown once the game has ended.
+    # The state holds every hidden card; it is left out on purpose (RULING P2). While the game
+    # is played the page shows the spectator's view and the actions without their content; the
+    # record and every action once it has ended (is_public).
     fields = [
         "game",
         "table",
@@ -53,26 +77,44 @@ class MatchAdmin(ServiceWrittenAdmin):
         "started_at",
         "ended_at",
         "turn_clock",
+        "spectator_view",
         "record_pretty",
     ]
     readonly_fields = fields
     inlines = [MatchPlayerInline, MatchEventInline]
 
+    @admin.display(description=gettext_lazy("what a spectator sees"))
+    def spectator_view(self, match: Match) -> str:
+        if is_public(match):
+            return "—"
+        view = get_engine(match.game).view(storage.full_state(match), None)
+        return _pretty(view)
+
     @admin.display(description=gettext_lazy("record"))
     def record_pretty(self, match: Match) -> str:
-        if match.record is None:
+        if match.record is None or not is_public(match):
             return "—"
-        return format_html('<pre style="max-height:30rem;overflow:auto">{}</pre>', json.dumps(match.record, indent=1))
+        return _pretty(match.record)
+
+
+def _pretty(document: object) -> str:
+    return format_html('<pre style="max-height:30rem;overflow:auto">{}</pre>', json.dumps(document, indent=1))
 
 
 @admin.register(MatchEvent)
 class MatchEventAdmin(ViewOnlyAdmin):
     """The action log: append-only, so nothing here can be added, changed or deleted."""
 
-    list_display = ["match", "version", "seat", "user", "action", "created_at"]
+    list_display = ["match", "version", "seat", "user", "action_public", "created_at"]
     list_filter = ["match__game", "created_at"]
     search_fields = ["=match__id", "user__username"]
     list_select_related = ["match", "user"]
+    fields = ["match", "version", "seat", "user", "action_public", "created_at", "by_clock"]
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("action"))
+    def action_public(self, event: MatchEvent) -> str:
+        return action_shown(event)
 
 
 @admin.register(Rating)

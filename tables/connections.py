@@ -1,11 +1,10 @@
-"""Database connections without a health check before every use (issue 9).
+"""One more try for work whose connection died under it (issues 9 and 34).
 
-Django can test a reused connection with ``SELECT 1`` before each request
-(``CONN_HEALTH_CHECKS``). On the table socket that is one more round trip before every
-move, and each round trip of a move's pool thread costs two hand-overs of the GIL with
-the busy event loop. The site turns it off (config/settings.py) and checks after a
-failure instead: a connection that died while idle (a database restart, say) fails its
-next query; then it is closed and the work is done once more on a new connection.
+A Daphne process borrows its connections from a pool that tests each one before lending it
+(config/database.py), and the other processes open theirs fresh for each task or command.
+A connection can still die between being lent and being used, or in the middle of the work
+(a database restart, an administrator ending the backend): its next query fails, then it is
+closed (a pooled one is dropped, not given back) and the work is done once more on a new one.
 """
 
 from __future__ import annotations
@@ -31,13 +30,16 @@ def retry_on_dead_connection(function: Callable[..., Result]) -> Callable[..., R
 
     @functools.wraps(function)
     def call(*args, **kwargs) -> Result:
-        reused = connection.connection  # the open psycopg connection this work starts on, if any
+        # The connection this work runs on, taken now: with a pool, a thread holds none between
+        # calls (each is given back when its call ends), and which one failed must be known.
+        connection.ensure_connection()
+        reused = connection.connection
         try:
             return function(*args, **kwargs)
         except (InterfaceError, OperationalError):
             # psycopg marks a connection whose server went away as broken. A new connection that
             # fails is an outage, and any other error is the work's own: both are raised.
-            if reused is None or not reused.broken:
+            if not reused.broken:
                 raise
             logger.warning("database connection lost; retrying %s on a new one", function.__qualname__)
             if connection.connection is reused:  # unless a failed transaction already replaced it

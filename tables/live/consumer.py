@@ -224,13 +224,16 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
 
     async def _session_holds(self) -> bool:
         """Read the session again (RULING P18); a socket whose login ended is told and closed."""
-        current = await database_sync_to_async(guard.session_is_current, thread_sensitive=False)(
-            self.session_key, self.user.pk
-        )
+        key = await database_sync_to_async(guard.session_now, thread_sensitive=False)(self.session_key, self.user.pk)
         self.login_recheck.done()
-        if not current and not self.closing:
-            await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
-        return current and not self.closing
+        if key is None:
+            if not self.closing:
+                await self._refuse_and_close(guard.LOGGED_OUT, guard.CLOSE_LOGGED_OUT)
+            return False
+        # Issue 34: the same login under its new key (a password change on this browser), so a
+        # later logout there, announced by that key, still finds this socket.
+        self.session_key = key
+        return not self.closing
 
     async def _release(self) -> None:
         if self.admitted:

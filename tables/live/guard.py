@@ -13,6 +13,8 @@ command added later is limited and checked like the others:
   a lost event or a session ended without one (expired, deleted), a socket that sends a
   message re-checks its session if ``SESSION_RECHECK_SECONDS`` have passed since the last
   check. The check reads the database on a pool thread, so it is not made for every frame.
+  A socket follows its own session to a new key when that rotates (issue 34: its user changed
+  their password on that browser).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
+from accounts import sessions
 from accounts.models import User
 from tables.connections import retry_on_dead_connection
 
@@ -169,20 +172,35 @@ def frame_refusal(text_data: str | None) -> str | None:
     return None
 
 
+# A session whose key rotated again before its sockets followed: a few moves are followed, not a chain.
+MAX_ROTATIONS = 4
+
+
 @retry_on_dead_connection
-def session_is_current(session_key: str | None, user_id: int) -> bool:
-    """RULING P18: the socket's login still holds, as Django's own per-request check would say.
+def session_now(session_key: str | None, user_id: int) -> str | None:
+    """RULING P18: the key under which the socket's login still holds, as Django's own
+    per-request check would say; None once it has ended.
 
     The session must still exist for this user, and carry the hash of the user's current
     password (a password change or reset logs out everywhere by changing it), and the
-    account must be active.
+    account must be active. RULING P58: a signed-in session whose key rotated (its user changed
+    their own password on that browser) is followed to its new key (accounts/sessions.py).
     """
-    if not session_key:
-        return False
     from django.conf import settings
 
-    store: SessionBase = import_string(f"{settings.SESSION_ENGINE}.SessionStore")(session_key)
-    data = store.load()
+    store_class = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    for _rotation in range(MAX_ROTATIONS + 1):
+        if not session_key:
+            return None
+        store: SessionBase = store_class(session_key)
+        data = store.load()
+        if data:
+            return session_key if _login_holds(data, session_key, user_id) else None
+        session_key = sessions.rotated_to(session_key)
+    return None
+
+
+def _login_holds(data: dict, session_key: str, user_id: int) -> bool:
     if data.get(SESSION_KEY) != str(user_id):
         return False
     user = User.objects.filter(pk=user_id, is_active=True).only("password").first()
@@ -190,6 +208,10 @@ def session_is_current(session_key: str | None, user_id: int) -> bool:
         return False
     stored = data.get(HASH_SESSION_KEY) or ""
     # As django.contrib.auth.get_user: a hash made with a SECRET_KEY_FALLBACKS key still holds.
-    return constant_time_compare(stored, user.get_session_auth_hash()) or any(
+    if constant_time_compare(stored, user.get_session_auth_hash()) or any(
         constant_time_compare(stored, fallback) for fallback in user.get_session_auth_fallback_hash()
-    )
+    ):
+        return True
+    # The new password is saved (and announced) a moment before this browser's session moves to a
+    # new key carrying its hash: it holds until then (the move tells the sockets again).
+    return sessions.rotation_expected(session_key)

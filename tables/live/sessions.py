@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 import redis
+from allauth.account.signals import password_changed
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -58,6 +59,13 @@ def _tell_safely(user_id: int, event: dict) -> None:
 def _logged_out(sender, request, user, **kwargs) -> None:
     if user is not None and request is not None and request.session.session_key:
         _tell_safely(user.pk, {"type": "session.ended", "session_key": request.session.session_key})
+
+
+@receiver(password_changed)
+def _password_changed(sender, request, user, **kwargs) -> None:
+    # Issue 34: the changing browser's session has its new key now (accounts/sessions.py); its
+    # sockets, told of the save a moment before, follow it to that key.
+    _tell_safely(user.pk, {"type": "session.check"})
 
 
 @receiver(post_save, sender=User)

@@ -136,7 +136,6 @@ def bench_environment() -> tuple[dict, object]:
         "DJANGO_SECRET_KEY": SECRET,
         "DJANGO_SECURE_SSL_REDIRECT": "false",
         "DJANGO_SECURE_COOKIES": "false",
-        "DATABASE_CONN_MAX_AGE": "600",
         "CHANNELS_PREFIX": tag,
         "CELERY_QUEUE": tag,
         "LOG_LEVEL": "WARNING",

@@ -69,7 +69,6 @@ def site_url(django_db_setup, django_db_blocker) -> str:
     env = {
         **os.environ,
         "DATABASE_URL": url,
-        "DATABASE_CONN_MAX_AGE": "0",
         "BOT_DELAY_SECONDS": "0.05",
         "CELERY_QUEUE": f"browser-{port}",
         "DJANGO_DEBUG": "true",  # static files from the finders, no collectstatic

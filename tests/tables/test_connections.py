@@ -1,10 +1,14 @@
 """A connection that died while idle costs one retry, not a lost move (tables/connections.py).
 
-Health checks are off (issue 9), so a reused connection is tested only by its next query.
-These kill the connection's server process for real, as a database restart would.
+Without a pool, health checks are off (issue 9), so a reused connection is tested only by its
+next query; with one (a Daphne process, issue 34) each connection is checked as it is lent, and
+one can still die under the work. These kill the connection's server process for real, as a
+database restart would.
 """
 
 from __future__ import annotations
+
+import os
 
 import psycopg
 import pytest
@@ -16,6 +20,7 @@ from tables import tasks
 from tables.connections import retry_on_dead_connection
 from tables.live.commands import run_command
 from tables.live.messages import Message
+from tables.models import Table
 from tests.tables.helpers import fill_with_bots, open_table, start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,20 +29,82 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def kill_this_threads_connection() -> None:
     connection.ensure_connection()
     pid = connection.connection.info.backend_pid
-    database = settings.DATABASES["default"]
-    with psycopg.connect(
-        host=database["HOST"],
-        port=database["PORT"],
-        user=database["USER"],
-        password=database["PASSWORD"],
-        dbname=database["NAME"],
-        autocommit=True,
-    ) as admin:
+    with psycopg.connect(**admin_parameters(), autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
-def test_health_checks_are_off() -> None:
+def admin_parameters() -> dict:
+    database = settings.DATABASES["default"]
+    return {
+        "host": database["HOST"],
+        "port": database["PORT"],
+        "user": database["USER"],
+        "password": database["PASSWORD"],
+        "dbname": database["NAME"],
+    }
+
+
+def test_health_checks_are_off_where_no_pool_lends_connections() -> None:
+    # This process connects plainly (only Daphne's pool checks what it lends, config/database.py).
+    assert "pool" not in settings.DATABASES["default"]["OPTIONS"]
     assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is False
+
+
+@pytest.fixture
+def pooled(transactional_db):
+    """This process's connections borrowed from a pool of two, as a Daphne process's are."""
+    database = connection.settings_dict
+    saved = {key: database[key] for key in ("OPTIONS", "CONN_HEALTH_CHECKS")}
+    name = f"pooltest{os.getpid()}"
+    connection.close()
+    database["OPTIONS"] = {**saved["OPTIONS"], "application_name": name, "pool": {"min_size": 1, "max_size": 2}}
+    database["CONN_HEALTH_CHECKS"] = True
+    try:
+        yield name
+    finally:
+        connection.close()
+        connection.close_pool()
+        database.update(saved)
+
+
+def kill_pooled_connections(name: str) -> int:
+    """End every connection the pool holds, idle or lent, as a PostgreSQL restart would."""
+    with psycopg.connect(**admin_parameters(), autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", [name]
+        ).fetchall()
+    return len(rows)
+
+
+def test_a_pooled_connection_that_died_idle_is_replaced_before_any_work_sees_it(pooled, host) -> None:
+    table = open_table(host, "sita", seat_count=3)
+    connection.close()  # given back to the pool, idle there
+    assert kill_pooled_connections(pooled) >= 1
+    calls = []
+
+    @retry_on_dead_connection
+    def read() -> str:
+        calls.append(1)
+        return Table.objects.get(pk=table.pk).game
+
+    assert read() == "sita"
+    assert calls == [1]  # the pool's check replaced it: no failed try
+
+
+def test_a_pooled_connection_that_dies_during_the_work_is_retried_on_a_new_one(pooled, host) -> None:
+    table = open_table(host, "sita", seat_count=3)
+    connection.close()  # as after every call on a Daphne process: the thread holds none
+    calls = []
+
+    @retry_on_dead_connection
+    def read() -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            kill_pooled_connections(pooled)
+        return Table.objects.get(pk=table.pk).game
+
+    assert read() == "sita"
+    assert calls == [1, 1]
 
 
 def test_a_move_on_a_dead_connection_is_made_once_on_a_new_one(host, player) -> None:

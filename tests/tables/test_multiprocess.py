@@ -39,7 +39,6 @@ def two_daphnes(transactional_db):
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
-        "DATABASE_CONN_MAX_AGE": "0",
         "DJANGO_DEBUG": "true",
         "CHANNELS_PREFIX": f"mp{os.getpid()}",
     }

@@ -1,0 +1,58 @@
+"""Sessions (``SESSION_ENGINE``): Django's database sessions, whose key rotations are remembered.
+
+RULING P58 (issue 34): changing one's own password keeps that browser signed in, under a new
+session key (``update_session_auth_hash`` rotates it, against session fixation). The table sockets that
+browser has open were opened with the old key, and without this they were closed as logged out
+(tables/live/guard.py found no session under it). Every rotation of a signed-in session is
+remembered here for a while, old key to new, so a socket follows its own session across it;
+every other session of the account still ends, and its sockets close.
+
+The password is saved, and announced to the sockets, a moment before the session moves to its
+new key with the new password's hash; the account adapter marks the session as about to rotate
+before the save, so its sockets wait for the move instead of closing on the hash.
+
+In the shared cache (Redis), so that it holds whichever process answers.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.core.cache import cache
+
+# A socket told of the rotation follows it at once; this long covers one whose event was lost,
+# until its next re-check (tables/live/guard.py, SESSION_RECHECK_SECONDS).
+ROTATION_SECONDS = 3600
+# From the password's save to the session's rotation is one request; a mark left by a request
+# that failed in between lapses after this.
+EXPECTED_SECONDS = 30
+
+
+def _rotated_key(session_key: str) -> str:
+    return f"session:rotated:{session_key}"
+
+
+def _expected_key(session_key: str) -> str:
+    return f"session:rotating:{session_key}"
+
+
+class SessionStore(DatabaseSessionStore):
+    def cycle_key(self) -> None:
+        old = self.session_key
+        super().cycle_key()
+        if old and self.get(SESSION_KEY):  # signed in: its sockets follow it to the new key
+            cache.set(_rotated_key(old), self.session_key, ROTATION_SECONDS)
+
+
+def rotated_to(session_key: str) -> str | None:
+    """The key the signed-in session ``session_key`` moved to, if it moved lately."""
+    return cache.get(_rotated_key(session_key))
+
+
+def rotation_expect(session_key: str) -> None:
+    """This session's key is about to rotate (its own user is changing their password)."""
+    cache.set(_expected_key(session_key), True, EXPECTED_SECONDS)
+
+
+def rotation_expected(session_key: str) -> bool:
+    return bool(cache.get(_expected_key(session_key)))
