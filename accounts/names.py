@@ -49,13 +49,14 @@ def name_clean(value: str) -> str:
     name or a bot."""
     name = _SPACES.sub(" ", unicodedata.normalize("NFKC", value)).strip()
     if any(_invisible(char) for char in name):
-        raise NameRefused(_("Names cannot contain invisible characters or characters that change the text’s direction."))
+        raise NameRefused(
+            _("Names cannot contain invisible characters or characters that change the text’s direction.")
+        )
     forms = _compacts(name)
     for prefix in RESERVED_PREFIXES:
         if any(form.startswith(_compact(prefix)) for form in forms):
-            raise NameRefused(
-                lazy_format(_("Names starting with “%(prefix)s”, or anything that looks like it, are reserved."), prefix=prefix)
-            )
+            refusal = _("Names starting with “%(prefix)s”, or anything that looks like it, are reserved.")
+            raise NameRefused(lazy_format(refusal, prefix=prefix))
     if forms & _bot_skeletons() or any(form.endswith(_compact("bot)")) for form in forms):
         raise NameRefused(_("That name looks like one of the site’s bots; choose another."))
     return name

@@ -65,7 +65,8 @@ def test_setting_a_password_in_the_admin_needs_a_reason(admin_client, player) ->
     assert refused.status_code == 200 and b'name="reason"' in refused.content
     assert User.objects.get(pk=player.pk).password == before
 
-    done = admin_client.post(_password_url(player), {**form, "reason": "Locked out, asked by mail", "set-password": "1"})
+    reason = "Locked out, asked by mail"
+    done = admin_client.post(_password_url(player), {**form, "reason": reason, "set-password": "1"})
     assert done.status_code == 302
     player.refresh_from_db()
     assert player.check_password("Another-Long-Phrase-7")

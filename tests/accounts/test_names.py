@@ -61,7 +61,9 @@ def test_it_refuses_reserved_names_and_their_look_alikes(name) -> None:
         name_clean(name)
 
 
-@pytest.mark.parametrize("name", ["Ada (strong bot)", "Аda (strong bot)", "ada (bot)", "Zed (bot)", "Greta ( easy bot )"])
+@pytest.mark.parametrize(
+    "name", ["Ada (strong bot)", "Аda (strong bot)", "ada (bot)", "Zed (bot)", "Greta ( easy bot )"]
+)
 def test_it_refuses_names_posing_as_bots(name) -> None:
     with pytest.raises(NameRefused, match="bots"):
         name_clean(name)
