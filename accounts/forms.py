@@ -30,3 +30,22 @@ class ProfileForm(forms.ModelForm):
             return name_clean(name) if name else name
         except NameRefused as error:
             raise forms.ValidationError(str(error)) from None
+
+
+class AccountDeleteForm(forms.Form):
+    """RULING P55: deleting one's own account asks for the password again (a browser left signed in
+    must not be enough)."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+    def __init__(self, *args, user: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password

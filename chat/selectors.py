@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from chat import rules
 from chat.broadcast import message_payload
-from chat.models import Channel, ChatMessage, ChatMute, ChatRoom, PersonalMute, table_model
+from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from games.models import Match
 
 
@@ -114,3 +114,28 @@ def match_messages(*, match: Match, user) -> QuerySet[ChatMessage] | None:
         .select_related("author")
         .order_by("id")
     )
+
+
+def chat_export(user: User) -> dict:
+    """RULING P55: everything the player wrote in chat (hidden messages too, marked), their
+    reports, and whom they muted for themselves."""
+    messages = ChatMessage.objects.filter(author=user).order_by("pk")
+    return {
+        "messages": [
+            {
+                "id": message.pk,
+                "at": message.created_at.isoformat(),
+                "table": message.table_id,
+                "game": message.match_id,
+                "channel": message.channel,
+                "text": message.text,
+                "hidden": message.hidden,
+            }
+            for message in messages
+        ],
+        "reports": [
+            {"message": report.message_id, "at": report.created_at.isoformat(), "reason": report.reason}
+            for report in ChatReport.objects.filter(reporter=user).order_by("pk")
+        ],
+        "muted_players": sorted(PersonalMute.objects.filter(owner=user).values_list("muted__username", flat=True)),
+    }
