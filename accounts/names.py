@@ -74,6 +74,24 @@ def name_html(name: object) -> SafeString:
     return mark_safe(f"<bdi>{escape(name)}</bdi>")
 
 
+def public_name(who: object) -> str:
+    """What a page shows as ``who``'s name: a user's name, unless a selector marked the user's own
+    words withheld (``name_withheld``: a site-wide chat mute in force, chat/selectors.py), when
+    it is a neutral "Player <id>"; a name already looked up (a string) as it is."""
+    if getattr(who, "name_withheld", False):
+        return str(withheld_name(who.pk))
+    return getattr(who, "name", who)
+
+
+def withheld_name(user_id: int) -> str:
+    return lazy_format(_("Player %(number)s"), number=user_id)
+
+
+def player_name_html(who: object) -> SafeString:
+    """The one way a page prints a player's name (the Django filter and the Jinja2 filter)."""
+    return name_html(public_name(who))
+
+
 def _invisible(char: str) -> bool:
     return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") or char in BLANK_LETTERS
 
