@@ -16,7 +16,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import AccountError, account_delete_own
 from chat import services as chat
-from games.models import MatchPlayer
+from games.models import MatchEvent, MatchPlayer
 from games.services import signature_add, sitaratas_player
 from payouts.models import Entry, Transfer
 from tables.live import guard
@@ -138,6 +138,10 @@ async def test_deleting_closes_the_players_table_sockets_here_and_elsewhere(host
     await database_sync_to_async(delete)()
     assert await closed_with(here) == guard.CLOSE_LOGGED_OUT
     assert await closed_with(elsewhere) == guard.CLOSE_LOGGED_OUT
+    # The server closed them; their disconnects also take them off the presence list in Redis,
+    # which counts a user's sockets per table id (RULING P16) across test runs within its TTL.
+    await here.disconnect()
+    await elsewhere.disconnect()
 
 
 # --- the data download -----------------------------------------------------------------------
@@ -167,8 +171,11 @@ def test_the_download_holds_the_profile_games_ledger_and_chat(client, host, play
     assert data["account"]["username"] == "piet" and data["account"]["display_name"] == "Piet K"
     assert data["account"]["email"] == "piet@example.com"
     [game] = data["games"]
-    assert game["game"] == match.pk and game["kind"] == "sitaratas" and game["moves"]
-    assert {move["action"]["type"] for move in game["moves"]} <= {"bid", "play"}
+    assert game["game"] == match.pk and game["kind"] == "sitaratas" and game["place"] is not None
+    # Only the last action of a ``finished_match`` is an event; whichever seat's it was, the
+    # player's own events are there and no one else's.
+    events = MatchEvent.objects.filter(match=match, user=player).order_by("version")
+    assert [move["action"] for move in game["moves"]] == [event.action for event in events]
     assert len(data["ledger"]) == Transfer.objects.filter(user=player).count()
     assert all(row["by"] is None for row in data["ledger"])
     assert sum(e["amount"] for row in data["ledger"] for e in row["entries"] if e["account"] == "wallet") == wallet(
@@ -189,3 +196,10 @@ def test_the_download_holds_nobody_elses_data(client, host, player, outsider) ->
     assert {row["id"] for row in data["ledger"]} == set(
         Transfer.objects.filter(user=player).values_list("pk", flat=True)
     )
+
+
+@pytest.mark.django_db
+def test_the_privacy_page_links_to_the_download_and_the_deletion_in_every_language(client) -> None:
+    for language in ("en", "et", "ar"):
+        page = client.get(reverse("privacy"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert f'href="{reverse("my_data")}"' in page and f'href="{reverse("account_delete")}"' in page
