@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.names import public_name
+from accounts.selectors import users_named_publicly
 from chat import rules
 from chat.broadcast import message_payload
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
@@ -77,12 +79,14 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     recent = (
         ChatMessage.objects.filter(table=table, channel__in=channels, hidden=False)
         .exclude(author_id__in=muted)
-        .select_related("author")
+        .prefetch_related(_authors())
         .order_by("-id")[: rules.HISTORY_LENGTH]
     )
     return {
         "type": "state",
-        "messages": [message_payload(message, author_name=message.author.name) for message in reversed(recent)],
+        "messages": [
+            message_payload(message, author_name=public_name(message.author)) for message in reversed(recent)
+        ],
         "channels": list(channels),
         "write": write,
         "can_write": not notice,
@@ -111,9 +115,14 @@ def match_messages(*, match: Match, user) -> QuerySet[ChatMessage] | None:
     return (
         ChatMessage.objects.filter(match=match, hidden=False)
         .exclude(author_id__in=muted_by(user.pk))
-        .select_related("author")
+        .prefetch_related(_authors())
         .order_by("id")
     )
+
+
+def _authors() -> Prefetch:
+    # RULING P54: an author muted site-wide is shown by a neutral name while the mute lasts.
+    return Prefetch("author", queryset=users_named_publicly())
 
 
 def chat_export(user: User) -> dict:

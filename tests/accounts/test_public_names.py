@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts.selectors import users_named_publicly
 from chat import services as chat
+from chat.selectors import panel_state
 from tables import services
 from tables.live.snapshot import load_snapshot, render_live
 from tests.games.history_helpers import finished_match
@@ -89,3 +90,11 @@ def test_the_live_fragment_isolates_every_seat_name(host, player) -> None:
     html = render_live(load_snapshot(table.pk), user_id=player.pk, connected=set())
     assert '<span class="seat-name" title="piet"><bdi>piet</bdi></span>' in html
     assert "host <bdi>hana</bdi>" in html
+
+
+def test_the_chat_history_shows_a_muted_authors_past_messages_under_a_neutral_name(admin_user, host, spammer) -> None:
+    table = open_table(host, "sita")
+    chat.message_post(table_id=table.pk, user=spammer, channel="spectators", text="hello")
+    _mute(spammer, admin_user)
+    [message] = panel_state(table_id=table.pk, user=host)["messages"]
+    assert message["text"] == "hello" and message["author"] == f"Player {spammer.pk}"
