@@ -84,9 +84,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     )
     return {
         "type": "state",
-        "messages": [
-            message_payload(message, author_name=public_name(message.author)) for message in reversed(recent)
-        ],
+        "messages": [message_payload(message, author_name=public_name(message.author)) for message in reversed(recent)],
         "channels": list(channels),
         "write": write,
         "can_write": not notice,
