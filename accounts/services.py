@@ -56,7 +56,7 @@ def account_delete_own(*, user_id: int) -> User:
         user = User.objects.select_for_update().filter(pk=user_id, is_active=True, is_bot=False).first()
         if user is None or user.username == f"{DELETED_PREFIX}{user.pk}":
             raise AccountError(_("This account cannot be deleted."))
-        if user.is_staff:
+        if user.is_staff or user.is_superuser:
             # An admin's rights are another admin's to take away, with a reason (RULING P19).
             raise AccountError(_("An admin’s account is deleted by another admin; ask one."))
         if _seated(user):
