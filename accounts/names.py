@@ -14,7 +14,8 @@ package ships unmodified (Unicode 13.0). The file is read once, lazily, on the f
 
 Showing a name: ``name_html`` wraps it in ``<bdi>`` so that a right-to-left name cannot flip
 the text around it; every template prints a player's name through it (the Django filter in
-accounts/templatetags/names.py and the live fragment's Jinja2 filter).
+accounts/templatetags/names.py and the live fragment's Jinja2 filter), and a sentence built in
+Python with names in it (the live table's "Waiting for …") through ``with_names``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from django.utils.html import escape
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -72,6 +73,20 @@ def skeleton(text: str) -> str:
 def name_html(name: object) -> SafeString:
     """A name for a page: escaped, and isolated from the surrounding text's direction."""
     return mark_safe(f"<bdi>{escape(name)}</bdi>")
+
+
+def with_names(message: object, named: dict[str, object], /, **params: object) -> SafeString:
+    """A sentence for a page with players' names in it ("Waiting for %(name)s to bid."): the
+    message escaped, each name in ``named`` isolated as ``name_html`` does, the other values
+    escaped (unless already safe: a list of names from ``names_html``)."""
+    values = {key: name_html(value) for key, value in named.items()}
+    values.update({key: conditional_escape(value) for key, value in params.items()})
+    return mark_safe(escape(str(message)) % values)
+
+
+def names_html(names: list[object]) -> SafeString:
+    """Several names, each isolated, with commas between (a sentence joins the last itself)."""
+    return mark_safe(", ".join(name_html(name) for name in names))
 
 
 def public_name(who: object) -> str:

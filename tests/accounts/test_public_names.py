@@ -3,6 +3,7 @@ words for a name (issue 34, finding 5; RULING P54)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -16,7 +17,7 @@ from chat.selectors import panel_state
 from tables import services
 from tables.live.snapshot import load_snapshot, render_live
 from tests.games.history_helpers import finished_match
-from tests.tables.helpers import open_table
+from tests.tables.helpers import open_table, start_sitaratas_with_a_bot
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +99,15 @@ def test_the_chat_history_shows_a_muted_authors_past_messages_under_a_neutral_na
     _mute(spammer, admin_user)
     [message] = panel_state(table_id=table.pk, user=host)["messages"]
     assert message["text"] == "hello" and message["author"] == f"Player {spammer.pk}"
+
+
+def test_a_sentence_on_the_live_table_isolates_the_name_in_it_and_the_announcer_gets_text(host, player) -> None:
+    host.display_name = "مريم"
+    host.save()
+    match = start_sitaratas_with_a_bot(host, player)
+    snapshot = load_snapshot(match.table_id)
+    pages = [render_live(snapshot, user_id=user.pk, connected=set()) for user in (host, player)]
+    waiting = [html for html in pages if "Waiting for <bdi>" in html]
+    assert waiting  # whoever is not to act reads whose turn it is, the name isolated
+    announce = re.search(r'data-announce="([^"]*)"', waiting[0]).group(1)
+    assert "Waiting for " in announce and "bdi" not in announce
