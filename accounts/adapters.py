@@ -6,21 +6,22 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django import forms
 from django.utils import translation
-from django.utils.translation import gettext as _
 
 from accounts import sessions
+from accounts.names import NameRefused, name_clean
 from config.i18n import supported
-
-RESERVED_PREFIXES = ("bot",)
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        username = super().clean_username(username, shallow=shallow)
-        # Bot accounts are named "bot…"; a person must not be mistaken for one.
-        if username.lower().startswith(RESERVED_PREFIXES):
-            raise forms.ValidationError(_("Usernames starting with “bot” are reserved."))
-        return username
+        # RULING P54: normalised first, so the uniqueness check sees the form that is stored; a
+        # person must not pass for a bot, an admin or a deleted account ("deleted-<own id>"
+        # could never be deleted, RULING P23).
+        try:
+            username = name_clean(username)
+        except NameRefused as error:
+            raise forms.ValidationError(str(error)) from None
+        return super().clean_username(username, shallow=shallow)
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         # Issue 26: a mail to a player is in the language of their profile when they chose one

@@ -4,7 +4,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django.contrib.auth.forms import UserChangeForm
+from django.contrib.auth.forms import AdminPasswordChangeForm, AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
@@ -15,16 +15,34 @@ from accounts.models import User
 from accounts.services import AccountError, account_anonymise
 
 
-class ModeratedUserChangeForm(UserChangeForm):
-    # RULING P19: a change to someone's account (deactivating, staff rights, a name) says why.
-    reason = forms.CharField(
+def _reason_field() -> forms.CharField:
+    return forms.CharField(
         label=gettext_lazy("Reason"), max_length=200, help_text=gettext_lazy("Why this change (kept in the admin log).")
     )
+
+
+class ModeratedUserChangeForm(UserChangeForm):
+    # RULING P19: a change to someone's account (deactivating, staff rights, a name) says why.
+    reason = _reason_field()
+
+
+class ModeratedPasswordForm(AdminPasswordChangeForm):
+    # RULING P19: setting someone's password (or turning password sign-in off) says why.
+    reason = _reason_field()
+
+
+class ModeratedUserCreationForm(AdminUserCreationForm):
+    # RULING P19: adding an account mints its starting coins and passes, so it says why.
+    reason = _reason_field()
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     form = ModeratedUserChangeForm
+    add_form = ModeratedUserCreationForm
+    change_password_form = ModeratedPasswordForm
+    change_user_password_template = "admin/accounts/user/change_password.html"
+    add_fieldsets = [*BaseUserAdmin.add_fieldsets, (gettext_lazy("Moderation"), {"fields": ["reason"]})]
     list_display = ["username", "display_name", "email", "is_bot", "bot_level", "is_staff", "date_joined"]
     list_filter = ["is_bot", "bot_level", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
@@ -73,11 +91,22 @@ class UserAdmin(BaseUserAdmin):
             )
         return None
 
+    def save_model(self, request: HttpRequest, obj: User, form, change: bool) -> None:
+        if not change:
+            # The starting coins and passes are minted on this save (payouts/signals.py): they name
+            # the admin and the reason (RULING P19).
+            obj.opened_by, obj.opened_reason = request.user, form.cleaned_data["reason"]
+        super().save_model(request, obj, form, change)
+
     def construct_change_message(self, request, form, formsets, add=False):
         message = super().construct_change_message(request, form, formsets, add)
-        reason = form.cleaned_data.get("reason") if not add else None
+        reason = form.cleaned_data.get("reason")
         if not reason:
             return message
-        # The log shows a plain-text message as it is: Django's own wording, then the reason.
-        changed = LogEntry(change_message=json.dumps(message)).get_change_message() or "No fields changed."
+        # The log shows a plain-text message as it is: Django's own wording, then the reason. A
+        # password form's message would list its fields; it says what was done instead.
+        if isinstance(form, AdminPasswordChangeForm):
+            changed = "Set the password." if form.user.has_usable_password() else "Turned password sign-in off."
+        else:
+            changed = LogEntry(change_message=json.dumps(message)).get_change_message() or "No fields changed."
         return f"{changed} Reason: {reason}"

@@ -3,6 +3,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.names import NameRefused, name_clean
 
 
 def language_choices() -> list[tuple[str, str]]:
@@ -21,3 +22,30 @@ class ProfileForm(forms.ModelForm):
             "four_colour_suits": _("Draw clubs green and diamonds blue, so every suit has its own colour."),
         }
         labels = {"display_name": _("Display name"), "four_colour_suits": _("Four-colour suits")}
+
+    def clean_display_name(self) -> str:
+        # RULING P54: the same rules as a username, so a rename cannot do what sign-up refuses.
+        name = self.cleaned_data["display_name"]
+        try:
+            return name_clean(name) if name else name
+        except NameRefused as error:
+            raise forms.ValidationError(str(error)) from None
+
+
+class AccountDeleteForm(forms.Form):
+    """RULING P55: deleting one's own account asks for the password again (a browser left signed in
+    must not be enough)."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+    def __init__(self, *args, user: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password

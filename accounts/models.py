@@ -37,6 +37,11 @@ class User(AbstractUser):
         help_text=_("The site's language for this player; empty follows the browser."),
     )
 
+    # Not stored: set by the admin's add form on the instance it saves, so the starting coins and
+    # passes (payouts/signals.py) name the admin and their reason (RULING P19).
+    opened_by: User | None = None
+    opened_reason: str = ""
+
     class Meta:
         ordering = ["username"]
 

@@ -1,4 +1,5 @@
-"""Writes to accounts: deleting one by anonymising it (RULING P23).
+"""Writes to accounts: deleting one by anonymising it, by an admin (RULING P23) or by the player
+(RULING P55).
 
 A deleted account cannot simply lose its row: ledger rows, seats in past games and ratings
 point at it, and other players' histories and balances are built from them (the ledger must
@@ -10,8 +11,10 @@ games and the ledger recorded is left exactly as it was.
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -20,10 +23,11 @@ OPEN_TABLE_STATUSES = ("lobby", "playing")
 
 
 class AccountError(ValueError):
-    """A refused account change; the message is for the admin."""
+    """A refused account change; the message is for whoever asked (the admin, or the player)."""
 
 
 def account_anonymise(*, user_id: int, by: User) -> User:
+    """The admin's *delete account* action (RULING P23); the messages are for the admin."""
     if not by.is_staff:
         raise AccountError("Only an admin can delete an account.")
     with transaction.atomic():
@@ -36,25 +40,56 @@ def account_anonymise(*, user_id: int, by: User) -> User:
             raise AccountError(f"{user.username} is already deleted.")
         if user.pk == by.pk:
             raise AccountError("An admin cannot delete their own account; ask another admin.")
-        # Holds and reservations at a table still waiting, or a game in play, belong to that
-        # table's own life cycle (leaving releases them, an abort refunds them); anonymising
-        # under them would leave a seat nobody can ever leave.
-        if user.seats.filter(table__status__in=OPEN_TABLE_STATUSES).exists():
+        if _seated(user):
             raise AccountError(
                 f"{user.username} is seated at a table that is waiting or playing: "
                 "they must leave it, or the game must end or be aborted, first."
             )
-        user.username = f"{DELETED_PREFIX}{user.pk}"
-        user.display_name = user.first_name = user.last_name = user.email = ""
-        user.set_unusable_password()
-        user.is_active = user.is_staff = user.is_superuser = False
-        user.save()
-        user.groups.clear()
-        user.user_permissions.clear()
-        EmailAddress.objects.filter(user=user).delete()
-        user.signatures.exclude(text="").update(text="")  # RULING S15: the signature row stays.
-        _sessions_end(user.pk)
+        _anonymise(user)
     return user
+
+
+def account_delete_own(*, user_id: int) -> User:
+    """RULING P55: a player deletes their own account, anonymised exactly as the admin's action
+    does. The caller has checked their password; the messages are for the player."""
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=user_id, is_active=True, is_bot=False).first()
+        if user is None or user.username == f"{DELETED_PREFIX}{user.pk}":
+            raise AccountError(_("This account cannot be deleted."))
+        if user.is_staff or user.is_superuser:
+            # An admin's rights are another admin's to take away, with a reason (RULING P19).
+            raise AccountError(_("An admin’s account is deleted by another admin; ask one."))
+        if _seated(user):
+            raise AccountError(
+                _("You are seated at a table that is waiting or playing: leave it, or let the game end, first.")
+            )
+        _anonymise(user)
+        # Not an admin's action, but the admin log is where deletions are read: it says who did it.
+        LogEntry.objects.log_actions(
+            user.pk, [user], CHANGE, "Deleted their own account (anonymised).", single_object=True
+        )
+    return user
+
+
+def _seated(user: User) -> bool:
+    # Holds and reservations at a table still waiting, or a game in play, belong to that table's
+    # own life cycle (leaving releases them, an abort refunds them); anonymising under them would
+    # leave a seat nobody can ever leave.
+    return user.seats.filter(table__status__in=OPEN_TABLE_STATUSES).exists()
+
+
+def _anonymise(user: User) -> None:
+    """Everything that identifies the person goes; the row, its games and its ledger stay."""
+    user.username = f"{DELETED_PREFIX}{user.pk}"
+    user.display_name = user.first_name = user.last_name = user.email = ""
+    user.set_unusable_password()
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+    EmailAddress.objects.filter(user=user).delete()
+    user.signatures.exclude(text="").update(text="")  # RULING S15: the signature row stays.
+    _sessions_end(user.pk)
 
 
 def _sessions_end(user_id: int) -> None:

@@ -191,15 +191,19 @@ class ChatMuteAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return obj is None and request.user.is_staff
 
-    @admin.action(description=gettext_lazy("Lift the selected mutes now"))
+    @admin.action(description=gettext_lazy("Lift the selected mutes now (asks for a reason)"))
     def lift(self, request: HttpRequest, queryset: QuerySet):
-        for mute in queryset:
-            try:
-                services.mute_lift(mute_id=mute.pk, by=request.user)
-            except ChatError as error:
-                self.message_user(request, _("%(row)s: %(error)s") % {"row": mute, "error": error}, messages.ERROR)
-            else:
-                self.message_user(request, _("%(player)s: mute lifted.") % {"player": mute.user}, messages.SUCCESS)
+        # RULING P19: lifting says why, as muting did; the service writes the admin log entry.
+        return each_with_reason(
+            self,
+            request,
+            queryset.select_related("user"),
+            form_class=ReasonForm,
+            title=_("Lift mutes"),
+            done=_("%(row)s: lifted."),
+            refused=ChatError,
+            service=lambda mute, data: services.mute_lift(mute_id=mute.pk, by=request.user, reason=data["reason"]),
+        )
 
 
 @admin.register(ChatRoom)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.names import public_name
+from accounts.selectors import users_named_publicly
 from chat import rules
 from chat.broadcast import message_payload
-from chat.models import Channel, ChatMessage, ChatMute, ChatRoom, PersonalMute, table_model
+from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from games.models import Match
 
 
@@ -77,12 +79,12 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     recent = (
         ChatMessage.objects.filter(table=table, channel__in=channels, hidden=False)
         .exclude(author_id__in=muted)
-        .select_related("author")
+        .prefetch_related(_authors())
         .order_by("-id")[: rules.HISTORY_LENGTH]
     )
     return {
         "type": "state",
-        "messages": [message_payload(message, author_name=message.author.name) for message in reversed(recent)],
+        "messages": [message_payload(message, author_name=public_name(message.author)) for message in reversed(recent)],
         "channels": list(channels),
         "write": write,
         "can_write": not notice,
@@ -111,6 +113,36 @@ def match_messages(*, match: Match, user) -> QuerySet[ChatMessage] | None:
     return (
         ChatMessage.objects.filter(match=match, hidden=False)
         .exclude(author_id__in=muted_by(user.pk))
-        .select_related("author")
+        .prefetch_related(_authors())
         .order_by("id")
     )
+
+
+def _authors() -> Prefetch:
+    # RULING P54: an author muted site-wide is shown by a neutral name while the mute lasts.
+    return Prefetch("author", queryset=users_named_publicly())
+
+
+def chat_export(user: User) -> dict:
+    """RULING P55: everything the player wrote in chat (hidden messages too, marked), their
+    reports, and whom they muted for themselves."""
+    messages = ChatMessage.objects.filter(author=user).order_by("pk")
+    return {
+        "messages": [
+            {
+                "id": message.pk,
+                "at": message.created_at.isoformat(),
+                "table": message.table_id,
+                "game": message.match_id,
+                "channel": message.channel,
+                "text": message.text,
+                "hidden": message.hidden,
+            }
+            for message in messages
+        ],
+        "reports": [
+            {"message": report.message_id, "at": report.created_at.isoformat(), "reason": report.reason}
+            for report in ChatReport.objects.filter(reporter=user).order_by("pk")
+        ],
+        "muted_players": sorted(PersonalMute.objects.filter(owner=user).values_list("muted__username", flat=True)),
+    }

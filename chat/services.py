@@ -171,7 +171,11 @@ def mute_create(*, user: User, by: User, reason: str, until: datetime) -> ChatMu
     return mute
 
 
-def mute_lift(*, mute_id: int, by: User) -> ChatMute:
+def mute_lift(*, mute_id: int, by: User, reason: str) -> ChatMute:
+    """End a site-wide mute early; like setting one, it says why (RULING P19)."""
+    reason = rules.clean_text(reason)[:REASON_LENGTH]
+    if not reason:
+        raise ChatError(_("Lifting a mute needs a reason."))
     with transaction.atomic():
         mute = ChatMute.objects.select_for_update().filter(pk=mute_id).first()
         if mute is None:
@@ -181,7 +185,7 @@ def mute_lift(*, mute_id: int, by: User) -> ChatMute:
             raise ChatError(_("That mute has already ended."))
         mute.until = now
         mute.save(update_fields=["until"])
-        _log(by, mute, CHANGE, "Lifted the mute early.")
+        _log(by, mute, CHANGE, f"Lifted the mute early: {reason}")
     return mute
 
 

@@ -12,6 +12,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.formats import number_format
 
 from accounts.models import User
+from accounts.selectors import users_named_publicly
 from games import catalog, charts
 from games.engines import get_engine
 from games.engines.sita import PENALTY
@@ -30,7 +31,13 @@ def matches_ended(*, game: str = "", player: User | None = None) -> QuerySet[Mat
         .defer("state", "record")
         .select_related("table", "signature")
         .prefetch_related(
-            Prefetch("match_players", queryset=MatchPlayer.objects.select_related("user").order_by("place", "seat"))
+            # RULING P54: the players' names as public lists show them (a muted player's withheld).
+            Prefetch(
+                "match_players",
+                queryset=MatchPlayer.objects.prefetch_related(
+                    Prefetch("user", queryset=users_named_publicly())
+                ).order_by("place", "seat"),
+            )
         )
         .order_by("-ended_at", "-pk")
     )

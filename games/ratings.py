@@ -11,9 +11,10 @@ player can see how they fare against them.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from openskill.models import PlackettLuce
 
+from accounts.selectors import users_named_publicly
 from games.models import Match, MatchPlayer, Rating
 
 MU = 25.0
@@ -75,4 +76,8 @@ def _lock_ratings(*, game: str, user_ids: set[int]) -> dict[int, Rating]:
 
 
 def leaderboard(*, game: str, limit: int = 100) -> QuerySet[Rating]:
-    return Rating.objects.filter(game=game, games__gt=0).select_related("user").order_by("-ordinal", "user_id")[:limit]
+    # RULING P54: the names as public lists show them (a muted player's withheld).
+    ratings = Rating.objects.filter(game=game, games__gt=0).prefetch_related(
+        Prefetch("user", queryset=users_named_publicly())
+    )
+    return ratings.order_by("-ordinal", "user_id")[:limit]

@@ -7,4 +7,8 @@ class PayoutsConfig(AppConfig):
     verbose_name = "Coins and game passes"
 
     def ready(self) -> None:
+        from accounts.export import section_add
         from payouts import signals  # noqa: F401  (connects the signup grant)
+        from payouts.selectors import ledger_export
+
+        section_add("ledger", ledger_export)  # RULING P55: the player's own data export

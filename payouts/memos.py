@@ -45,6 +45,7 @@ _POT_SHARE = re.compile(
     r"place (?P<place>\d+) in the game\."
 )
 _OWN_STAKE = re.compile(r"Your stake back: you were the only player who staked \(place (?P<place>\d+) in the game\)\.")
+_ADMIN_ADDED = re.compile(r"Welcome (?P<what>coins|passes)\. Account added by an admin: (?P<reason>.*)", re.S)
 _CLOSED_EARLY = re.compile(r"Table closed before the start: (?P<reason>.*)", re.S)
 _AFTER_ENDING = re.compile(r"(?P<ending>.*) (?P<what>Stake refunded|Pass returned)\.", re.S)
 
@@ -57,6 +58,10 @@ def memo_text(stored: str) -> str:
     if found := _POT_SHARE.fullmatch(stored):
         say = _POT_SHARES[(found["rank"], bool(found["tied"]))]
         return say() % {"count": found["count"], "place": found["place"]}
+    if found := _ADMIN_ADDED.fullmatch(stored):
+        if found["what"] == "coins":
+            return gettext("Welcome coins. Account added by an admin: %(reason)s") % {"reason": found["reason"]}
+        return gettext("Welcome passes. Account added by an admin: %(reason)s") % {"reason": found["reason"]}
     if found := _OWN_STAKE.fullmatch(stored):
         return gettext("Your stake back: you were the only player who staked (place %(place)s in the game).") % {
             "place": found["place"]

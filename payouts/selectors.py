@@ -195,3 +195,29 @@ def _movements(entries, *, limit: int, running: bool) -> list[Movement]:
 
 def _sum(accounts) -> int:
     return accounts.aggregate(total=Sum("balance"))["total"] or 0
+
+
+def ledger_export(user: User) -> list[dict]:
+    """RULING P55: every ledger row about the player's own coins and passes, with the amount each
+    moved on the player's own accounts (a hold or a stake into the pot moves none of their wallet)."""
+    own = {account.pk: account.kind for account in Account.objects.filter(user=user)}
+    rows = []
+    for transfer in Transfer.objects.filter(user=user).select_related("by").prefetch_related("entries").order_by("pk"):
+        rows.append(
+            {
+                "id": transfer.pk,
+                "at": transfer.created_at.isoformat(),
+                "asset": transfer.asset,
+                "reason": transfer.reason,
+                "memo": transfer.memo,
+                "table": transfer.table_id,
+                "game": transfer.match_id,
+                "by": transfer.by.username if transfer.by is not None else None,
+                "entries": [
+                    {"account": own[entry.account_id], "amount": entry.amount}
+                    for entry in transfer.entries.all()
+                    if entry.account_id in own
+                ],
+            }
+        )
+    return rows

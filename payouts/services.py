@@ -34,6 +34,9 @@ if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never
 
 Kind = Account.Kind
 Reason = Transfer.Reason
+# The memos of an account an admin added, followed by the admin's reason (payouts/memos.py reads them).
+ADMIN_ADDED_COINS = "Welcome coins. Account added by an admin: "
+ADMIN_ADDED_PASSES = "Welcome passes. Account added by an admin: "
 
 
 class PayoutError(Exception):
@@ -374,13 +377,19 @@ def pass_refund(
     return refunded
 
 
-def account_open(*, user: User) -> None:
-    """RULING P4/P6: a new (human) account gets its starting coins and passes."""
+def account_open(*, user: User, by: User | None = None, reason: str = "") -> None:
+    """RULING P4/P6: a new (human) account gets its starting coins and passes. An account an admin
+    added names the admin and their reason on both rows (RULING P19); sign-up names nobody."""
+    coins_memo = passes_memo = ""
+    if by is not None:
+        _require_reason(by, reason)
+        coins_memo = f"{ADMIN_ADDED_COINS}{reason}"
+        passes_memo = f"{ADMIN_ADDED_PASSES}{reason}"
     with transaction.atomic():
         if settings.STARTING_COINS:
-            coins_grant(user=user, amount=settings.STARTING_COINS)
+            coins_grant(user=user, amount=settings.STARTING_COINS, by=by, memo=coins_memo)
         if settings.STARTING_PASSES:
-            pass_grant(user=user, amount=settings.STARTING_PASSES)
+            pass_grant(user=user, amount=settings.STARTING_PASSES, by=by, memo=passes_memo)
 
 
 # --- helpers ----------------------------------------------------------------------------

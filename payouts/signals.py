@@ -17,4 +17,6 @@ def account_opened(sender, instance: User, created: bool, raw: bool = False, **k
     if created and not raw and not instance.is_bot:
         from payouts.services import account_open
 
-        account_open(user=instance)
+        # An admin adding the account says so on the instance (accounts/admin.py), so the grants
+        # name them (RULING P19); every other way of making an account leaves these empty.
+        account_open(user=instance, by=instance.opened_by, reason=instance.opened_reason)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
+from accounts.selectors import users_named_publicly
 from tables.models import Table
 
 
 def open_tables(*, game: str = "") -> QuerySet[Table]:
     tables = (
         Table.objects.filter(status__in=[Table.Status.LOBBY, Table.Status.PLAYING])
-        .select_related("host")
+        # RULING P54: a host muted site-wide is listed without their own words for a name.
+        .prefetch_related(Prefetch("host", queryset=users_named_publicly()))
         .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))
         .order_by("status", "-created_at")
     )

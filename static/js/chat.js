@@ -67,7 +67,10 @@
     if (message.channel === "spectators" && state && state.channels.length > 1) {
       item.append(node("span", "tag", gettext("watching")), " ");
     }
-    item.append(node("span", "chat-author", message.author), " ", node("span", "chat-text", message.text));
+    // RULING P54: a name stands in <bdi>, so a right-to-left name cannot reorder the line.
+    const author = node("span", "chat-author");
+    author.append(node("bdi", "", message.author));
+    item.append(author, " ", node("span", "chat-text", message.text));
     if (state && message.author_id !== state.me) {
       const tools = node("span", "chat-tools");
       const report = node("button", "link small chat-report", gettext("Report"));
@@ -115,7 +118,9 @@
     if (next.muted_users.length) {
       mutedLine.append(gettext("Muted by you:") + " ");
       next.muted_users.forEach((user, index) => {
-        const unmute = node("button", "link small chat-unmute", interpolate(gettext("%(name)s (unmute)"), { name: user.name }, true));
+        // Inside a sentence the name is isolated as plain text does it (FSI … PDI, as <bdi> would).
+        const name = `\u2068${user.name}\u2069`;
+        const unmute = node("button", "link small chat-unmute", interpolate(gettext("%(name)s (unmute)"), { name }, true));
         unmute.type = "button";
         unmute.dataset.user = user.id;
         if (index) mutedLine.append(", ");

@@ -13,10 +13,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from django.conf import settings
+from django.db.models import Prefetch
 from django.template import engines
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 
+from accounts.names import public_name
+from accounts.selectors import users_named_publicly
 from config import i18n
 from games import catalog
 from games.engines import get_engine
@@ -72,7 +75,10 @@ class Snapshot:
 
 @retry_on_dead_connection
 def load_snapshot(table_id: int) -> Snapshot | None:
-    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    # RULING P54: every name as public lists show it (a player muted site-wide is "Player <id>").
+    users = users_named_publicly()
+    named = Prefetch("user", queryset=users)
+    table = Table.objects.prefetch_related(Prefetch("host", queryset=users)).filter(pk=table_id).first()
     if table is None:
         return None
     # The finished rounds only if this process has no copy of them (tables/matchstore.py).
@@ -81,9 +87,9 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         # Parsed here, off the event loop, with any finished rounds it needs: the render finds it.
         matchstore.loaded(match.game, match.pk, match.version, match.state)
         # In a game the seats are the match's players; in the lobby, the table's seats.
-        players = {mp.seat: mp.user for mp in match.match_players.select_related("user")}
+        players = {mp.seat: mp.user for mp in match.match_players.prefetch_related(named)}
         seats = tuple(
-            SeatInfo(seat, user.pk, user.name, user.username, user.is_bot, True, user.bot_level)
+            SeatInfo(seat, user.pk, public_name(user), user.username, user.is_bot, True, user.bot_level)
             for seat, user in sorted(players.items())
         )
     else:
@@ -92,13 +98,13 @@ def load_snapshot(table_id: int) -> Snapshot | None:
             SeatInfo(
                 seat.position,
                 seat.user_id,
-                seat.user.name if seat.user else "",
+                public_name(seat.user) if seat.user else "",
                 seat.user.username if seat.user else "",
                 bool(seat.user and seat.user.is_bot),
                 seat.is_ready,
                 seat.user.bot_level if seat.user else "",
             )
-            for seat in table.seats.select_related("user").order_by("position")
+            for seat in table.seats.prefetch_related(named).order_by("position")
         )
     return Snapshot(
         table_id=table.pk,
@@ -108,7 +114,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         seat_count=table.seat_count,
         stake=table.stake,
         host_id=table.host_id,
-        host_name=table.host.name,
+        host_name=public_name(table.host),
         closed_reason=table.closed_reason,
         seats=seats,
         match_id=match.pk if match else None,

@@ -18,6 +18,7 @@ from jinja2 import ChainableUndefined, Environment, Template, nodes, pass_contex
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
+from accounts.names import player_name_html
 from games.endings import ending_text
 from games.templatetags.card_tags import (
     at,
@@ -268,5 +269,14 @@ def environment(**options) -> Environment:
             "_format": _format,
         }
     )
-    env.filters.update({"at": at, "signed": signed, "pluralize": pluralize, "number": number, "ending": ending_text})
+    env.filters.update(
+        {
+            "at": at,
+            "signed": signed,
+            "pluralize": pluralize,
+            "number": number,
+            "ending": ending_text,
+            "player_name": player_name_html,  # RULING P54: every name in <bdi>, as the Django pages do
+        }
+    )
     return env

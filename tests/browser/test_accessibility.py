@@ -1,7 +1,8 @@
 """axe-core over every page a player uses (issue 20): no serious or critical violation.
 
 The pages: lobby, new table, each game's table in its lobby and in play, history, a game's
-page and its replay, profile, wallet and ratings, each at the laptop size and on a phone.
+page and its replay, profile (with its data and account-deletion pages), wallet and ratings,
+each at the laptop size and on a phone.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def _pages() -> list[tuple[str, str]]:
         ("history", "/history/"),
         ("ratings", "/ratings/"),
         ("profile", "/profile/"),
+        ("your-data", "/profile/data/"),
+        ("delete-account", "/profile/delete/"),
         ("wallet", "/wallet/"),
     ]
     for game in ("sitaratas", "estimation", "sita"):

@@ -100,7 +100,10 @@ def test_muting_from_the_admin_takes_a_reason_and_a_period_once_per_author(clien
     with pytest.raises(services.ChatError, match="Reason: Spamming"):
         post(table, player, "still here?")
 
-    lifted = client.post("/admin/chat/chatmute/", {"action": "lift", "_selected_action": [mute.pk]})
+    # RULING P19: lifting asks why, as muting did (tests/accounts/test_admin_reasons.py).
+    lifted = client.post(
+        "/admin/chat/chatmute/", {"action": "lift", "_selected_action": [mute.pk], "apply": "1", "reason": "Served"}
+    )
     assert lifted.status_code == 302
     assert LogEntry.objects.count() == 2
     post(table, player, "back again")

@@ -120,7 +120,7 @@ def test_the_signature_is_escaped_on_the_result_panel_the_game_page_and_the_hist
         assert "<script>alert" not in html and "<b>bold</b>" not in html
         assert escaped in html.replace("&quot;", "&#34;")
         assert "is the Sitaratas" in html or "Sitaratas</span>" in html
-    assert f"<strong>{user.name}</strong> is the Sitaratas, and signed" in game_page
+    assert f"<strong><bdi>{user.name}</bdi></strong> is the Sitaratas, and signed" in game_page
 
 
 def test_the_result_panel_offers_the_signature_to_the_sitaratas_alone(finished) -> None:
@@ -130,7 +130,7 @@ def test_the_result_panel_offers_the_signature_to_the_sitaratas_alone(finished) 
     players = list(finished.match_players.select_related("user"))
     for mp in players:
         html = snapshot.render_live(snap, user_id=mp.user_id, connected=set())
-        assert f"<strong>{user.name}</strong> is the Sitaratas." in html
+        assert f"<strong><bdi>{user.name}</bdi></strong> is the Sitaratas." in html
         assert ('name="command" value="sign"' in html) == (mp.user_id == user.pk)
     assert 'value="sign"' not in snapshot.render_live(snap, user_id=None, connected=set())  # a spectator
     signature_add(match_id=finished.pk, user=user, text="Well played, all")
@@ -169,5 +169,5 @@ def test_an_admin_clears_a_signature_and_it_is_not_offered_again(finished, admin
     with pytest.raises(GameError, match="already signed"):
         signature_add(match_id=finished.pk, user=user, text="something nicer")
     html = snapshot.render_live(snapshot.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
-    assert f"<strong>{user.name}</strong> is the Sitaratas." in html and 'value="sign"' not in html
+    assert f"<strong><bdi>{user.name}</bdi></strong> is the Sitaratas." in html and 'value="sign"' not in html
     assert "something rude" not in Client().get(f"/games/{finished.pk}/").content.decode()

@@ -82,7 +82,7 @@ def test_a_spectator_sees_seat_one_at_the_bottom_and_has_no_choices() -> None:
     g = present(E.view(call_round(), None), NAMES, None)
     assert g["bottom"] == 0
     assert not g["my_turn"] and g["hand"] == [] and g["dash"] == []
-    assert g["waiting"] == "Waiting for Bob to Dash Call or decline."
+    assert g["waiting"] == "Waiting for <bdi>Bob</bdi> to Dash Call or decline."  # RULING P54
     assert "me-" not in render(call_round(), None)
 
 

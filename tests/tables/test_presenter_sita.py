@@ -54,7 +54,8 @@ def test_the_hand_is_clickable_until_a_choice_locks_it() -> None:
     assert not g["my_turn"] and g["locked"] == 43
     assert [card["n"] for card in g["hand"] if card["locked"]] == [43]
     assert not any(card["legal"] for card in g["hand"])
-    assert g["status"] == "Your 43 is locked. Waiting for Bob and Cy."
+    # RULING P54: each name isolated in <bdi>.
+    assert g["status"] == "Your 43 is locked. Waiting for <bdi>Bob</bdi> and <bdi>Cy</bdi>."
 
 
 def test_others_see_who_is_still_choosing_but_never_what() -> None:
@@ -111,7 +112,7 @@ def test_a_too_low_card_offers_its_owner_four_rows_and_tells_the_others() -> Non
     html = render(state, 1)
     assert html.count('name="type" value="take_row"') == 4 and "Take row 2 (7 points)" in html
     _, other = shaped(state, 0)
-    assert other["pending"]["options"] == [] and other["status"] == "Bob is choosing a row to take."
+    assert other["pending"]["options"] == [] and other["status"] == "<bdi>Bob</bdi> is choosing a row to take."
     assert "Take row" not in render(state, 0)
 
 

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from markupsafe import Markup
 
 # Inside a live render these read the render's catalogue (config/i18n.py): they run per seat.
+from accounts.names import with_names
 from config.i18n import gettext as _
 from config.i18n import language as get_language
 from config.i18n import text
@@ -137,7 +138,7 @@ def _waiting(view: dict, names: list[str], viewer_seat: int | None) -> str:
         return _("The game is over.")
     if turn == viewer_seat:
         return text(YOUR_TURN[phase])
-    return text(WAITING[phase]) % {"name": _name(names, turn)}
+    return with_names(text(WAITING[phase]), {"name": _name(names, turn)})
 
 
 def _status(view: dict, names: list[str]) -> dict:

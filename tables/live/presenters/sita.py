@@ -7,6 +7,7 @@ leak through it. Every card is given with its penalty (RULING T5) for the badge.
 from __future__ import annotations
 
 # Inside a live render these read the render's catalogue (config/i18n.py): they run per seat.
+from accounts.names import names_html, with_names
 from config.i18n import gettext as _
 from config.i18n import ngettext
 from games.engines.sita import ROW_LIMIT, penalty
@@ -136,18 +137,17 @@ def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
     if pending is not None:
         if pending["seat"] == viewer_seat:
             return _("Your %(card)s is lower than every row: take a row.") % {"card": pending["card"]}
-        return _("%(name)s is choosing a row to take.") % {"name": names[pending["seat"]]}
+        return with_names(_("%(name)s is choosing a row to take."), {"name": names[pending["seat"]]})
     waiting = [names[seat] for seat in view["to_act"] if seat != viewer_seat]
     if viewer_seat in view["to_act"]:
         return _("Choose a card.")
     if view["my_choice"] is not None:
         if not waiting:
             return _("Revealing…")
-        return _("Your %(card)s is locked. Waiting for %(names)s.") % {
-            "card": view["my_choice"],
-            "names": _join(waiting),
-        }
-    return _("Waiting for %(names)s.") % {"names": _join(waiting)} if waiting else ""
+        return with_names(
+            _("Your %(card)s is locked. Waiting for %(names)s."), {}, card=view["my_choice"], names=_join(waiting)
+        )
+    return with_names(_("Waiting for %(names)s."), {}, names=_join(waiting)) if waiting else ""
 
 
 def _turn_sheet(view: dict) -> list[dict]:
@@ -172,9 +172,10 @@ def _match_sheet(view: dict) -> list[dict]:
 
 
 def _join(items: list[str]) -> str:
+    """The names, each isolated (RULING P54): "A, B and C"."""
     if len(items) <= 1:
-        return "".join(items)
-    return _("%(names)s and %(last)s") % {"names": ", ".join(items[:-1]), "last": items[-1]}
+        return names_html(items)
+    return with_names(_("%(names)s and %(last)s"), {"last": items[-1]}, names=names_html(items[:-1]))
 
 
 def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:

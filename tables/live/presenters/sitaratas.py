@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import partial
 
 # Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
+from accounts.names import with_names
 from config.i18n import gettext as _
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker
 from games.scoresheets import live_sheet
@@ -213,8 +214,8 @@ def _status(view: dict, names: list[str], viewer_seat: int | None) -> str:
             return _("Your bid: how many of the %(cards)s tricks will you take?") % {"cards": view["cards"]}
         return _("Your turn: play a card.")
     if view["phase"] == "bidding":
-        return _("Waiting for %(name)s to bid.") % {"name": names[acting]}
-    return _("Waiting for %(name)s to play a card.") % {"name": names[acting]}
+        return with_names(_("Waiting for %(name)s to bid."), {"name": names[acting]})
+    return with_names(_("Waiting for %(name)s to play a card."), {"name": names[acting]})
 
 
 def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
@@ -234,7 +235,9 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         "bid_sum": sum(bids_made),
         "all_bid": len(bids_made) == n,
         "forbidden_note": (
-            _("%(name)s (dealer) may not bid %(bid)s.") % {"name": names[view["dealer"]], "bid": view["forbidden_bid"]}
+            with_names(
+                _("%(name)s (dealer) may not bid %(bid)s."), {"name": names[view["dealer"]]}, bid=view["forbidden_bid"]
+            )
             if view["forbidden_bid"] is not None
             else ""
         ),
