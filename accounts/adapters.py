@@ -42,6 +42,8 @@ class AccountAdapter(DefaultAccountAdapter):
         # under a new session key, made just after this save; its table sockets are told of the
         # save first and must wait for the new key rather than close (accounts/sessions.py).
         request = context.request
+        user.set_password(password)
         if request is not None and request.user == user and request.session.session_key:
-            sessions.rotation_expect(request.session.session_key)
-        super().set_password(user, password)
+            # The hash the session will carry: a later change elsewhere makes another, which still ends it.
+            sessions.rotation_expect(request.session.session_key, auth_hash=user.get_session_auth_hash())
+        user.save()

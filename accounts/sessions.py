@@ -19,6 +19,7 @@ from __future__ import annotations
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.core.cache import cache
+from django.utils.crypto import constant_time_compare
 
 # A socket told of the rotation follows it at once; this long covers one whose event was lost,
 # until its next re-check (tables/live/guard.py, SESSION_RECHECK_SECONDS).
@@ -38,10 +39,21 @@ def _expected_key(session_key: str) -> str:
 
 class SessionStore(DatabaseSessionStore):
     def cycle_key(self) -> None:
+        # Django's cycle_key, with the rotation remembered between the new key's creation and the
+        # old one's deletion: a socket reading its session in between finds one or the other.
+        data = self._session
         old = self.session_key
-        super().cycle_key()
-        if old and self.get(SESSION_KEY):  # signed in: its sockets follow it to the new key
-            cache.set(_rotated_key(old), self.session_key, ROTATION_SECONDS)
+        self.create()
+        self._session_cache = data
+        if old:
+            if data.get(SESSION_KEY):  # signed in: its sockets follow it to the new key
+                cache.set(_rotated_key(old), self.session_key, ROTATION_SECONDS)
+            expected = cache.get(_expected_key(old))
+            if expected:
+                # The new key is stored now with the old password's hash; the new hash is written when
+                # the response saves the session, and a socket reading it before must not close.
+                cache.set(_expected_key(self.session_key), expected, EXPECTED_SECONDS)
+            self.delete(old)
 
 
 def rotated_to(session_key: str) -> str | None:
@@ -49,10 +61,13 @@ def rotated_to(session_key: str) -> str | None:
     return cache.get(_rotated_key(session_key))
 
 
-def rotation_expect(session_key: str) -> None:
-    """This session's key is about to rotate (its own user is changing their password)."""
-    cache.set(_expected_key(session_key), True, EXPECTED_SECONDS)
+def rotation_expect(session_key: str, *, auth_hash: str) -> None:
+    """This session's key is about to rotate: its own user is changing their password, and the
+    session will carry ``auth_hash``, the new password's session hash."""
+    cache.set(_expected_key(session_key), auth_hash, EXPECTED_SECONDS)
 
 
-def rotation_expected(session_key: str) -> bool:
-    return bool(cache.get(_expected_key(session_key)))
+def rotation_expected(session_key: str, *, auth_hash: str) -> bool:
+    """Whether this session is about to carry ``auth_hash`` (the user's current session hash)."""
+    expected = cache.get(_expected_key(session_key))
+    return isinstance(expected, str) and constant_time_compare(expected, auth_hash)

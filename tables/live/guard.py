@@ -207,11 +207,12 @@ def _login_holds(data: dict, session_key: str, user_id: int) -> bool:
     if user is None:
         return False
     stored = data.get(HASH_SESSION_KEY) or ""
+    current = user.get_session_auth_hash()
     # As django.contrib.auth.get_user: a hash made with a SECRET_KEY_FALLBACKS key still holds.
-    if constant_time_compare(stored, user.get_session_auth_hash()) or any(
+    if constant_time_compare(stored, current) or any(
         constant_time_compare(stored, fallback) for fallback in user.get_session_auth_fallback_hash()
     ):
         return True
-    # The new password is saved (and announced) a moment before this browser's session moves to a
-    # new key carrying its hash: it holds until then (the move tells the sockets again).
-    return sessions.rotation_expected(session_key)
+    # The new password is saved (and announced) a moment before this browser's session carries its
+    # hash: it holds until then, for this password only (the move tells the sockets again).
+    return sessions.rotation_expected(session_key, auth_hash=current)

@@ -103,3 +103,18 @@ def test_a_session_is_followed_only_to_where_it_rotated_while_signed_in(player) 
     before = anonymous.session_key
     anonymous.cycle_key()
     assert sessions.rotated_to(before) is None
+
+
+def test_a_socket_reading_its_session_between_the_rotation_and_the_response_holds(player) -> None:
+    # allauth announces the change (and mails the player) after the key rotated but before the
+    # response saves the new key's session with the new password's hash: a socket told of it then
+    # reads the new key with the old hash, and must not close.
+    browser = signed_in_browser(player)
+    old = browser.cookies[settings.SESSION_COOKIE_NAME].value
+    session = sessions.SessionStore(old)
+    player.set_password(NEW_PASSWORD)
+    sessions.rotation_expect(old, auth_hash=player.get_session_auth_hash())  # as the account adapter does
+    player.save()
+    session.cycle_key()  # as update_session_auth_hash does; the middleware has not saved it yet
+
+    assert guard.session_now(old, player.pk) == session.session_key
