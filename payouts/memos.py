@@ -25,6 +25,9 @@ _FIXED = {
     "Game started.": lambda: gettext("Game started."),
     "Restored pass used for the restart.": lambda: gettext("Restored pass used for the restart."),
     "Attempt dismissed by vote: pass restored.": lambda: gettext("Attempt dismissed by vote: pass restored."),
+    "New attempt after a dismissed restart: a fresh pass.": lambda: gettext(
+        "New attempt after a dismissed restart: a fresh pass."
+    ),
     "Game aborted: stake refunded.": lambda: gettext("Game aborted: stake refunded."),
     "Game aborted: pass returned.": lambda: gettext("Game aborted: pass returned."),
 }

@@ -86,6 +86,30 @@ def table_pot(*, table: Table, match: Match | None) -> int:
     return collected.aggregate(total=Sum("amount"))["total"] or 0
 
 
+def passes_restored(*, match: Match) -> int:
+    """How many passes an approved dismissal of ``match`` gave back (RULING P6: none for a restart's)."""
+    return Transfer.objects.filter(match=match, reason=Transfer.Reason.PASS_RESTORE).count()
+
+
+def given_back_at_close(*, table: Table) -> dict[int, dict[str, int]]:
+    """What each player got back when the table closed before its start or its game was aborted
+    (RULINGS P5, P6, P8): ``{user_id: {"coins": n, "passes": n}}``, for the closed table's page."""
+    Reason = Transfer.Reason
+    before_start = "Table closed before the start:"
+    closed = Q(reason__in=[Reason.STAKE_RELEASE, Reason.PASS_RELEASE], memo__startswith=before_start)
+    rows = (
+        Transfer.objects.filter(table=table)
+        .filter(Q(reason__in=[Reason.POT_REFUND, Reason.PASS_REFUND]) | closed)
+        .annotate(moved=Sum("entries__amount", filter=Q(entries__amount__gt=0)))
+        .values_list("user_id", "asset", "moved")
+    )
+    given: dict[int, dict[str, int]] = {}
+    for user_id, asset, moved in rows:
+        entry = given.setdefault(user_id, {"coins": 0, "passes": 0})
+        entry["coins" if asset == Asset.COINS else "passes"] += moved or 0
+    return given
+
+
 def coin_movements(*, user: User, limit: int = 200) -> list[Movement]:
     """Every movement in and out of the player's wallet, newest first, with the balance after it,
     and the steps of each stake that do not touch the wallet: into the pot, and lost."""

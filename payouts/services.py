@@ -230,7 +230,7 @@ def pass_grant(*, user: User, amount: int, by: User | None = None, memo: str = "
         )
 
 
-def pass_reserve(*, user: User, table: Table) -> Transfer | None:
+def pass_reserve(*, user: User, table: Table, memo: str = "Seat taken at a Sitaratas table.") -> Transfer | None:
     """RULING P6: a seat at a Sitaratas table reserves one free pass."""
     if user.is_bot:
         return None  # RULING P1: bots need no pass.
@@ -247,7 +247,7 @@ def pass_reserve(*, user: User, table: Table) -> Transfer | None:
             amount=1,
             user=user,
             table=table,
-            memo="Seat taken at a Sitaratas table.",
+            memo=memo,
         )
 
 
@@ -303,7 +303,8 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                 # Back in the lobby after a dismissed restart, the seat holds no pass (RULING P6:
                 # a restored pass is not restored again): the new attempt takes a fresh one.
                 try:
-                    pass_reserve(user=user, table=table)
+                    # Its own words: nobody took a seat (issue 37).
+                    pass_reserve(user=user, table=table, memo="New attempt after a dismissed restart: a fresh pass.")
                 except PayoutError:
                     raise PayoutError(
                         lazy_format(_("%(name)s has no game pass left for a new attempt."), name=user.name)

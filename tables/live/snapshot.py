@@ -143,6 +143,14 @@ def _extra(*, table: Table, match: Match | None) -> dict:
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
     if table.status == Table.Status.LOBBY:
         extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
+    if table.status == Table.Status.CLOSED:
+        # Issue 37: the players of a closed lobby or an aborted game are told what came back.
+        given = payout_selectors.given_back_at_close(table=table)
+        last = table.matches.order_by("-attempt").only("pk", "status").first()
+        if last is not None and last.status == Match.Status.ABORTED:
+            for user_id in last.match_players.values_list("user_id", flat=True):
+                given.setdefault(user_id, {"coins": 0, "passes": 0})
+        extra["given_back"] = given
     return extra
 
 
@@ -186,6 +194,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
     names = [seat.name for seat in snapshot.seats]
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     extra = dict(snapshot.extra)
+    given_back = extra.pop("given_back", {}).get(user_id)
     if view and "vote" in extra:
         # RULING S12: proposals only in rounds 1..N; the snapshot's vote data predates later moves.
         vote = extra["vote"]
@@ -216,6 +225,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "viewer_seat": viewer_seat,
         "is_host": user_id == snapshot.host_id,
         "is_player": viewer_seat is not None,
+        "given_back": given_back,
         "can_sit": user_id is not None and viewer_seat is None and snapshot.status == Table.Status.LOBBY,
         "lobby": snapshot.status == Table.Status.LOBBY,
         **extra,
