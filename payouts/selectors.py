@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from django.db.models import Q, Sum
@@ -33,6 +33,10 @@ class Movement:
     reserved: int = 0
     lost: bool = False  # a story row: the stake stayed in the pot
     used: int = 0
+    # Issue 37: a payout's share of its pot ("60 % of a pot of 30 coins"); a stake whose game was
+    # aborted or abandoned, refunded.
+    detail: str = ""
+    refunded: bool = False
 
     @property
     def memo(self) -> str:
@@ -114,6 +118,7 @@ def coin_movements(*, user: User, limit: int = 200) -> list[Movement]:
     """Every movement in and out of the player's wallet, newest first, with the balance after it,
     and the steps of each stake that do not touch the wallet: into the pot, and lost."""
     moves = _movements(Entry.objects.filter(account__kind=Kind.WALLET, account__user=user), limit=limit, running=True)
+    moves = _with_pot_shares(moves)
     stories = _stake_stories(user, limit)
     if not stories:
         return moves
@@ -123,10 +128,36 @@ def coin_movements(*, user: User, limit: int = 200) -> list[Movement]:
     for index in range(len(merged) - 1, -1, -1):
         move = merged[index]
         if move.story:
-            merged[index] = Movement(move.transfer, 0, balance, move.story, lost=move.lost)
+            merged[index] = replace(move, amount=0, balance_after=balance)
         else:
             balance = move.balance_after
     return merged[:limit]
+
+
+def _with_pot_shares(moves: list[Movement]) -> list[Movement]:
+    """Each payout with the pot it came from and its share of it, in one query for all of them."""
+    matches = {m.transfer.match_id for m in moves if m.transfer.reason == Transfer.Reason.POT_PAYOUT}
+    if not matches:
+        return moves
+    pots = dict(
+        Entry.objects.filter(transfer__match__in=matches, transfer__reason=Transfer.Reason.POT_COLLECT, amount__gt=0)
+        .values("transfer__match")
+        .annotate(total=Sum("amount"))
+        .values_list("transfer__match", "total")
+    )
+    shared = []
+    for move in moves:
+        pot = pots.get(move.transfer.match_id) if move.transfer.reason == Transfer.Reason.POT_PAYOUT else None
+        if pot:
+            detail = ngettext(
+                "%(percent)s%% of a pot of %(pot)s coin.", "%(percent)s%% of a pot of %(pot)s coins.", pot
+            ) % {
+                "percent": number_format(round(100 * move.amount / pot)),
+                "pot": number_format(pot, force_grouping=True),
+            }
+            move = replace(move, detail=detail)
+        shared.append(move)
+    return shared
 
 
 def _stake_stories(user: User, limit: int) -> list[Movement]:
@@ -153,6 +184,8 @@ def _stake_stories(user: User, limit: int) -> list[Movement]:
             )
         )
         match = collect.match
+        if match is not None and match.status in (Match.Status.ABORTED, Match.Status.ABANDONED):
+            rows[-1] = replace(rows[-1], refunded=True)
         if match is None or match.status != Match.Status.FINISHED:
             continue
         player = MatchPlayer.objects.filter(match=match, user=user).only("place", "payout").first()

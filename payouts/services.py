@@ -68,12 +68,21 @@ def stake_hold(*, user: User, table: Table) -> Transfer | None:
         wallet = _wallet(user)
         _lock(wallet)
         if wallet.balance < table.stake:
+            # Issue 37: only the host chooses the stake; a joiner can only choose another table.
+            short = (
+                _(
+                    "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+                    "Choose a smaller stake or ask an admin for coins."
+                )
+                if user.pk == table.host_id
+                else _(
+                    "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+                    "Join a table with a smaller stake, or ask an admin for coins."
+                )
+            )
             raise PayoutError(
                 lazy_format(
-                    _(
-                        "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
-                        "Choose a smaller stake or ask an admin for coins."
-                    ),
+                    short,
                     stake=f"{table.stake:,}",
                     balance=f"{wallet.balance:,}",
                 )

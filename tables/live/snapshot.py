@@ -17,6 +17,7 @@ from django.template import engines
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 
+from accounts.bots import bot_label
 from config import i18n
 from games import catalog
 from games.engines import get_engine
@@ -173,12 +174,14 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         engine = get_engine(snapshot.game)
         state = matchstore.loaded(snapshot.game, snapshot.match_id, snapshot.version, snapshot.state)
         view = engine.view(state, viewer_seat)
+    # A bot's name in this viewer's language (issue 37): the snapshot is shared by every language.
+    names = [(seat.is_bot and bot_label(seat.username, seat.bot_level)) or seat.name for seat in snapshot.seats]
     seats = []
-    for seat in snapshot.seats:
+    for seat, name in zip(snapshot.seats, names, strict=True):
         seats.append(
             {
                 "position": seat.position,
-                "name": seat.name,
+                "name": name,
                 "username": seat.username,
                 "empty": seat.user_id is None,
                 "is_bot": seat.is_bot,
@@ -191,7 +194,6 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
                 "total": view["totals"][seat.position] if view else None,
             }
         )
-    names = [seat.name for seat in snapshot.seats]
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     extra = dict(snapshot.extra)
     given_back = extra.pop("given_back", {}).get(user_id)
@@ -213,9 +215,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "clock": clock,
         "snap": snapshot,
         "my_ready": my_ready,
-        "placements_rows": placement_rows(
-            view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})
-        ),
+        "placements_rows": placement_rows(view, names, snapshot.extra.get("payouts", {})),
         "title": i18n.text(catalog.get(snapshot.game).title),
         "game_template": catalog.get(snapshot.game).live_template,
         "view": view,
