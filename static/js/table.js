@@ -73,6 +73,7 @@
   socket.addEventListener("htmx:wsOpen", () => {
     status.textContent = gettext("Connected.");
     status.classList.remove("offline");
+    status.dataset.state = "open";  // in every language (the words are translated)
   });
   socket.addEventListener("htmx:wsClose", (event) => {
     // The server's own closes (4401 logged out, 4409 too many windows, 4429 flooding; RULINGS
@@ -80,6 +81,7 @@
     const code = event.detail && event.detail.event ? event.detail.event.code : 0;
     status.textContent = code >= 4000 ? gettext("Disconnected — reload the page to reconnect.") : gettext("Connection lost — reconnecting…");
     status.classList.add("offline");
+    status.dataset.state = "closed";
   });
   // Issue 37: a push replaces #live whole, so what a player chose or typed there and has not
   // sent yet (the bot level for a seat, the turn clock, a signature) would snap back to the
@@ -98,12 +100,15 @@
     document.querySelectorAll("#live select[id], #live input[id]:not([type=hidden]), #live textarea[id]").forEach((control) => {
       if (changed(control)) values[control.id] = control.type === "checkbox" || control.type === "radio" ? control.checked : control.value;
     });
+    // A disclosure the player opened stays open (issue 37): each has an id.
+    const opened = Array.from(document.querySelectorAll("#live details[id][open]"), (details) => details.id);
     const focused = document.activeElement;
     const focus = focused && focused.id && document.getElementById("live")?.contains(focused) ? focused.id : null;
     const caret = focus && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
-    return { values, focus, caret };
+    return { values, focus, caret, opened };
   }
   function restoreControls(saved) {
+    saved.opened.forEach((id) => { const details = document.getElementById(id); if (details) details.open = true; });
     Object.entries(saved.values).forEach(([id, value]) => {
       const control = document.getElementById(id);
       if (!control) return;

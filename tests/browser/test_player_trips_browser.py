@@ -22,11 +22,13 @@ def test_a_bot_level_chosen_before_someone_sits_down_is_the_level_added(browser,
     page = table_page(browser, site_url, "hostess", table.pk, LAPTOP)
     page.wait_for_selector("#socket-status:has-text('Connected')")
     page.select_option("#bot-level-2", "easy")
+    page.click("#clock-more summary")  # the clock control is one click away (issue 37)
     page.select_option("#clock-seconds", "60")
     in_thread(lambda: services.seat_take(table_id=table.pk, user=guest, position=1))
     page.wait_for_selector("#live .seat:has-text('sitter')")  # the push has replaced the seats
     assert page.input_value("#bot-level-2") == "easy"
     assert page.input_value("#clock-seconds") == "60"
+    assert page.locator("#clock-more").get_attribute("open") is not None  # still open after the push
     page.locator("#bot-level-2 + button").click()
     page.wait_for_selector("#live .seat .bot-level")
     level = in_thread(lambda: Table.objects.get(pk=table.pk).seats.get(position=2).user.bot_level)
