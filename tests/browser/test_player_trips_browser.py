@@ -9,7 +9,7 @@ import pytest
 from tables import services
 from tables.models import Table
 from tests.browser.conftest import in_thread
-from tests.browser.test_play_screen import LAPTOP, table_page
+from tests.browser.test_play_screen import LAPTOP, PHONE, table_page
 from tests.conftest import make_user
 from tests.tables.helpers import open_table
 
@@ -34,3 +34,24 @@ def test_a_bot_level_chosen_before_someone_sits_down_is_the_level_added(browser,
     level = in_thread(lambda: Table.objects.get(pk=table.pk).seats.get(position=2).user.bot_level)
     assert level == "easy"
     page.context.close()
+
+
+def test_a_phone_counts_chat_messages_that_came_in_out_of_sight(browser, site_url, transactional_db) -> None:
+    host = in_thread(lambda: make_user("chathost"))
+    table = in_thread(lambda: open_table(host, "sita", seat_count=10))  # ten seats: the chat is below the fold
+    guest = in_thread(lambda: make_user("chatguest"))
+    in_thread(lambda: services.seat_take(table_id=table.pk, user=guest, position=1))
+    phone = table_page(browser, site_url, "chathost", table.pk, PHONE)
+    laptop = table_page(browser, site_url, "chatguest", table.pk, LAPTOP)
+    for page in (phone, laptop):
+        page.wait_for_selector("#chat-text:not([disabled])")
+    assert phone.locator("#chat-unread").is_hidden()
+    laptop.fill("#chat-text", "Ready when you are")
+    laptop.press("#chat-text", "Enter")
+    phone.wait_for_selector("#chat-unread:not([hidden])")
+    assert phone.inner_text("#chat-unread") == "1"
+    phone.click("#chat-jump")
+    phone.wait_for_selector("#chat-unread[hidden]", state="attached")
+    assert "Ready when you are" in phone.inner_text("#chat-log")
+    phone.context.close()
+    laptop.context.close()
