@@ -6,6 +6,8 @@ level a seat played at stays with the match's players, its record and its replay
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop, pgettext_lazy
+
 BOT_NAMES = ["Ada", "Boris", "Cleo", "Dmitri", "Elsa", "Farid", "Greta", "Hugo", "Ines"]
 # Kept in step with games.bots.LEVELS (this module is imported by a migration, so it does not
 # import the bots).
@@ -21,6 +23,42 @@ def bot_username(name: str, level: str = DEFAULT_BOT_LEVEL) -> str:
 
 def bot_display_name(name: str, level: str = DEFAULT_BOT_LEVEL) -> str:
     return f"{name} (bot)" if level == DEFAULT_BOT_LEVEL else f"{name} ({level} bot)"
+
+
+# Issue 37: a bot's name as each language writes it; the stored display name stays English.
+_SPOKEN_NAMES = {
+    "ada": pgettext_lazy("bot name", "Ada"),
+    "boris": pgettext_lazy("bot name", "Boris"),
+    "cleo": pgettext_lazy("bot name", "Cleo"),
+    "dmitri": pgettext_lazy("bot name", "Dmitri"),
+    "elsa": pgettext_lazy("bot name", "Elsa"),
+    "farid": pgettext_lazy("bot name", "Farid"),
+    "greta": pgettext_lazy("bot name", "Greta"),
+    "hugo": pgettext_lazy("bot name", "Hugo"),
+    "ines": pgettext_lazy("bot name", "Ines"),
+}
+_LABELS = {
+    "easy": gettext_noop("%(name)s (easy bot)"),
+    "normal": gettext_noop("%(name)s (bot)"),
+    "strong": gettext_noop("%(name)s (strong bot)"),
+}
+
+
+def bot_base_name(username: str) -> str:
+    """ "bot-ada-strong" -> "ada": the bot's own name, whatever its level."""
+    return username.removeprefix("bot-").split("-")[0]
+
+
+def bot_label(username: str, level: str | None) -> str | None:
+    """A bot's name and level in the active language ("Ada (tugev robot)"); None for an account
+    that is not one of the site's bots (an admin may have renamed one: kept as it is)."""
+    from config.i18n import gettext, text
+
+    spoken = _SPOKEN_NAMES.get(bot_base_name(username))
+    level = level or DEFAULT_BOT_LEVEL
+    if spoken is None or level not in _LABELS or username != bot_username(bot_base_name(username), level):
+        return None
+    return gettext(_LABELS[level]) % {"name": text(spoken)}
 
 
 def ensure_bot_accounts(level: str = DEFAULT_BOT_LEVEL):

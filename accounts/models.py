@@ -4,6 +4,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.bots import bot_base_name, bot_display_name, bot_label
+
 
 class User(AbstractUser):
     """A player. Bots are users too (``is_bot``), so they sit, rank and get rated like anyone.
@@ -50,4 +52,7 @@ class User(AbstractUser):
 
     @property
     def name(self) -> str:
+        if self.is_bot and self.display_name == bot_display_name(bot_base_name(self.username).title(), self.bot_level):
+            # Issue 37: a bot's name in the reader's language, unless an admin renamed it.
+            return bot_label(self.username, self.bot_level) or self.display_name
         return self.display_name or self.username

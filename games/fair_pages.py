@@ -15,7 +15,9 @@ def fairness_panel(match: Match) -> dict:
     fair = (match.record or {}).get("fairness")
     if not fair:
         return {"legacy": True}
-    names = {player.seat: player.user.name for player in match.match_players.select_related("user")}
+    players = list(match.match_players.select_related("user"))
+    names = {player.seat: player.user.name for player in players}
+    users = {player.seat: player.user_id for player in players}
     return {
         "legacy": False,
         "version": fair["version"],
@@ -24,7 +26,10 @@ def fairness_panel(match: Match) -> dict:
         "table": fair["table"],
         "hmac": fair["hmac"],
         "seed": fair["seed"],
-        "values": [{**entry, "name": names.get(entry["seat"], "")} for entry in fair["values"]],
+        "values": [
+            {**entry, "name": names.get(entry["seat"], ""), "user_id": users.get(entry["seat"])}
+            for entry in fair["values"]
+        ],
     }
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.selectors import users_named_publicly
 from games import catalog, charts
 from games.engines import get_engine
+from games.engines.cards import SUIT_SYMBOL, is_joker, rank_of, suit_of
 from games.engines.sita import PENALTY
 from games.models import Match, MatchPlayer, Signature
 from games.records.replay import replay_steps
@@ -139,9 +141,40 @@ def clock_moves(match: Match) -> list[dict]:
 
 
 def action_label(action: dict) -> str:
-    """A short text for an action of any game: its type and its values."""
-    values = [f"{key} {value}" for key, value in action.items() if key != "type"]
-    return " ".join([str(action.get("type", "")).replace("_", " "), *values]).strip()
+    """An action of any game as a player reads it (issue 37): "bid 1", "played 9♣", "called 5 ♠",
+    "took row 3", in the reader's language; cards with their suit symbols, not their codes."""
+    kind = action.get("type")
+    if kind == "bid":
+        return gettext("bid %(bid)s") % {"bid": action["bid"]}
+    if kind == "play":
+        played = gettext("played %(card)s") % {"card": card_text(action["card"])}
+        joker = action.get("joker")
+        return f"{played} {joker.upper()}" if joker else played  # HIGH, LOW: as the table shows them
+    if kind == "estimate":
+        value = gettext("estimated %(value)s") % {"value": action["value"]}
+        return f"{value} {trump_text(action['trump'])}" if action.get("trump") else value
+    if kind == "call":
+        return gettext("called %(tricks)s %(trump)s") % {
+            "tricks": action["tricks"],
+            "trump": trump_text(action["trump"]),
+        }
+    if kind == "choose":
+        return gettext("chose card %(number)s") % {"number": action["card"]}
+    if kind == "take_row":
+        return gettext("took row %(number)s") % {"number": action["row"] + 1}
+    words = {"pass": gettext("passed"), "decline": gettext("declined a Dash Call"), "dash_call": gettext("Dash Call")}
+    return words.get(kind, str(kind or "").replace("_", " "))
+
+
+def card_text(code: str) -> str:
+    """A card in a line of text: "9♣", "10♥", "Red joker"."""
+    if is_joker(code):
+        return gettext("Red joker") if code == "RJ" else gettext("Black joker")
+    return f"{rank_of(code)}{SUIT_SYMBOL[suit_of(code)]}"
+
+
+def trump_text(trump: str | None) -> str:
+    return SUIT_SYMBOL.get(trump or "", "") or gettext("No trump")
 
 
 # --- replay -------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ _FIXED = {
     "Game started.": lambda: gettext("Game started."),
     "Restored pass used for the restart.": lambda: gettext("Restored pass used for the restart."),
     "Attempt dismissed by vote: pass restored.": lambda: gettext("Attempt dismissed by vote: pass restored."),
+    "New attempt after a dismissed restart: a fresh pass.": lambda: gettext(
+        "New attempt after a dismissed restart: a fresh pass."
+    ),
     "Game aborted: stake refunded.": lambda: gettext("Game aborted: stake refunded."),
     "Game aborted: pass returned.": lambda: gettext("Game aborted: pass returned."),
 }
@@ -69,6 +72,8 @@ def memo_text(stored: str) -> str:
     if found := _CLOSED_EARLY.fullmatch(stored):
         return gettext("Table closed before the start: %(reason)s") % {"reason": found["reason"]}
     if found := _AFTER_ENDING.fullmatch(stored):
-        after = gettext("Stake refunded.") if found["what"] == "Stake refunded" else gettext("Pass returned.")
-        return f"{ending_text(found['ending'])} {after}"
+        # Issue 37: the row's own heading says "Stake refunded" or "Pass returned"; the memo says
+        # why. Repeating it after an admin's reason read "…refunding Stake refunded.".
+        ending = ending_text(found["ending"]).strip()
+        return ending if ending.endswith((".", "!", "?", "…")) else f"{ending}."
     return stored

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from django.db.models import Q, Sum
@@ -33,6 +33,10 @@ class Movement:
     reserved: int = 0
     lost: bool = False  # a story row: the stake stayed in the pot
     used: int = 0
+    # Issue 37: a payout's share of its pot ("60 % of a pot of 30 coins"); a stake whose game was
+    # aborted or abandoned, refunded.
+    detail: str = ""
+    refunded: bool = False
 
     @property
     def memo(self) -> str:
@@ -86,10 +90,35 @@ def table_pot(*, table: Table, match: Match | None) -> int:
     return collected.aggregate(total=Sum("amount"))["total"] or 0
 
 
+def passes_restored(*, match: Match) -> int:
+    """How many passes an approved dismissal of ``match`` gave back (RULING P6: none for a restart's)."""
+    return Transfer.objects.filter(match=match, reason=Transfer.Reason.PASS_RESTORE).count()
+
+
+def given_back_at_close(*, table: Table) -> dict[int, dict[str, int]]:
+    """What each player got back when the table closed before its start or its game was aborted
+    (RULINGS P5, P6, P8): ``{user_id: {"coins": n, "passes": n}}``, for the closed table's page."""
+    Reason = Transfer.Reason
+    before_start = "Table closed before the start:"
+    closed = Q(reason__in=[Reason.STAKE_RELEASE, Reason.PASS_RELEASE], memo__startswith=before_start)
+    rows = (
+        Transfer.objects.filter(table=table)
+        .filter(Q(reason__in=[Reason.POT_REFUND, Reason.PASS_REFUND]) | closed)
+        .annotate(moved=Sum("entries__amount", filter=Q(entries__amount__gt=0)))
+        .values_list("user_id", "asset", "moved")
+    )
+    given: dict[int, dict[str, int]] = {}
+    for user_id, asset, moved in rows:
+        entry = given.setdefault(user_id, {"coins": 0, "passes": 0})
+        entry["coins" if asset == Asset.COINS else "passes"] += moved or 0
+    return given
+
+
 def coin_movements(*, user: User, limit: int = 200) -> list[Movement]:
     """Every movement in and out of the player's wallet, newest first, with the balance after it,
     and the steps of each stake that do not touch the wallet: into the pot, and lost."""
     moves = _movements(Entry.objects.filter(account__kind=Kind.WALLET, account__user=user), limit=limit, running=True)
+    moves = _with_pot_shares(moves)
     stories = _stake_stories(user, limit)
     if not stories:
         return moves
@@ -99,10 +128,36 @@ def coin_movements(*, user: User, limit: int = 200) -> list[Movement]:
     for index in range(len(merged) - 1, -1, -1):
         move = merged[index]
         if move.story:
-            merged[index] = Movement(move.transfer, 0, balance, move.story, lost=move.lost)
+            merged[index] = replace(move, amount=0, balance_after=balance)
         else:
             balance = move.balance_after
     return merged[:limit]
+
+
+def _with_pot_shares(moves: list[Movement]) -> list[Movement]:
+    """Each payout with the pot it came from and its share of it, in one query for all of them."""
+    matches = {m.transfer.match_id for m in moves if m.transfer.reason == Transfer.Reason.POT_PAYOUT}
+    if not matches:
+        return moves
+    pots = dict(
+        Entry.objects.filter(transfer__match__in=matches, transfer__reason=Transfer.Reason.POT_COLLECT, amount__gt=0)
+        .values("transfer__match")
+        .annotate(total=Sum("amount"))
+        .values_list("transfer__match", "total")
+    )
+    shared = []
+    for move in moves:
+        pot = pots.get(move.transfer.match_id) if move.transfer.reason == Transfer.Reason.POT_PAYOUT else None
+        if pot:
+            detail = ngettext(
+                "%(percent)s%% of a pot of %(pot)s coin.", "%(percent)s%% of a pot of %(pot)s coins.", pot
+            ) % {
+                "percent": number_format(round(100 * move.amount / pot)),
+                "pot": number_format(pot, force_grouping=True),
+            }
+            move = replace(move, detail=detail)
+        shared.append(move)
+    return shared
 
 
 def _stake_stories(user: User, limit: int) -> list[Movement]:
@@ -129,6 +184,8 @@ def _stake_stories(user: User, limit: int) -> list[Movement]:
             )
         )
         match = collect.match
+        if match is not None and match.status in (Match.Status.ABORTED, Match.Status.ABANDONED):
+            rows[-1] = replace(rows[-1], refunded=True)
         if match is None or match.status != Match.Status.FINISHED:
             continue
         player = MatchPlayer.objects.filter(match=match, user=user).only("place", "payout").first()

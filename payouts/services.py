@@ -71,12 +71,21 @@ def stake_hold(*, user: User, table: Table) -> Transfer | None:
         wallet = _wallet(user)
         _lock(wallet)
         if wallet.balance < table.stake:
+            # Issue 37: only the host chooses the stake; a joiner can only choose another table.
+            short = (
+                _(
+                    "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+                    "Choose a smaller stake or ask an admin for coins."
+                )
+                if user.pk == table.host_id
+                else _(
+                    "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+                    "Join a table with a smaller stake, or ask an admin for coins."
+                )
+            )
             raise PayoutError(
                 lazy_format(
-                    _(
-                        "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
-                        "Choose a smaller stake or ask an admin for coins."
-                    ),
+                    short,
                     stake=f"{table.stake:,}",
                     balance=f"{wallet.balance:,}",
                 )
@@ -233,7 +242,7 @@ def pass_grant(*, user: User, amount: int, by: User | None = None, memo: str = "
         )
 
 
-def pass_reserve(*, user: User, table: Table) -> Transfer | None:
+def pass_reserve(*, user: User, table: Table, memo: str = "Seat taken at a Sitaratas table.") -> Transfer | None:
     """RULING P6: a seat at a Sitaratas table reserves one free pass."""
     if user.is_bot:
         return None  # RULING P1: bots need no pass.
@@ -250,7 +259,7 @@ def pass_reserve(*, user: User, table: Table) -> Transfer | None:
             amount=1,
             user=user,
             table=table,
-            memo="Seat taken at a Sitaratas table.",
+            memo=memo,
         )
 
 
@@ -306,7 +315,8 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                 # Back in the lobby after a dismissed restart, the seat holds no pass (RULING P6:
                 # a restored pass is not restored again): the new attempt takes a fresh one.
                 try:
-                    pass_reserve(user=user, table=table)
+                    # Its own words: nobody took a seat (issue 37).
+                    pass_reserve(user=user, table=table, memo="New attempt after a dismissed restart: a fresh pass.")
                 except PayoutError:
                     raise PayoutError(
                         lazy_format(_("%(name)s has no game pass left for a new attempt."), name=user.name)

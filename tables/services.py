@@ -20,7 +20,7 @@ from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, ensure_bot_accounts
+from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_bot_accounts
 from accounts.models import User
 from config.i18n import lazy_format, refusal
 from games import catalog, storage
@@ -143,8 +143,12 @@ def bot_add(*, table_id: int, host: User, position: int, level: str = DEFAULT_BO
         seat = _seat_at(table, position)
         if seat.user_id is not None:
             raise TableError(_("That seat is taken."))
-        seated = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
-        bot = next((bot for bot in ensure_bot_accounts(level) if bot.pk not in seated), None)
+        seated = list(table.seats.exclude(user=None).values_list("user_id", "user__username", "user__is_bot"))
+        # Issue 37: one Ada at a table, whatever the levels: three "Ada"s read as one player.
+        taken = {bot_base_name(username) for _user, username, is_bot in seated if is_bot}
+        ids = {row[0] for row in seated}
+        free = [bot for bot in ensure_bot_accounts(level) if bot.pk not in ids]
+        bot = next((bot for bot in free if bot_base_name(bot.username) not in taken), free[0] if free else None)
         if bot is None:
             raise TableError(_("No bot is free for this table."))
         seat.user = bot

@@ -85,7 +85,24 @@
     return item;
   }
 
-  function append(message) {
+  // Issue 37: what came in while the chat was out of sight, counted on the jump button.
+  const unread = document.getElementById("chat-unread");
+  let unseen = 0;
+  let inSight = true;
+  function showUnseen() {
+    if (!unread) return;
+    unread.hidden = unseen === 0;
+    unread.textContent = unseen > 99 ? "99+" : String(unseen);
+  }
+  if (unread && "IntersectionObserver" in window) {
+    new IntersectionObserver((entries) => {
+      inSight = entries.some((entry) => entry.isIntersecting);
+      if (inSight) { unseen = 0; showUnseen(); }
+    }).observe(log);
+  }
+
+  function append(message, counted) {
+    if (counted && !inSight && !(state && message.author_id === state.me)) { unseen += 1; showUnseen(); }
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.append(messageItem(message));
     while (log.children.length > MAX_SHOWN) log.firstElementChild.remove();
@@ -95,7 +112,7 @@
   function applyState(next) {
     state = next;
     log.replaceChildren();
-    next.messages.forEach(append);
+    next.messages.forEach((message) => append(message, false));
     log.scrollTop = log.scrollHeight;
     const both = next.channels.length > 1;
     room.textContent = next.write === "players"
@@ -134,7 +151,7 @@
       applyState(frame);
     } else if (frame.type === "message") {
       if (state && frame.message.author_id === state.me) pending = null;
-      append(frame.message);
+      append(frame.message, true);
     } else if (frame.type === "hide") {
       const item = log.querySelector(`li[data-id="${Number(frame.id)}"]`);
       if (item) item.remove();

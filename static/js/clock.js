@@ -29,6 +29,12 @@
       const text = `${Math.max(0, Math.ceil(left / 1000))} s`;
       if (el.textContent !== text) el.textContent = text;
       if (el.classList.contains("warning") !== left <= WARNING_MS) el.classList.toggle("warning");
+      // Issue 37: the time left as a bar in the chip (CSS --left, from 1 down to 0).
+      const total = Number(el.dataset.clockTotal);
+      if (total) {
+        const share = Math.max(0, Math.min(1, left / total)).toFixed(2);
+        if (el.style.getPropertyValue("--left") !== share) el.style.setProperty("--left", share);
+      }
     });
   }
 

@@ -73,6 +73,7 @@
   socket.addEventListener("htmx:wsOpen", () => {
     status.textContent = gettext("Connected.");
     status.classList.remove("offline");
+    status.dataset.state = "open";  // in every language (the words are translated)
   });
   socket.addEventListener("htmx:wsClose", (event) => {
     // The server's own closes (4401 logged out, 4409 too many windows, 4429 flooding; RULINGS
@@ -80,10 +81,51 @@
     const code = event.detail && event.detail.event ? event.detail.event.code : 0;
     status.textContent = code >= 4000 ? gettext("Disconnected — reload the page to reconnect.") : gettext("Connection lost — reconnecting…");
     status.classList.add("offline");
+    status.dataset.state = "closed";
   });
+  // Issue 37: a push replaces #live whole, so what a player chose or typed there and has not
+  // sent yet (the bot level for a seat, the turn clock, a signature) would snap back to the
+  // server's default. Each such control has a stable id; its value, and the focus and caret of
+  // the one being typed in, are put back into the new fragment's control of the same id.
+  let kept = null;
+  function changed(control) {
+    if (control.tagName === "SELECT") {
+      return Array.from(control.options).some((option) => option.selected !== option.defaultSelected);
+    }
+    if (control.type === "checkbox" || control.type === "radio") return control.checked !== control.defaultChecked;
+    return control.value !== control.defaultValue;
+  }
+  function keepControls() {
+    const values = {};
+    document.querySelectorAll("#live select[id], #live input[id]:not([type=hidden]), #live textarea[id]").forEach((control) => {
+      if (changed(control)) values[control.id] = control.type === "checkbox" || control.type === "radio" ? control.checked : control.value;
+    });
+    // A disclosure the player opened stays open (issue 37): each has an id.
+    const opened = Array.from(document.querySelectorAll("#live details[id][open]"), (details) => details.id);
+    const focused = document.activeElement;
+    const focus = focused && focused.id && document.getElementById("live")?.contains(focused) ? focused.id : null;
+    const caret = focus && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
+    return { values, focus, caret, opened };
+  }
+  function restoreControls(saved) {
+    saved.opened.forEach((id) => { const details = document.getElementById(id); if (details) details.open = true; });
+    Object.entries(saved.values).forEach(([id, value]) => {
+      const control = document.getElementById(id);
+      if (!control) return;
+      if (typeof value === "boolean") control.checked = value;
+      else control.value = value;
+    });
+    const control = saved.focus ? document.getElementById(saved.focus) : null;
+    if (control && document.activeElement !== control) {
+      control.focus({ preventScroll: true });
+      if (saved.caret) try { control.setSelectionRange(saved.caret[0], saved.caret[1]); } catch (error) { /* not a text box */ }
+    }
+  }
+
   socket.addEventListener("htmx:wsBeforeMessage", () => {
     const live = document.getElementById("live");
     focusInGame = !!(live && live.contains(document.activeElement) && document.activeElement !== document.body);
+    kept = keepControls();
   });
   socket.addEventListener("htmx:wsAfterMessage", () => {
     // The flash clears five seconds after it appeared: a later push (a bot's move) must not
@@ -92,6 +134,7 @@
     if (flash && flash.textContent.trim() && !flash._timer) {
       flash._timer = setTimeout(() => { flash.innerHTML = ""; }, 5000);
     }
+    if (kept) { restoreControls(kept); kept = null; }
     const now = readLive();
     if (now.tricks && last.tricks && now.tricks !== last.tricks) beep(520, 0.12);
     if (now.myTurn && !last.myTurn) beep(880, 0.18);

@@ -53,6 +53,11 @@
     if (sent) {
       ok = add("your value", values.includes(sent),
         interpolate(gettext("this browser sent %(value)s with “ready”"), { value: sent }, true), gettext("your value")) && ok;
+    } else if (panel.querySelector(".fair-values li[data-mine=yes][data-value]:not([data-value=''])")) {
+      // Issue 37: the player's value came from another of their browsers or devices.
+      const mine = panel.querySelector(".fair-values li[data-mine=yes]").dataset.value;
+      add("your value", null, interpolate(gettext("your value %(value)s is in the list; it was sent from another browser or device of yours"),
+        { value: mine }, true), gettext("your value"));
     } else {
       add("your value", null, gettext("this browser sent no value to this game (compare your own note of it, if you played)"),
         gettext("your value"));

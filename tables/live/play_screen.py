@@ -13,6 +13,7 @@ from config.i18n import gettext as _
 from config.i18n import text
 from games.models import Match
 from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
+from payouts import selectors as payout_selectors
 from tables.hooks import costs_pass
 from tables.models import DismissalVote
 
@@ -55,18 +56,29 @@ def last_attempt_note(table) -> str:
     if match is None or match.status != Match.Status.DISMISSED:
         return ""
     vote = DismissalVote.objects.filter(match_id=match.pk).first()
+    # RULING P6: a pass comes back once; a dismissed restart's passes stay used (issue 37).
+    passes = None
+    if costs_pass(table.game):
+        passes = "restored" if payout_selectors.passes_restored(match=match) else "spent"
     # Lazy: the snapshot that holds this note is shared by viewers of every language (issue 26).
-    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, costs_pass(table.game))
+    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, passes)
 
 
-def _note_text(match_id: int, counted: tuple[int, int] | None, passes: bool) -> str:
+def _note_text(match_id: int, counted: tuple[int, int] | None, passes: str | None) -> str:
     parts = [
         _("Game #%(number)s was dismissed by a vote of the players (%(yes)s yes, %(no)s no).")
         % {"number": match_id, "yes": counted[0], "no": counted[1]}
         if counted
         else _("Game #%(number)s was dismissed by a vote of the players.") % {"number": match_id}
     ]
-    if passes:
+    if passes == "spent":
+        parts.append(
+            _(
+                "It was itself a restart, so its game passes stay used (a pass comes back only once): the next "
+                "start takes one free pass from each player."
+            )
+        )
+    elif passes:
         parts.append(
             _(
                 "Each player's game pass came back: it is reserved for the restart at this table, and leaving "

@@ -18,6 +18,7 @@ from django.template import engines
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 
+from accounts.bots import bot_label
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from config import i18n
@@ -149,6 +150,14 @@ def _extra(*, table: Table, match: Match | None) -> dict:
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
     if table.status == Table.Status.LOBBY:
         extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
+    if table.status == Table.Status.CLOSED:
+        # Issue 37: the players of a closed lobby or an aborted game are told what came back.
+        given = payout_selectors.given_back_at_close(table=table)
+        last = table.matches.order_by("-attempt").only("pk", "status").first()
+        if last is not None and last.status == Match.Status.ABORTED:
+            for user_id in last.match_players.values_list("user_id", flat=True):
+                given.setdefault(user_id, {"coins": 0, "passes": 0})
+        extra["given_back"] = given
     return extra
 
 
@@ -171,12 +180,14 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         engine = get_engine(snapshot.game)
         state = matchstore.loaded(snapshot.game, snapshot.match_id, snapshot.version, snapshot.state)
         view = engine.view(state, viewer_seat)
+    # A bot's name in this viewer's language (issue 37): the snapshot is shared by every language.
+    names = [(seat.is_bot and bot_label(seat.username, seat.bot_level)) or seat.name for seat in snapshot.seats]
     seats = []
-    for seat in snapshot.seats:
+    for seat, name in zip(snapshot.seats, names, strict=True):
         seats.append(
             {
                 "position": seat.position,
-                "name": seat.name,
+                "name": name,
                 "username": seat.username,
                 "empty": seat.user_id is None,
                 "is_bot": seat.is_bot,
@@ -189,9 +200,9 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
                 "total": view["totals"][seat.position] if view else None,
             }
         )
-    names = [seat.name for seat in snapshot.seats]
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     extra = dict(snapshot.extra)
+    given_back = extra.pop("given_back", {}).get(user_id)
     if view and "vote" in extra:
         # RULING S12: proposals only in rounds 1..N; the snapshot's vote data predates later moves.
         vote = extra["vote"]
@@ -210,9 +221,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "clock": clock,
         "snap": snapshot,
         "my_ready": my_ready,
-        "placements_rows": placement_rows(
-            view, [seat.name for seat in snapshot.seats], snapshot.extra.get("payouts", {})
-        ),
+        "placements_rows": placement_rows(view, names, snapshot.extra.get("payouts", {})),
         "title": i18n.text(catalog.get(snapshot.game).title),
         "game_template": catalog.get(snapshot.game).live_template,
         "view": view,
@@ -222,6 +231,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "viewer_seat": viewer_seat,
         "is_host": user_id == snapshot.host_id,
         "is_player": viewer_seat is not None,
+        "given_back": given_back,
         "can_sit": user_id is not None and viewer_seat is None and snapshot.status == Table.Status.LOBBY,
         "lobby": snapshot.status == Table.Status.LOBBY,
         **extra,

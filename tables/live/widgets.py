@@ -48,6 +48,8 @@ def bot_add_form(position: int) -> Markup:
     return Markup(
         f'<form ws-send class="ws-form bot-add"><input type="hidden" name="command" value="bot_add">'
         f'<input type="hidden" name="position" value="{int(position)}">'
-        f'<select name="level" class="small" aria-label="{escape(label)}">{choices}</select>'
+        # A stable id: the page keeps a level chosen but not yet added across pushes (issue 37).
+        f'<select name="level" id="bot-level-{int(position)}" class="small" aria-label="{escape(label)}">'
+        f"{choices}</select>"
         f'<button type="submit" class="small secondary">{escape(_("Add bot"))}</button></form>'
     )

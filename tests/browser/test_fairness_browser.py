@@ -49,6 +49,7 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     guest.wait_for_selector("#socket-status:has-text('Connected')")
     assert guest.get_attribute("#fair-deal", "data-commitment") == commitment
     guest.locator("#live button:has-text('Sit here')").first.click()
+    guest.click("#fair-value-more summary")  # one click away (issue 37)
     guest.wait_for_selector("#fair-value")
     guest.fill("#fair-value", TYPED)  # a player may type their own value
     guest.locator('#live button:has-text("I\'m ready")').click()
