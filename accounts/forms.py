@@ -15,9 +15,14 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "four_colour_suits", "language"]
+        fields = ["display_name", "four_colour_suits", "language", "review_visibility"]
         help_texts = {
             "display_name": _("Shown at tables and in history. Leave empty to use your username."),
             "four_colour_suits": _("Draw clubs green and diamonds blue, so every suit has its own colour."),
+            "review_visibility": _("Who may read the strong bot's review of your decisions in a finished game."),
         }
-        labels = {"display_name": _("Display name"), "four_colour_suits": _("Four-colour suits")}
+        labels = {
+            "display_name": _("Display name"),
+            "four_colour_suits": _("Four-colour suits"),
+            "review_visibility": _("Who sees my game reviews"),
+        }
