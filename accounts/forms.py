@@ -26,3 +26,11 @@ class ProfileForm(forms.ModelForm):
             "four_colour_suits": _("Four-colour suits"),
             "review_visibility": _("Who sees my game reviews"),
         }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # A form that leaves it out (an older page, a script) keeps the player's choice.
+        self.fields["review_visibility"].required = False
+
+    def clean_review_visibility(self) -> str:
+        return self.cleaned_data.get("review_visibility") or self.instance.review_visibility

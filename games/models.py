@@ -273,6 +273,10 @@ class ReviewDecision(models.Model):
     review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="items", verbose_name=_("review"))
     index = models.PositiveIntegerField(_("decision"), help_text=_("1 for the seat's first decision with a choice."))
     version = models.PositiveIntegerField(_("version"), help_text=_("The game's version this decision produced."))
+    # Where the replay shows it: the round (SITA: the match), and its trick or turn (0: before
+    # the first, as bids, the auction and estimates are).
+    round = models.PositiveSmallIntegerField(_("round"))
+    moment = models.PositiveSmallIntegerField(_("trick or turn"))
     action = models.JSONField(_("action"))
     value = models.FloatField(_("value"), null=True, blank=True, help_text=_("None: an action the bot cannot weigh."))
     best_action = models.JSONField(_("best action"))

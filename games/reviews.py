@@ -147,6 +147,13 @@ def decision_rng(match_id: int, seat: int, version: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
+def moment_of(view: dict) -> int:
+    """The trick (or SITA's turn) a decision was made in, 1 for the first; 0 before the first."""
+    if "turn" in view:
+        return view["turn"]
+    return sum(view["tricks_won"]) + 1 if view["phase"] == "playing" else 0
+
+
 def accuracy_of(loss: float, scale: float) -> float:
     """RULING P64: a decision's accuracy, 100 for the bot's choice, falling as the loss grows."""
     return 100.0 * math.exp(-loss / scale)
@@ -227,6 +234,8 @@ def _item(review: Review, index: int, decision: Decision, evaluation: Evaluation
         review=review,
         index=index,
         version=decision.version,
+        round=decision.view["round_number"],
+        moment=moment_of(decision.view),
         action=decision.action,
         value=None if chosen is None else chosen.points,
         best_action=evaluation.best.action,
