@@ -310,6 +310,8 @@ REVIEW_CPU_SECONDS = env_float("REVIEW_CPU_SECONDS", 60.0, minimum=0.1)
 REVIEW_SAMPLES = env_int("REVIEW_SAMPLES", 200, minimum=1)
 REVIEW_QUEUE_PER_USER = env_int("REVIEW_QUEUE_PER_USER", 2, minimum=1)
 REVIEW_QUEUE_SITE = env_int("REVIEW_QUEUE_SITE", 20, minimum=1)
+# RULING P65: a practice table's hint, weighed on the asking socket's request.
+HINT_SAMPLES = env_int("HINT_SAMPLES", 60, minimum=1)
 
 CELERY_BEAT_SCHEDULE = {
     "close-idle-lobbies": {"task": "tables.tasks.close_idle_lobbies", "schedule": 600.0},

@@ -140,10 +140,11 @@ def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
     return found
 
 
-def decision_rng(match_id: int, seat: int, version: int) -> random.Random:
-    """The decision's generator: from the server's secret, never from the deal's seed."""
+def secret_rng(purpose: str, match_id: int, seat: int, version: int) -> random.Random:
+    """A decision's generator for a review or a hint: from the server's secret, never from the
+    deal's seed, so nobody can work the samples out; the same for the same decision."""
     key = settings.SECRET_KEY.encode()
-    digest = hmac.new(key, f"review:{match_id}:{seat}:{version}".encode(), hashlib.sha256).digest()
+    digest = hmac.new(key, f"{purpose}:{match_id}:{seat}:{version}".encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
@@ -221,7 +222,7 @@ def _evaluate_all(review: Review) -> list[ReviewDecision]:
         else:
             samples = MIN_SAMPLES
         samples = max(MIN_SAMPLES, min(ceiling, samples))
-        evaluation = evaluate(decision.view, decision_rng(match.pk, review.seat, decision.version), samples)
+        evaluation = evaluate(decision.view, secret_rng("review", match.pk, review.seat, decision.version), samples)
         units += samples * len(evaluation.values)
         items.append(_item(review, index + 1, decision, evaluation, game))
     return items

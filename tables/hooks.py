@@ -71,7 +71,8 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
         for player in players:
             player.payout = paid.get(player.user_id)
         MatchPlayer.objects.bulk_update(players, ["payout"])
-    ratings_update(match=match, players=players)
+    if not table.practice:
+        ratings_update(match=match, players=players)  # RULING P65: practice is unrated
     reviews_request(match=match)  # issue 42: reviewed after commit, by the review worker
 
 

@@ -141,6 +141,8 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if match is not None and catalog.get(match.game).signature and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
+    if table.practice:
+        extra["practice"] = True  # RULING P65: the Hint button
     if table.status == Table.Status.LOBBY:
         extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
     return extra
@@ -249,6 +251,11 @@ def render_flash(message: str) -> SafeString:
     # The same few refusals over and over ("slow down", "not your turn"), above all to a socket
     # that floods (RULING P15): rendered once each.
     return _render("tables/_flash.html", {"message": message, "oob": True})
+
+
+def render_hint(text: str) -> SafeString:
+    """A practice table's hint (RULING P65), swapped into this socket's hint box only."""
+    return _render("tables/_hint_reply.html", {"hint": text})
 
 
 def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[dict]:
