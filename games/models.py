@@ -254,6 +254,7 @@ class Review(models.Model):
     runs = models.PositiveIntegerField(_("runs"), default=0)
     reason = models.CharField(_("reason"), max_length=150, blank=True, help_text=_("Why an admin re-ran it."))
     requested_at = models.DateTimeField(_("requested at"))
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:

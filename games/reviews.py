@@ -29,7 +29,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -48,6 +48,8 @@ from ops import metrics
 MIN_SAMPLES = 8
 WAITING = (Review.Status.PENDING, Review.Status.QUEUED)
 IN_LINE = (Review.Status.QUEUED, Review.Status.RUNNING)
+# A review still running after this many times its CPU budget (plus a minute) has lost its worker.
+STALE_AFTER = 5
 
 
 class ReviewError(ValueError):
@@ -77,12 +79,16 @@ def _dispatch_on_commit() -> None:
     transaction.on_commit(reviews_dispatch.delay, robust=True)
 
 
-def reviews_dispatch() -> list[int]:
+def reviews_dispatch(*, now: datetime | None = None) -> list[int]:
     """Queue pending reviews, oldest first, within the site-wide and per-player limits; returns
-    the ids queued. Re-sends a queued review whose task may have been lost (its row waits)."""
+    the ids queued. A review left running far past its budget (its worker died: the task was
+    acknowledged late and redelivered, but the row stayed claimed) waits in line again."""
     from games.tasks import review_run
 
+    now = now or timezone.now()
+    stale = now - timedelta(seconds=settings.REVIEW_CPU_SECONDS * STALE_AFTER + 60)
     with transaction.atomic():
+        Review.objects.filter(status=Review.Status.RUNNING, started_at__lt=stale).update(status=Review.Status.PENDING)
         in_line = Review.objects.filter(status__in=IN_LINE)
         room = settings.REVIEW_QUEUE_SITE - in_line.count()
         per_user = dict(in_line.values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
@@ -172,7 +178,7 @@ def review_run(*, review_id: int, now: datetime | None = None) -> bool:
     it, it is done, or its game is not a finished one (a game in play is never reviewed)."""
     claimed = Review.objects.filter(
         pk=review_id, status=Review.Status.QUEUED, match__status=Match.Status.FINISHED
-    ).update(status=Review.Status.RUNNING)
+    ).update(status=Review.Status.RUNNING, started_at=timezone.now())
     if not claimed:
         return False
     review = Review.objects.select_related("match").get(pk=review_id)

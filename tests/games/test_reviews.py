@@ -201,3 +201,18 @@ def test_a_re_run_is_refused_without_a_reason_or_while_waiting(played, admin_use
     with pytest.raises(reviews.ReviewError, match="admin"):
         reviews.review_rerun(review_id=review.pk, by=player, reason="again")
     assert Review.objects.get(pk=review.pk).reason == ""
+
+
+def test_a_review_whose_worker_died_waits_in_line_again(played, settings) -> None:
+    from datetime import timedelta
+
+    review = Review.objects.get(match=played, seat=0)
+    reviews.reviews_dispatch()
+    started = played.ended_at
+    Review.objects.filter(pk=review.pk).update(status=Review.Status.RUNNING, started_at=started)
+    budget = timedelta(seconds=settings.REVIEW_CPU_SECONDS * reviews.STALE_AFTER + 60)
+    reviews.reviews_dispatch(now=started + budget - timedelta(seconds=1))
+    assert Review.objects.get(pk=review.pk).status == Review.Status.RUNNING  # still within its time
+    queued = reviews.reviews_dispatch(now=started + budget + timedelta(seconds=1))
+    assert review.pk in queued
+    assert reviews.review_run(review_id=review.pk)
