@@ -218,7 +218,11 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "viewer_seat": viewer_seat,
         "is_host": user_id == snapshot.host_id,
         "is_player": viewer_seat is not None,
-        "can_sit": user_id is not None and viewer_seat is None and snapshot.status == Table.Status.LOBBY,
+        # RULING P65: nobody but its host sits at a practice table.
+        "can_sit": user_id is not None
+        and viewer_seat is None
+        and snapshot.status == Table.Status.LOBBY
+        and (not snapshot.extra.get("practice") or user_id == snapshot.host_id),
         "lobby": snapshot.status == Table.Status.LOBBY,
         **extra,
     }

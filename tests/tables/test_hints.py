@@ -97,6 +97,15 @@ def test_a_practice_table_takes_no_other_player_and_no_stake(db, host, player) -
     assert not form.is_valid() and "no stake" in str(form.errors)
 
 
+def test_nobody_else_is_offered_a_seat_at_a_practice_table(db, host, outsider) -> None:
+    table = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
+    live = snapshot.render_live(snapshot.load_snapshot(table.pk), user_id=outsider.pk, connected=set())
+    assert 'value="seat_take"' not in live
+    rated = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1})
+    live = snapshot.render_live(snapshot.load_snapshot(rated.pk), user_id=outsider.pk, connected=set())
+    assert 'value="seat_take"' in live
+
+
 def test_the_new_table_form_opens_a_practice_table(client, host) -> None:
     client.force_login(host)
     client.post("/tables/new/", {"game": "sita", "players": "3", "match_count": "1", "practice": "on"})
