@@ -44,6 +44,19 @@ class User(AbstractUser):
     opened_by: User | None = None
     opened_reason: str = ""
 
+    class ReviewVisibility(models.TextChoices):
+        PLAYERS = "players", _("The players of that game")
+        EVERYONE = "everyone", _("Everyone")
+        ME = "me", _("Only me")
+
+    # Issue 42: who may read the strong bot's review of this player's games.
+    review_visibility = models.CharField(
+        _("who sees my game reviews"),
+        max_length=10,
+        choices=ReviewVisibility.choices,
+        default=ReviewVisibility.PLAYERS,
+    )
+
     class Meta:
         ordering = ["username"]
 

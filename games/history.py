@@ -194,6 +194,7 @@ def replay_frame(*, match: Match, step: int) -> dict | None:
         "record": record,
         "names": names,
         "frame": steps[step],
+        "steps": steps,
         "step": step,
         "clocked_seats": _clocked_seats(steps[step], clock_moves(match)),
         "count": len(steps),

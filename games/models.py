@@ -221,3 +221,78 @@ class Signature(models.Model):
 
     def __str__(self) -> str:
         return gettext("signature on match %(match)s") % {"match": self.match_id}
+
+
+class Review(models.Model):
+    """Issue 42: the strong bot's review of one human seat's decisions in a finished game.
+
+    Written only by ``games.reviews``: a row is made ``pending`` when the game ends, ``queued``
+    once its task is sent (within the per-user and site-wide limits), ``running`` while a worker
+    holds it, ``done`` with its decisions stored. RULING P64: accuracy and the thresholds.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for its turn")
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reviews", verbose_name=_("game"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reviews", verbose_name=_("player")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    decisions = models.PositiveIntegerField(_("decisions"), default=0, help_text=_("Decisions with a choice, scored."))
+    average_loss = models.FloatField(_("average loss"), null=True, blank=True)
+    accuracy = models.FloatField(_("accuracy"), null=True, blank=True, help_text=_("0–100 (RULING P64)."))
+    mistakes = models.PositiveIntegerField(_("mistakes"), default=0)
+    blunders = models.PositiveIntegerField(_("blunders"), default=0)
+    samples = models.PositiveIntegerField(_("samples"), default=0, help_text=_("Sampled deals, all decisions."))
+    cpu_seconds = models.FloatField(_("CPU seconds"), default=0.0)
+    runs = models.PositiveIntegerField(_("runs"), default=0)
+    reason = models.CharField(_("reason"), max_length=150, blank=True, help_text=_("Why an admin re-ran it."))
+    requested_at = models.DateTimeField(_("requested at"))
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("review")
+        verbose_name_plural = _("reviews")
+        ordering = ["-requested_at"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_review_per_seat")]
+        indexes = [models.Index(fields=["status", "requested_at"], name="review_status_requested")]
+
+    def __str__(self) -> str:
+        return gettext("review of %(user)s in match %(match)s") % {"user": self.user, "match": self.match_id}
+
+
+class ReviewDecision(models.Model):
+    """One scored decision: what was played, what the bot preferred, and every action's value."""
+
+    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="items", verbose_name=_("review"))
+    index = models.PositiveIntegerField(_("decision"), help_text=_("1 for the seat's first decision with a choice."))
+    version = models.PositiveIntegerField(_("version"), help_text=_("The game's version this decision produced."))
+    # Where the replay shows it: the round (SITA: the match), and its trick or turn (0: before
+    # the first, as bids, the auction and estimates are).
+    round = models.PositiveSmallIntegerField(_("round"))
+    moment = models.PositiveSmallIntegerField(_("trick or turn"))
+    action = models.JSONField(_("action"))
+    value = models.FloatField(_("value"), null=True, blank=True, help_text=_("None: an action the bot cannot weigh."))
+    best_action = models.JSONField(_("best action"))
+    best_value = models.FloatField(_("best value"))
+    loss = models.FloatField(_("loss"), default=0.0)
+    mistake = models.BooleanField(_("mistake"), default=False)
+    blunder = models.BooleanField(_("blunder"), default=False)
+    values = models.JSONField(_("values"), help_text=_('[{"action", "points", "first"}] best first.'))
+    samples = models.PositiveIntegerField(_("samples"))
+
+    class Meta:
+        verbose_name = _("reviewed decision")
+        verbose_name_plural = _("reviewed decisions")
+        ordering = ["review", "index"]
+        constraints = [models.UniqueConstraint(fields=["review", "version"], name="one_item_per_decision")]
+
+    def __str__(self) -> str:
+        return gettext("decision %(index)s of %(review)s") % {"index": self.index, "review": self.review}

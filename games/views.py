@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from accounts.models import User
-from games import catalog, fair_pages, history
+from games import catalog, fair_pages, history, review_pages
 from games.ratings import leaderboard
 
 PAGE_SIZE = 20
@@ -41,7 +41,12 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request,
         "games/match.html",
-        {**history.match_page(match=match), "nav": "history", "fairness": fair_pages.fairness_panel(match)},
+        {
+            **history.match_page(match=match),
+            "nav": "history",
+            "fairness": fair_pages.fairness_panel(match),
+            "reviews": review_pages.match_review_summary(match=match, viewer=request.user),
+        },
     )
 
 
@@ -68,9 +73,21 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     context = history.replay_frame(match=match, step=step)
     if context is None:
         raise Http404("Only a finished game can be replayed.")
+    context["review"] = review_pages.replay_review(
+        match=match, viewer=request.user, steps=context["steps"], step=context["step"]
+    )
     # The step buttons swap the frame alone (django-template-partials: one view, page and fragment).
     template = "games/replay.html#replay-frame" if request.htmx else "games/replay.html"
     return render(request, template, {**context, "nav": "history"})
+
+
+def match_reviews(request: HttpRequest, match_id: int) -> JsonResponse:
+    """Issue 42: the game's reviews the viewer may read, as JSON (only a finished game has any)."""
+    match = _ended_or_404(match_id)
+    return JsonResponse(
+        {"reviews": review_pages.reviews_json(match=match, viewer=request.user)},
+        json_dumps_params={"ensure_ascii": False},
+    )
 
 
 def ratings(request: HttpRequest) -> HttpResponse:

@@ -44,6 +44,20 @@ TASK_LAG = Histogram(
     buckets=LAG_BUCKETS,
 )
 TASK_SECONDS = Histogram("sitaratas_task_seconds", "A Celery task's run time.", ["task"], buckets=LAG_BUCKETS)
+# Issue 42: game reviews, run by their own low-priority worker.
+REVIEW_BUCKETS = (0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 60.0, 90.0, 120.0, 300.0)
+REVIEWS_WAITING = Gauge(
+    "sitaratas_reviews_waiting",
+    "Game reviews waiting (pending behind a limit, or queued), as the last dispatch counted them.",
+    multiprocess_mode="mostrecent",
+)
+REVIEW_CPU_SECONDS = Histogram(
+    "sitaratas_review_cpu_seconds", "CPU time of one player's whole-game review.", ["game"], buckets=REVIEW_BUCKETS
+)
+REVIEW_SECONDS = Histogram(
+    "sitaratas_review_seconds", "Wall time of one player's whole-game review.", ["game"], buckets=REVIEW_BUCKETS
+)
+REVIEW_DECISIONS = Counter("sitaratas_review_decisions", "Decisions reviewed.", ["game"])
 
 # A refused move's message, by its opening words, to a reason with few values (a label per
 # message text would grow without bound: engines name cards in theirs).
@@ -97,8 +111,19 @@ def task_finished(task: str, seconds: float) -> None:
     TASK_SECONDS.labels(task).observe(seconds)
 
 
+def reviews_waiting(count: int) -> None:
+    REVIEWS_WAITING.set(count)
+
+
+def review_timed(game: str, cpu: float, wall: float, decisions: int) -> None:
+    REVIEW_CPU_SECONDS.labels(game).observe(cpu)
+    REVIEW_SECONDS.labels(game).observe(wall)
+    REVIEW_DECISIONS.labels(game).inc(decisions)
+
+
 class QueueCollector:
-    """The Celery queue's length, read from the broker at scrape time (a Redis list per queue)."""
+    """The Celery queues' lengths (the site's and the reviews'), read from the broker at scrape
+    time (a Redis list per queue)."""
 
     def collect(self):
         import redis
@@ -107,15 +132,16 @@ class QueueCollector:
         family = GaugeMetricFamily(
             "sitaratas_celery_queue_length", "Tasks waiting in the Celery queue.", labels=["queue"]
         )
-        queue = settings.CELERY_TASK_DEFAULT_QUEUE
+        queues = [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_REVIEW_QUEUE]
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
         try:
-            # kombu keeps a queue's priority steps (0, 3, 6, 9) in lists named queue, queue\x06\x163, …
-            names = [queue] + [f"{queue}\x06\x16{priority}" for priority in (3, 6, 9)]
-            pipe = client.pipeline()
-            for name in names:
-                pipe.llen(name)
-            family.add_metric([queue], sum(pipe.execute()))
+            for queue in queues:
+                # kombu keeps a queue's priority steps (0, 3, 6, 9) in lists named queue, queue\x06\x163, …
+                names = [queue] + [f"{queue}\x06\x16{priority}" for priority in (3, 6, 9)]
+                pipe = client.pipeline()
+                for name in names:
+                    pipe.llen(name)
+                family.add_metric([queue], sum(pipe.execute()))
         except redis.RedisError:
             pass  # the broker is down: no sample, and the scrape still answers
         finally:

@@ -65,6 +65,13 @@ class NewTableForm(forms.Form):
         + [(str(s), lazy_format(_("%(seconds)s s per decision"), seconds=s) if s else _("Off")) for s in clock.CHOICES],
     )
 
+    # RULING P65: unrated, bots in every other seat, and the play screen's Hint button.
+    practice = forms.BooleanField(
+        label=_("Practice"),
+        required=False,
+        help_text=_("Play alone against bots, unrated, with hints from the strong bot on request."),
+    )
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Built per form, in the viewer's language, from the catalogue.
@@ -98,12 +105,17 @@ class NewTableForm(forms.Form):
             raise forms.ValidationError(str(error)) from None
         data["seat_count"] = players
         data["stake"] = (data.get("stake") or 0) if game.staked else 0
+        practice = bool(data.get("practice"))
         try:
             data["clock_seconds"] = clock.validate(
                 game=game.name, seconds=int(data["clock"]) if data.get("clock") else None, stake=data["stake"]
             )
         except ValueError as error:
             self.add_error("clock", str(error))
+        if practice and data["stake"]:
+            self.add_error("practice", _("A practice table has no stake."))  # RULING P65
+        else:
+            data["practice"] = practice
         return data
 
     @staticmethod

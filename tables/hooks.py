@@ -14,6 +14,7 @@ from accounts.models import User
 from games import catalog
 from games.models import Match, MatchPlayer
 from games.ratings import ratings_update
+from games.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
 from tables.errors import TableError
@@ -70,7 +71,9 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
         for player in players:
             player.payout = paid.get(player.user_id)
         MatchPlayer.objects.bulk_update(players, ["payout"])
-    ratings_update(match=match, players=players)
+    if not table.practice:
+        ratings_update(match=match, players=players)  # RULING P65: practice is unrated
+    reviews_request(match=match)  # issue 42: reviewed after commit, by the review worker
 
 
 def match_dismissed(*, table: Table, match: Match) -> None:

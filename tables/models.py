@@ -33,6 +33,10 @@ class Table(models.Model):
     )
     # Stored in English as the services write it; shown translated by games.endings.
     closed_reason = models.CharField(_("why it closed"), max_length=200, blank=True)
+    # Issue 42, RULING P65: unrated, the host alone among bots, hints on request.
+    practice = models.BooleanField(
+        _("practice"), default=False, help_text=_("Unrated; every seat but the host's is a bot; hints on request.")
+    )
     clock = models.PositiveSmallIntegerField(
         _("turn clock"), default=0, help_text=_("Turn clock: seconds per decision, 0 = off (RULING P9).")
     )

@@ -49,8 +49,10 @@ def table_create(
     options: dict | None = None,
     stake: int = 0,
     clock_seconds: int | None = None,
+    practice: bool = False,
 ) -> Table:
-    """Open a table; the host takes the first seat. ``clock_seconds`` None: the game's default clock."""
+    """Open a table; the host takes the first seat. ``clock_seconds`` None: the game's default clock.
+    ``practice`` (RULING P65): unrated, bots in every other seat, hints on request; never staked."""
     engine = _engine(game)
     try:
         full_options = engine.validate_options(seat_count, options or {})
@@ -61,9 +63,12 @@ def table_create(
         raise TableError(lazy_format(_("Only %(games)s tables can be staked."), games=staked))
     if not 0 <= stake <= MAX_STAKE:
         raise TableError(lazy_format(_("The stake must be between 0 and %(most)s coins."), most=f"{MAX_STAKE:,}"))
+    if practice and stake:
+        raise TableError(_("A practice table has no stake."))
     turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
     with transaction.atomic():
         table = Table.objects.create(
+            practice=practice,
             game=game,
             options=full_options,
             seat_count=seat_count,
@@ -88,6 +93,8 @@ def seat_take(*, table_id: int, user: User, position: int) -> None:
 def _seat_take(*, table: Table, user: User, position: int) -> None:
     if user.is_bot:
         raise TableError(_("Bots are seated by the host."))
+    if table.practice and user.pk != table.host_id:
+        raise TableError(_("This is a practice table: its host plays alone against bots."))  # RULING P65
     seat = _seat_at(table, position)
     if seat.user_id is not None:
         raise TableError(_("That seat is taken."))

@@ -34,6 +34,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 options=data["options"],
                 stake=data["stake"],
                 clock_seconds=data["clock_seconds"],
+                practice=data["practice"],
             )
         except TableError as error:
             form.add_error(None, str(error))

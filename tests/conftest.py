@@ -163,3 +163,17 @@ def _english_after_each_test():
     from django.utils import translation
 
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _no_reviews_unless_asked(settings):
+    """A finished game queues its reviews (issue 42): with eager tasks that would evaluate every
+    decision in tests about something else. The review tests ask for them (``reviews_on``)."""
+    settings.REVIEWS_ENABLED = False
+
+
+@pytest.fixture
+def reviews_on(settings):
+    settings.REVIEWS_ENABLED = True
+    settings.REVIEW_CPU_SECONDS = 2.0
+    settings.REVIEW_SAMPLES = 12

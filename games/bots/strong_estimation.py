@@ -24,7 +24,7 @@ import random
 
 from games.bots import estimation as rule_based
 from games.bots.budget import Budget
-from games.bots.tricks import Rules, Trick, deal_others, decode, encode, rollout, search, trump_index
+from games.bots.tricks import Rules, Trick, deal_others, decode, encode, margin, rollout, search, trump_index
 from games.engines.cards import make_deck
 from games.engines.estimation import MAX_ZEROS, MIN_CALL, SEATS, SUIT_NAMES, TRICKS, TRUMP_RANK, score_round
 
@@ -38,7 +38,7 @@ def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict
         return legal[0]
     phase = view["phase"]
     budget = budget or Budget()
-    game = _Game(view)
+    game = Position(view)
     if phase == "auction":
         candidates = call_candidates(view, legal)
         return candidates[search(candidates, game.evaluate_call, lambda: game.sample(rng), budget)]
@@ -53,7 +53,11 @@ def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict
     return legal[search(legal, game.evaluate_play, lambda: game.sample(rng), budget)]
 
 
-class _Game:
+class Position:
+    """What the view says, in the simulator's terms. ``outcome_*`` play a candidate out on one
+    sampled deal and give every seat's round points; the evaluator (games.bots.evaluate) reads
+    those, the bot their margin (``evaluate_*``)."""
+
     def __init__(self, view: dict) -> None:
         self.view = view
         self.me = view["seat"]
@@ -93,13 +97,23 @@ class _Game:
         dash: list[bool],
         rules: Rules,
         last: int,
-    ) -> float:
+    ) -> list[int]:
         won = rollout(hands, trick, won, estimates, rules)
-        points = score_round(estimates, won, dash, caller, last, self.view["multiplier"])["points"]
-        others = [value for seat, value in enumerate(points) if seat != self.me]
-        return points[self.me] - sum(others) / len(others)
+        return list(score_round(estimates, won, dash, caller, last, self.view["multiplier"])["points"])
 
     def evaluate_play(self, action: dict, hands: list[list[int]]) -> float:
+        return margin(self.outcome_play(action, hands), self.me)
+
+    def evaluate_estimate(self, action: dict, hands: list[list[int]]) -> float:
+        return margin(self.outcome_estimate(action, hands), self.me)
+
+    def evaluate_dash(self, action: dict, hands: list[list[int]]) -> float:
+        return margin(self.outcome_dash(action, hands), self.me)
+
+    def evaluate_call(self, action: dict, hands: list[list[int]]) -> float:
+        return margin(self.outcome_call(action, hands), self.me)
+
+    def outcome_play(self, action: dict, hands: list[list[int]]) -> list[int]:
         code = encode(action["card"])
         hands = [list(hand) for hand in hands]
         hands[self.me].remove(code)
@@ -139,7 +153,7 @@ class _Game:
                 estimates[seat] = self._guess(hands[seat], trump, estimates, seat, order, limit)
         return estimates
 
-    def evaluate_estimate(self, action: dict, hands: list[list[int]]) -> float:
+    def outcome_estimate(self, action: dict, hands: list[list[int]]) -> list[int]:
         view = self.view
         order = view["estimate_order"]
         limit = view["call"]["tricks"] if view["kind"] == "call" else TRICKS
@@ -174,7 +188,7 @@ class _Game:
             ]
         return self._expected
 
-    def _call_round(self, hands: list[list[int]], caller: int, tricks: int, trump: str, dash: list[bool]) -> float:
+    def _call_round(self, hands: list[list[int]], caller: int, tricks: int, trump: str, dash: list[bool]) -> list[int]:
         """Play a call round out with ``caller``'s Call of ``tricks`` in ``trump`` (RULING E5)."""
         order = [(caller + step) % SEATS for step in range(1, SEATS) if not dash[(caller + step) % SEATS]]
         start: list = [0 if dash[seat] else None for seat in range(SEATS)]
@@ -211,22 +225,22 @@ class _Game:
             return standing["seat"], standing["tricks"], standing["trump"]
         return None
 
-    def _auction(self, hands: list[list[int]], dash: list[bool], seats: list[int]) -> float:
+    def _auction(self, hands: list[list[int]], dash: list[bool], seats: list[int]) -> list[int]:
         """The round when the auction goes to the likeliest of ``seats``, or to nobody: then the
         deal is redealt (RULING E4), which scores nothing for anyone."""
         call = self._likely_call(hands, seats)
         if call is None:
-            return 0.0
+            return [0] * SEATS
         return self._call_round(hands, call[0], call[1], call[2], dash)
 
-    def evaluate_dash(self, action: dict, hands: list[list[int]]) -> float:
+    def outcome_dash(self, action: dict, hands: list[list[int]]) -> list[int]:
         """Dash Call: an estimate of 0 in a round someone else calls; declining: the auction to come."""
         # The seats not yet declared decline here: a second Dash Call is rare (RULING E2).
         dash = list(self.dash)
         dash[self.me] = action["type"] == "dash_call"
         return self._auction(hands, dash, [seat for seat in range(SEATS) if not dash[seat]])
 
-    def evaluate_call(self, action: dict, hands: list[list[int]]) -> float:
+    def outcome_call(self, action: dict, hands: list[list[int]]) -> list[int]:
         """Pass: the others settle the auction; a Call: the bot wins it with that Call."""
         if action["type"] == "pass":
             return self._auction(hands, self.dash, self.bidders)

@@ -31,7 +31,7 @@ def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict
     if len(legal) == 1:
         return legal[0]
     budget = budget or Budget()
-    game = _Game(view)
+    game = Position(view)
     if legal[0]["type"] == "take_row":
         return legal[search(legal, game.evaluate_row, lambda: game.sample(rng), budget)]
     return legal[search(legal, game.evaluate_card, lambda: game.sample(rng), budget)]
@@ -85,7 +85,11 @@ def _play_out(
         _turn(chosen, ends, lengths, points, taken)
 
 
-class _Game:
+class Position:
+    """What the view says, in the simulator's terms. ``outcome_*`` play a candidate out on one
+    sampled deal and give every seat's penalty points taken in the rollout; the evaluator
+    (games.bots.evaluate) reads those, the bot its own (``evaluate_*``)."""
+
     def __init__(self, view: dict) -> None:
         self.view = view
         self.n, self.me = view["players"], view["seat"]
@@ -130,12 +134,18 @@ class _Game:
         return -taken[self.me]
 
     def evaluate_card(self, action: dict, hands: list[list[int]]) -> float:
+        return self._score(self.outcome_card(action, hands))
+
+    def evaluate_row(self, action: dict, hands: list[list[int]]) -> float:
+        return self._score(self.outcome_row(action, hands))
+
+    def outcome_card(self, action: dict, hands: list[list[int]]) -> list[int]:
         ends, lengths, points = self._summary(self.rows)
         taken = [0] * self.n
         _play_out([list(hand) for hand in hands], ends, lengths, points, taken, {self.me: action["card"]})
-        return self._score(taken)
+        return taken
 
-    def evaluate_row(self, action: dict, hands: list[list[int]]) -> float:
+    def outcome_row(self, action: dict, hands: list[list[int]]) -> list[int]:
         """Take row ``action["row"]`` with the too-low card, place the rest of the turn, play on."""
         rows = [list(row) for row in self.rows]
         taken = [0] * self.n
@@ -157,4 +167,4 @@ class _Game:
                 ends[target], lengths[target] = card, lengths[target] + 1
                 points[target] += PENALTY[card]
         _play_out([list(hand) for hand in hands], ends, lengths, points, taken, {})
-        return self._score(taken)
+        return taken

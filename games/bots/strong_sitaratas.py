@@ -21,7 +21,18 @@ import random
 
 from games.bots import sitaratas as rule_based
 from games.bots.budget import Budget
-from games.bots.tricks import RED_JOKER, Rules, Trick, deal_others, decode, encode, rollout, search, trump_index
+from games.bots.tricks import (
+    RED_JOKER,
+    Rules,
+    Trick,
+    deal_others,
+    decode,
+    encode,
+    margin,
+    rollout,
+    search,
+    trump_index,
+)
 from games.engines.cards import make_deck
 from games.engines.sitaratas import CLASSIC_RANKS, EXACT_BONUS
 
@@ -31,20 +42,20 @@ def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict
     if len(legal) == 1:
         return legal[0]
     budget = budget or Budget()
-    game = _Game(view)
+    game = Position(view)
     if view["phase"] == "bidding":
         return legal[search(legal, game.evaluate_bid, lambda: game.sample(rng), budget)]
     return legal[search(legal, game.evaluate_play, lambda: game.sample(rng), budget)]
 
 
-def _score(won: list[int], bids: list[int], me: int) -> float:
-    points = [tricks + EXACT_BONUS if tricks == bid else tricks for tricks, bid in zip(won, bids)]
-    others = [value for seat, value in enumerate(points) if seat != me]
-    return points[me] - sum(others) / len(others)
+def round_points(won: list[int], bids: list[int]) -> list[int]:
+    return [tricks + EXACT_BONUS if tricks == bid else tricks for tricks, bid in zip(won, bids)]
 
 
-class _Game:
-    """What the view says, in the simulator's terms."""
+class Position:
+    """What the view says, in the simulator's terms. ``outcome_*`` play a candidate out on one
+    sampled deal and give every seat's round points; the evaluator (games.bots.evaluate) reads
+    those, the bot their margin."""
 
     def __init__(self, view: dict) -> None:
         self.view = view
@@ -104,6 +115,12 @@ class _Game:
         return min(view["cards"], max(0, round(rule_based.estimate_tricks(guess))))
 
     def evaluate_bid(self, action: dict, world: tuple) -> float:
+        return margin(self.outcome_bid(action, world), self.me)
+
+    def evaluate_play(self, action: dict, world: tuple) -> float:
+        return margin(self.outcome_play(action, world), self.me)
+
+    def outcome_bid(self, action: dict, world: tuple) -> list[int]:
         hands, guessed = world
         bids = list(guessed)
         bids[self.me] = action["bid"]
@@ -112,9 +129,9 @@ class _Game:
             # The dealer may not make the bids add up (RULING S4): it moves one away.
             bids[dealer] += 1 if bids[dealer] == 0 else -1
         won = rollout([list(hand) for hand in hands], Trick(self.leader), [0] * self.n, bids, self.rules)
-        return _score(won, bids, self.me)
+        return round_points(won, bids)
 
-    def evaluate_play(self, action: dict, world: tuple) -> float:
+    def outcome_play(self, action: dict, world: tuple) -> list[int]:
         hands, bids = world
         code = encode(action["card"])
         hands = [list(hand) for hand in hands]
@@ -124,4 +141,4 @@ class _Game:
             trick.add(seat, played, high, self.trump)
         trick.add(self.me, code, action.get("joker") == "high", self.trump)
         won = rollout(hands, trick, list(self.view["tricks_won"]), bids, self.rules)
-        return _score(won, bids, self.me)
+        return round_points(won, bids)

@@ -204,6 +204,12 @@ def deal_others(
     raise AssertionError("unreachable: the last try ignores the voids")
 
 
+def margin(points: Sequence[float], me: int) -> float:
+    """A seat's points less the other seats' mean: what the strong trick bots maximise."""
+    others = [value for seat, value in enumerate(points) if seat != me]
+    return points[me] - sum(others) / len(others)
+
+
 def search(
     candidates: Sequence, evaluate: Callable[[object, object], float], sample: Callable[[], object], budget
 ) -> int:

@@ -6,14 +6,16 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from chat.selectors import mute_active, mute_message
-from tables import fairness, services, signatures, votes
+from tables import fairness, hints, services, signatures, votes
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
+from tables.live import snapshot
 from tables.live.messages import Message
 
 
 @retry_on_dead_connection
-def run_command(message: Message, *, table_id: int, match_id: int | None, user: User) -> None:
+def run_command(message: Message, *, table_id: int, match_id: int | None, user: User) -> str | None:
+    """Run the command; a reply for the asking socket alone (a hint), or None."""
     command = message.command
     if command == "act":
         if match_id is None:
@@ -58,5 +60,10 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         if mute is not None:
             raise TableError(mute_message(mute))
         signatures.match_sign(match_id=match_id, user=user, text=message.extra.get("signature"))
+    elif command == "hint":
+        if match_id is None:
+            raise TableError(_("The game has not started."))
+        return snapshot.render_hint(hints.hint_for(match_id=match_id, user=user).text)  # RULING P65
     else:
         raise TableError(_("Unknown command."))
+    return None

@@ -167,7 +167,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             # its row lock (matchstore.lock_match). The broadcast after commit goes to the event
             # loop (tables/live/broadcast.py); an older version arriving after a newer one never
             # replaces it (table_changed).
-            await database_sync_to_async(run_command, thread_sensitive=False)(
+            reply = await database_sync_to_async(run_command, thread_sensitive=False)(
                 message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
             )
         except TableError as error:
@@ -185,6 +185,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             await self.send(text_data=snapshot.render_flash(UNSAVED))
         else:
             observe.command_done(self, message, started)
+            if reply:
+                await self.send(text_data=reply)  # for this socket only (a hint, RULING P65)
 
     # --- group events ---------------------------------------------------------------------
 

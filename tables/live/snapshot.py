@@ -148,6 +148,8 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if match is not None and catalog.get(match.game).signature and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
+    if table.practice:
+        extra["practice"] = True  # RULING P65: the Hint button
     if table.status == Table.Status.LOBBY:
         extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
     if table.status == Table.Status.CLOSED:
@@ -232,7 +234,11 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         "is_host": user_id == snapshot.host_id,
         "is_player": viewer_seat is not None,
         "given_back": given_back,
-        "can_sit": user_id is not None and viewer_seat is None and snapshot.status == Table.Status.LOBBY,
+        # RULING P65: nobody but its host sits at a practice table.
+        "can_sit": user_id is not None
+        and viewer_seat is None
+        and snapshot.status == Table.Status.LOBBY
+        and (not snapshot.extra.get("practice") or user_id == snapshot.host_id),
         "lobby": snapshot.status == Table.Status.LOBBY,
         **extra,
     }
@@ -265,6 +271,11 @@ def render_flash(message: str) -> SafeString:
     # The same few refusals over and over ("slow down", "not your turn"), above all to a socket
     # that floods (RULING P15): rendered once each.
     return _render("tables/_flash.html", {"message": message, "oob": True})
+
+
+def render_hint(text: str) -> SafeString:
+    """A practice table's hint (RULING P65), swapped into this socket's hint box only."""
+    return _render("tables/_hint_reply.html", {"hint": text})
 
 
 def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[dict]:

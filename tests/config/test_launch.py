@@ -61,3 +61,12 @@ def test_other_addresses_are_refused_with_debug_on(monkeypatch, host) -> None:
 def test_any_address_is_fine_with_debug_off(monkeypatch) -> None:
     monkeypatch.setenv("DJANGO_DEBUG", "false")
     assert launch.debug_listening_refusal("0.0.0.0") is None
+
+
+def test_the_review_worker_reads_only_the_review_queue_at_the_lowest_priority(monkeypatch) -> None:
+    monkeypatch.setenv("CELERY_QUEUE", "site")
+    monkeypatch.delenv("CELERY_REVIEW_QUEUE", raising=False)
+    command = launch.review_worker_command()
+    assert command[:3] == ["nice", "-n", "19"]
+    assert command[command.index("-Q") + 1] == "site.review"
+    assert command[command.index("--concurrency") + 1] == "1"

@@ -84,3 +84,16 @@ def test_manage_py_names_the_bad_variable_instead_of_an_obscure_error() -> None:
     assert result.returncode != 0
     assert "Configuration error: DJANGO_DEBUG must be true or false" in result.stderr
     assert "AppRegistryNotReady" not in result.stderr
+
+
+def test_a_site_worker_never_takes_up_the_review_queue_it_routes_to() -> None:
+    from config.celery import app, pin_queues
+
+    queues = app.amqp.queues
+    try:
+        pin_queues()
+        app.amqp.router.route({}, "games.tasks.review_run")  # learns the review queue
+        assert list(queues.consume_from) == [app.conf.task_default_queue]
+        assert app.conf.task_routes["games.tasks.review_run"]["queue"] in queues
+    finally:
+        queues._consume_from = None  # this process's app is shared by the other tests

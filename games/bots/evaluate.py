@@ -1,0 +1,140 @@
+"""What each legal action is worth to a seat, from its view alone (issue 42).
+
+The strong bots already deal the cards a seat cannot see, consistently with its view, and play
+each candidate out (``games.bots.strong_*``: their ``Position`` and its ``outcome_*``). The
+evaluator reuses exactly that sampler and those playouts, but keeps what the bots throw away:
+every seat's result on every sampled deal. From them, per action:
+
+* ``points``: the seat's expected final total — its total so far plus its expected points in
+  the rest of the round (Sitaratas, Estimation), or plus the penalty points it is expected to
+  take within the strong SITA bot's look-ahead (SITA, where fewer is better). The rounds after
+  this one do not depend on the choice in expectation, so they add the same to every action
+  and are left out (RULING P63).
+* ``first``: the chance that the seat leads once the playout ends (ties share it): in the last
+  round of a game, the chance of first place.
+
+All actions are scored on the same sampled deals (common random numbers), so their differences
+are far steadier than their values. ``samples`` is a count, and the caller's ``random.Random``
+drives every draw: the same view, count and generator state give the same figures on any
+machine. Only the view is read; a state never reaches this module.
+
+Left out: Estimation's Super Calls, which the simulator cannot weigh (the strong bot leaves
+them to the rule-based bot too, RULING P48). A decision with one legal action is not scored.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.bots import strong_estimation, strong_sita, strong_sitaratas
+
+
+@dataclass(frozen=True)
+class Value:
+    action: dict
+    points: float  # expected final total (SITA: penalty points)
+    first: float  # chance of leading when the playout ends, 0 … 1
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every scored action, best first."""
+
+    values: tuple[Value, ...]
+    samples: int
+    lower_is_better: bool
+
+    @property
+    def best(self) -> Value:
+        return self.values[0]
+
+    def value_of(self, action: dict) -> Value | None:
+        return next((value for value in self.values if value.action == action), None)
+
+    def loss(self, action: dict) -> float | None:
+        """How many expected points ``action`` gives away against the best (never negative);
+        None for an action that was not scored."""
+        value = self.value_of(action)
+        if value is None:
+            return None
+        return max(0.0, self.gain(self.best.points, value.points))
+
+    def gain(self, better: float, worse: float) -> float:
+        return worse - better if self.lower_is_better else better - worse
+
+
+Outcome = Callable[[dict, object], list]
+
+
+def evaluate(view: dict, rng: random.Random, samples: int) -> Evaluation:
+    """The expected result of each legal action for the seat whose ``view`` this is."""
+    if samples < 1:
+        raise ValueError("An evaluation needs at least one sample.")
+    if view.get("seat") is None:
+        raise ValueError("Only a seat's view can be evaluated.")
+    game = view["game"]
+    if game == "sita":
+        position: object = strong_sita.Position(view)
+        candidates, outcome = _sita(position, view)
+        lower = True
+    elif game == "estimation":
+        position = strong_estimation.Position(view)
+        candidates, outcome = _estimation(position, view)
+        lower = False
+    elif game == "sitaratas":
+        position = strong_sitaratas.Position(view)
+        candidates, outcome = _sitaratas(position, view)
+        lower = False
+    else:
+        raise ValueError(f"No evaluator for {game!r}.")
+    me, totals = view["seat"], view["totals"]
+    points = [0.0] * len(candidates)
+    first = [0.0] * len(candidates)
+    for _ in range(samples):
+        world = position.sample(rng)  # type: ignore[attr-defined]
+        for index, action in enumerate(candidates):
+            result = outcome(action, world)
+            final = [total + extra for total, extra in zip(totals, result)]
+            points[index] += final[me]
+            first[index] += _leading(final, me, lower)
+    values = [Value(action, points[i] / samples, first[i] / samples) for i, action in enumerate(candidates)]
+    order = sorted(
+        range(len(values)),
+        key=lambda i: ((values[i].points if lower else -values[i].points), -values[i].first, i),
+    )
+    return Evaluation(tuple(values[i] for i in order), samples, lower)
+
+
+def _leading(final: list[float], me: int, lower: bool) -> float:
+    """1 when ``me`` alone leads, 1/k when k seats share the lead, else 0."""
+    best = min(final) if lower else max(final)
+    if final[me] != best:
+        return 0.0
+    return 1.0 / sum(1 for value in final if value == best)
+
+
+def _sitaratas(position, view: dict) -> tuple[list[dict], Outcome]:
+    if view["phase"] == "bidding":
+        return list(view["legal_actions"]), position.outcome_bid
+    return list(view["legal_actions"]), position.outcome_play
+
+
+def _estimation(position, view: dict) -> tuple[list[dict], Outcome]:
+    legal = list(view["legal_actions"])
+    phase = view["phase"]
+    if phase == "auction":
+        return legal, position.outcome_call
+    if phase == "dash_call":
+        return legal, position.outcome_dash
+    if phase == "estimating":
+        return [action for action in legal if "trump" not in action], position.outcome_estimate
+    return legal, position.outcome_play
+
+
+def _sita(position, view: dict) -> tuple[list[dict], Outcome]:
+    legal = list(view["legal_actions"])
+    if legal and legal[0]["type"] == "take_row":
+        return legal, position.outcome_row
+    return legal, position.outcome_card

@@ -1,0 +1,202 @@
+"""Reads for showing game reviews (issue 42): the game page's summary, the replay's marks and
+values, the profile's accuracy, and the JSON of a game's reviews.
+
+Who may read a player's review is the player's choice (``User.review_visibility``; default: the
+players of that game); the filter lives here, once, and every page asks through it. What a
+review holds is the seat's own action, the actions it could have played and their values: all
+from the seat's view at that decision (RULING P63), so a review never shows another seat's cards.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Avg, Count
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import catalog
+from games.models import Match, Review, ReviewDecision
+
+COSTLIEST = 3
+RECENT_REVIEWS = 20
+
+
+def may_see(*, owner: User, viewer: User | None, match: Match | None = None) -> bool:
+    """Whether ``viewer`` may read ``owner``'s reviews (of ``match``; None: across games)."""
+    if viewer is not None and viewer.is_authenticated and (viewer.pk == owner.pk or viewer.is_staff):
+        return True
+    choice = owner.review_visibility
+    if choice == User.ReviewVisibility.EVERYONE:
+        return True
+    if choice == User.ReviewVisibility.PLAYERS and match is not None and viewer is not None:
+        return viewer.is_authenticated and match.match_players.filter(user_id=viewer.pk).exists()
+    return False
+
+
+def visible_reviews(*, match: Match, viewer: User | None) -> list[Review]:
+    return [
+        review
+        for review in Review.objects.filter(match=match).select_related("user").order_by("seat")
+        if may_see(owner=review.user, viewer=viewer, match=match)
+    ]
+
+
+def action_text(action: dict) -> str:
+    """An action in a player's words."""
+    kind = action.get("type")
+    if kind == "play":
+        joker = {"high": _("high"), "low": _("low")}.get(action.get("joker", ""), "")
+        card = action["card"]
+        return _("%(card)s (%(joker)s)") % {"card": card, "joker": joker} if joker else card
+    if kind == "bid":
+        return _("bid %(number)s") % {"number": action["bid"]}
+    if kind == "estimate":
+        if "trump" in action:
+            return _("Super Call %(number)s %(trump)s") % {"number": action["value"], "trump": action["trump"]}
+        return _("estimate %(number)s") % {"number": action["value"]}
+    if kind == "call":
+        return _("call %(number)s %(trump)s") % {"number": action["tricks"], "trump": action["trump"]}
+    if kind == "pass":
+        return _("pass")
+    if kind == "dash_call":
+        return _("Dash Call")
+    if kind == "decline":
+        return _("no Dash Call")
+    if kind == "choose":
+        return _("card %(number)s") % {"number": action["card"]}
+    if kind == "take_row":
+        return _("take row %(number)s") % {"number": action["row"] + 1}
+    return str(action)
+
+
+def gain_text(game: str, loss: float) -> str:
+    """How much the bot's choice was worth more: "about +1.4 expected points" (SITA: fewer penalty points)."""
+    amount = number_format(loss, 1)
+    if catalog.get(game).numbered_cards:
+        return _("about %(amount)s fewer expected penalty points") % {"amount": amount}
+    return _("about +%(amount)s expected points") % {"amount": amount}
+
+
+def where_text(game: str, round_number: int, moment: int) -> str:
+    if catalog.get(game).numbered_cards:
+        return _("Match %(round)s, turn %(moment)s") % {"round": round_number, "moment": moment}
+    if moment:
+        return _("Round %(round)s, trick %(moment)s") % {"round": round_number, "moment": moment}
+    return _("Round %(round)s, before play") % {"round": round_number}
+
+
+def _decision(item: ReviewDecision, game: str) -> dict:
+    return {
+        "index": item.index,
+        "where": where_text(game, item.round, item.moment),
+        "round": item.round,
+        "moment": item.moment,
+        "played": action_text(item.action),
+        "best": action_text(item.best_action),
+        "loss": item.loss,
+        "gain": gain_text(game, item.loss),
+        "mistake": item.mistake,
+        "blunder": item.blunder,
+        "same": item.loss == 0,
+    }
+
+
+def match_review_summary(*, match: Match, viewer: User | None) -> list[dict]:
+    """Per reviewed player the viewer may see: the figures and their costliest decisions."""
+    rows = []
+    for review in visible_reviews(match=match, viewer=viewer):
+        row = {"review": review, "name": review.user.name, "done": review.status == Review.Status.DONE}
+        if row["done"]:
+            costliest = review.items.filter(loss__gt=0).order_by("-loss", "index")[:COSTLIEST]
+            row["costliest"] = [_decision(item, match.game) for item in costliest]
+        rows.append(row)
+    return rows
+
+
+def step_of(steps: list[dict], round_number: int, moment: int) -> int | None:
+    """The replay step showing that round's trick or turn (0: its deal)."""
+    for index, step in enumerate(steps):
+        if step["round"]["number"] == round_number and step.get("trick_number", step.get("turn_number")) == moment:
+            return index
+    return None
+
+
+def replay_review(*, match: Match, viewer: User | None, steps: list[dict], step: int) -> dict:
+    """The replay's review: a mark for each visible mistake and blunder (with its step), and for
+    this step every visible decision with the values of its actions."""
+    reviews = [review for review in visible_reviews(match=match, viewer=viewer) if review.status == Review.Status.DONE]
+    names = {review.pk: review.user.name for review in reviews}
+    seats = {review.pk: review.seat for review in reviews}
+    marks, here = [], []
+    lower = catalog.get(match.game).numbered_cards
+    for item in ReviewDecision.objects.filter(review__in=reviews).order_by("version"):
+        at = step_of(steps, item.round, item.moment)
+        shown = {**_decision(item, match.game), "name": names[item.review_id], "seat": seats[item.review_id]}
+        if item.mistake or item.blunder:
+            marks.append({**shown, "step": at})
+        if at == step:
+            shown["values"] = [
+                {
+                    "action": action_text(row["action"]),
+                    "points": row["points"],
+                    "first": row["first"],
+                    "played": row["action"] == item.action,
+                    "best": index == 0,
+                }
+                for index, row in enumerate(item.values)
+            ]
+            here.append(shown)
+    return {"reviewed": bool(reviews), "marks": marks, "decisions": here, "lower_is_better": lower}
+
+
+def reviews_json(*, match: Match, viewer: User | None) -> list[dict]:
+    """The visible reviews of a game as plain data: figures and every decision with its values."""
+    out = []
+    for review in visible_reviews(match=match, viewer=viewer):
+        items = review.items.order_by("index") if review.status == Review.Status.DONE else []
+        out.append(
+            {
+                "seat": review.seat,
+                "player": review.user.name,
+                "status": review.status,
+                "accuracy": review.accuracy,
+                "average_loss": review.average_loss,
+                "mistakes": review.mistakes,
+                "blunders": review.blunders,
+                "decisions": [
+                    {
+                        "index": item.index,
+                        "round": item.round,
+                        "moment": item.moment,
+                        "action": item.action,
+                        "value": item.value,
+                        "best_action": item.best_action,
+                        "best_value": item.best_value,
+                        "loss": item.loss,
+                        "mistake": item.mistake,
+                        "blunder": item.blunder,
+                        "values": item.values,
+                    }
+                    for item in items
+                ],
+            }
+        )
+    return out
+
+
+def accuracy_by_game(*, player: User, viewer: User | None) -> list[dict]:
+    """The profile's figure: per game, the average accuracy over the player's latest reviewed
+    games (at most ``RECENT_REVIEWS`` of each). Only if the viewer may see across games."""
+    if not may_see(owner=player, viewer=viewer):
+        return []
+    rows = []
+    for game in catalog.GAMES:
+        latest = Review.objects.filter(
+            user=player, match__game=game.name, status=Review.Status.DONE, accuracy__isnull=False
+        ).order_by("-match__ended_at")[:RECENT_REVIEWS]
+        figures = Review.objects.filter(pk__in=latest.values("pk")).aggregate(
+            accuracy=Avg("accuracy"), games=Count("id"), mistakes=Avg("mistakes"), blunders=Avg("blunders")
+        )
+        if figures["games"]:
+            rows.append({"game": game.name, "label": game.title, **figures})
+    return rows

@@ -1,0 +1,21 @@
+"""Celery tasks of the games app: game reviews (issue 42). ``review_run`` is routed to the review
+queue (config/settings.py ``CELERY_TASK_ROUTES``), which only the review worker reads; each task
+takes ids, and the service it calls is harmless twice or late."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(ignore_result=True)
+def review_run(review_id: int) -> bool:
+    from games import reviews
+
+    return reviews.review_run(review_id=review_id)
+
+
+@shared_task(ignore_result=True)
+def reviews_dispatch() -> int:
+    from games import reviews
+
+    return len(reviews.reviews_dispatch())

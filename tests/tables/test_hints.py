@@ -1,0 +1,157 @@
+"""Practice tables and hints (issue 42, RULING P65): unrated, the host alone among bots, and a hint
+on request for the asking seat alone; refused with the reason anywhere else."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.engines import get_engine
+from games.models import Match, Rating
+from tables import hints, services
+from tables.errors import TableError
+from tables.forms import NewTableForm
+from tables.live import snapshot
+from tables.models import Table
+from tests.games.history_helpers import play_to_end
+from tests.tables.helpers import fill_with_bots, play_bots_until_human, state_of
+from tests.tables.socket_helpers import connect, drain
+
+
+def practice_match(host, game: str = "sita", seat_count: int = 3, options: dict | None = None) -> Match:
+    table = services.table_create(
+        host=host,
+        game=game,
+        seat_count=seat_count,
+        options={"matches": 1} if options is None else options,
+        practice=True,
+    )
+    fill_with_bots(table, host)
+    match = services.table_start(table_id=table.pk, host=host)
+    return play_bots_until_human(match)
+
+
+def test_a_practice_hint_is_the_bots_preferred_legal_action_with_a_reason(db, host) -> None:
+    match = practice_match(host)
+    engine, state = state_of(match)
+    hint = hints.hint_for(match_id=match.pk, user=host)
+    assert hint.action in engine.legal_actions(state, 0)
+    assert hint.text.startswith("The bot would play card ")
+    assert "penalty points expected in all, against" in hint.text and "the next best" in hint.text
+    assert hints.hint_for(match_id=match.pk, user=host) == hint  # the same position, the same hint
+
+
+def test_a_trick_game_hint_speaks_of_points(db, host) -> None:
+    match = practice_match(host, "sitaratas", 3, {})
+    _, state = state_of(match)
+    while len(get_engine("sitaratas").legal_actions(state, 0)) < 2:
+        services.match_act(
+            match_id=match.pk,
+            user=host,
+            action=get_engine("sitaratas").legal_actions(state, 0)[0],
+            version=match.version,
+        )
+        match = play_bots_until_human(match)
+        _, state = state_of(match)
+    assert "points expected in all" in hints.hint_for(match_id=match.pk, user=host).text
+
+
+def test_a_hint_is_refused_at_a_rated_table(db, started_table, host) -> None:
+    _, match = started_table("sita", options={"matches": 1})
+    match = play_bots_until_human(match)
+    with pytest.raises(TableError, match="only at practice tables"):
+        hints.hint_for(match_id=match.pk, user=host)
+
+
+def test_a_hint_is_refused_out_of_turn(db, host) -> None:
+    match = practice_match(host, "sitaratas", 3, {})
+    engine, state = state_of(match)
+    services.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
+    _, state = state_of(match)
+    assert 0 not in engine.to_act(state)  # a bot is awaited now (the bots are not run here)
+    with pytest.raises(TableError, match="only on your turn"):
+        hints.hint_for(match_id=match.pk, user=host)
+
+
+def test_a_hint_is_refused_with_another_human_at_the_table(db, started_table, host, player) -> None:
+    table, match = started_table("sita", guests=[player], options={"matches": 1})
+    Table.objects.filter(pk=table.pk).update(practice=True)  # as if the rule had been got round
+    with pytest.raises(TableError, match="every other seat is a bot"):
+        hints.hint_for(match_id=match.pk, user=host)
+
+
+def test_a_hint_is_refused_to_a_spectator(db, host, outsider) -> None:
+    match = practice_match(host)
+    with pytest.raises(TableError, match="not playing"):
+        hints.hint_for(match_id=match.pk, user=outsider)
+
+
+def test_a_practice_table_takes_no_other_player_and_no_stake(db, host, player) -> None:
+    table = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
+    with pytest.raises(TableError, match="plays alone against bots"):
+        services.seat_take(table_id=table.pk, user=player, position=1)
+    assert not table.seats.filter(user=player).exists()
+    with pytest.raises(TableError, match="no stake"):
+        services.table_create(host=host, game="estimation", seat_count=4, stake=10, practice=True)
+    form = NewTableForm({"game": "estimation", "stake": "10", "practice": "on", "length": "micro"})
+    assert not form.is_valid() and "no stake" in str(form.errors)
+
+
+def test_nobody_else_is_offered_a_seat_at_a_practice_table(db, host, outsider) -> None:
+    table = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
+    live = snapshot.render_live(snapshot.load_snapshot(table.pk), user_id=outsider.pk, connected=set())
+    assert 'value="seat_take"' not in live
+    rated = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1})
+    live = snapshot.render_live(snapshot.load_snapshot(rated.pk), user_id=outsider.pk, connected=set())
+    assert 'value="seat_take"' in live
+
+
+def test_the_new_table_form_opens_a_practice_table(client, host) -> None:
+    client.force_login(host)
+    client.post("/tables/new/", {"game": "sita", "players": "3", "match_count": "1", "practice": "on"})
+    assert Table.objects.get(host=host).practice
+
+
+def test_a_practice_game_is_not_rated(db, host) -> None:
+    match = play_to_end(practice_match(host))
+    assert match.status == Match.Status.FINISHED
+    assert not Rating.objects.filter(user=host).exists()
+    assert match.match_players.get(seat=0).rating_after is None
+
+
+def test_the_hint_button_shows_at_a_practice_table_on_your_turn_only(db, host, started_table) -> None:
+    match = practice_match(host)
+    live = snapshot.render_live(snapshot.load_snapshot(match.table_id), user_id=host.pk, connected=set())
+    assert 'value="hint"' in live and 'id="hint"' in live
+    _, rated = started_table("sita", options={"matches": 1})
+    rated = play_bots_until_human(rated)
+    live = snapshot.render_live(snapshot.load_snapshot(rated.table_id), user_id=host.pk, connected=set())
+    assert 'value="hint"' not in live
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_hint_goes_to_the_asking_socket_only(host, outsider) -> None:
+    match = await database_sync_to_async(practice_match)(host)
+    mine, _ = await connect(match.table_id, host)
+    watcher, _ = await connect(match.table_id, outsider)
+    await drain(mine)
+    await drain(watcher)
+    await mine.send_json_to({"command": "hint"})
+    reply = await mine.receive_from(timeout=10)
+    assert 'id="hint"' in reply and "The bot would play" in reply
+    assert await watcher.receive_nothing(timeout=0.5)
+    await watcher.send_json_to({"command": "hint"})
+    assert "You are not playing at this table." in await watcher.receive_from(timeout=5)
+    for socket in (mine, watcher):
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_hint_at_a_rated_table_is_refused_over_the_socket(host, started_table) -> None:
+    _, match = await database_sync_to_async(started_table)("sita", options={"matches": 1})
+    await database_sync_to_async(play_bots_until_human)(match)
+    mine, _ = await connect(match.table_id, host)
+    await drain(mine)
+    await mine.send_json_to({"command": "hint"})
+    assert "Hints are given only at practice tables" in await mine.receive_from(timeout=5)
+    await mine.disconnect()
