@@ -289,6 +289,10 @@ BOT_MOVE_BUDGET_MS = env_float("BOT_MOVE_BUDGET_MS", 150.0, minimum=1.0)
 STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)
 STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)
+# RULING P52: tables one account may have waiting for players at once (issue 34: one opened 22 in a second).
+MAX_OPEN_LOBBIES = env_int("MAX_OPEN_LOBBIES", 3, minimum=1)
+# The lobby's list of open tables, this many to a page (issue 34: it listed every one, 127 rows).
+LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 25, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
 # RULING P35: a bot awaited this long after the last move, or a vote this long past its deadline,
 # was lost with its task; beat's sweep (tables/recovery.py) queues it again.

@@ -153,3 +153,18 @@ def _sign_ups_not_limited_per_address(settings) -> None:
     test's client signs up from 127.0.0.1, so the suite would run into it. The tests of the limit
     set it back (tests/accounts/test_abuse_accounts.py)."""
     settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "signup": ""}
+
+
+@pytest.fixture(autouse=True)
+def _socket_limits_start_full(settings) -> None:
+    """The table socket's shared limits (tables/live/limits.py) are counted in Redis, under user
+    ids and addresses that every test's database gives out again: each test starts with them full."""
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        keys = list(client.scan_iter(f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:limit:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
