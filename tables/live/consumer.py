@@ -47,13 +47,6 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     pushed: str | None = None  # the last view sent: answers a resync (issue 34)
 
     async def connect(self) -> None:
-        # RULING P51: openings from one address, over every account behind it, before anything is read.
-        bucket = guard.handshake_bucket(addresses.scope_address(self.scope))
-        if bucket is not None and await limits.take(bucket) is not None:
-            await self.accept()
-            await asyncio.sleep(random.uniform(*guard.REFUSAL_PAUSE_SECONDS))
-            await self._refuse_and_close(guard.TOO_MANY_OPENINGS, guard.CLOSE_FLOODING)
-            return
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
@@ -133,14 +126,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             return
         # The socket's own bucket first: a socket flooding on its own costs no Redis round trip.
         shared = not self.throttle.has_token() or await limits.take(*self.buckets) is None
-        verdict = self.throttle.admit(shared)
-        if verdict is guard.Verdict.CLOSE:
-            await presence.cool_down(self.table_id, self.user.pk)
-            await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
-            return
-        if verdict is not guard.Verdict.PASS:
-            if verdict is guard.Verdict.REFUSE:
-                await self.send(text_data=snapshot.render_flash(guard.SLOW_DOWN))
+        if not await self._admitted(self.throttle.admit(shared)):
             return
         refusal = guard.frame_refusal(text_data)
         if refusal:
@@ -158,6 +144,17 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             logger.warning("refused a table message that raised", exc_info=True)
             await self.send(text_data=snapshot.render_flash(NOT_UNDERSTOOD))
 
+    async def _admitted(self, verdict: guard.Verdict) -> bool:
+        """Whether a message passed its limits; one that did not is told (once a dry spell) or,
+        flooding, closes the socket (RULING P15)."""
+        if verdict is guard.Verdict.CLOSE:
+            await presence.cool_down(self.table_id, self.user.pk)
+            await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
+            return False
+        if verdict is guard.Verdict.REFUSE:
+            await self.send(text_data=snapshot.render_flash(guard.SLOW_DOWN))
+        return verdict is guard.Verdict.PASS
+
     async def receive_json(self, content: object, **kwargs) -> None:
         if is_chat_command(content):
             await self.chat_receive(content)
@@ -166,6 +163,11 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             message = parse_message(content, game=self.snapshot.game)
         except ParseError as error:
             await self.send(text_data=snapshot.render_flash(str(error)))
+            return
+        # RULING P51: taking and leaving seats and being ready or not, per user across every socket
+        # and process: each is a write and a lobby change that every socket of the table sees.
+        if message.command in guard.LOBBY_COMMANDS and await limits.take(guard.lobby_bucket(self.user.pk)):
+            await self._admitted(self.throttle.admit(False))
             return
         if message.command == "resync":
             # Issue 34: the site's own page never asks for one (a reconnect brings the whole view), so

@@ -9,7 +9,9 @@ command added later is limited and checked like the others:
   the address's are counted in Redis (tables/live/limits.py), so they hold across processes. A
   message over any limit is refused (the socket is told once per dry spell), and a socket that
   keeps sending into an empty bucket is closed;
-- socket openings per client address (RULING P51): a burst of 30, then one a second;
+- sitting, leaving, ready and not ready per user (RULING P51): a burst of 6, then one a second;
+- socket openings per client address (RULING P51): a burst of 30, then one a second, counted
+  before the session is read (``OpeningLimit``);
 - the frame itself: text only, at most ``MAX_FRAME_CHARS``, JSON nesting Python can read;
 - the session (RULING P18): a socket whose login has ended is closed when it is told so
   (tables/live/sessions.py: logout, a password change or reset, deactivation); as a safety net for
@@ -20,20 +22,25 @@ command added later is limited and checked like the others:
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
 from dataclasses import dataclass, field
 from enum import Enum
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
+from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from config import addresses
+from config.i18n import scope_language
 from tables.connections import retry_on_dead_connection
-from tables.live import limits
+from tables.live import limits, snapshot
 
 BURST = 10
 RATE = 5.0  # messages per second, refilled continuously
@@ -47,6 +54,11 @@ USER_RATE = 10.0
 # clicking at once, every second.
 ADDRESS_BURST = 100
 ADDRESS_RATE = 50.0
+# RULING P51: sitting, leaving, ready and not ready, per user over all their sockets: a player clicks
+# them a few times a minute; a script toggling "ready" made a write and a lobby change each time.
+LOBBY_COMMANDS = frozenset({"seat_take", "seat_leave", "ready", "unready"})
+LOBBY_BURST = 6
+LOBBY_RATE = 1.0
 # RULING P51: socket openings per client address: a burst of 30 (a family reloading its pages), then
 # one a second. Refused before the session is read or the table loaded.
 HANDSHAKE_BURST = 30
@@ -139,6 +151,10 @@ def message_buckets(user_id: int, address: str) -> tuple[limits.Bucket, ...]:
     return user, limits.Bucket(f"messages:address:{addresses.limit_key(address)}", ADDRESS_BURST, ADDRESS_RATE)
 
 
+def lobby_bucket(user_id: int) -> limits.Bucket:
+    return limits.Bucket(f"lobby:user:{user_id}", LOBBY_BURST, LOBBY_RATE)
+
+
 def handshake_bucket(address: str) -> limits.Bucket | None:
     if address == addresses.UNKNOWN:
         return None
@@ -207,3 +223,33 @@ def session_is_current(session_key: str | None, user_id: int) -> bool:
     return constant_time_compare(stored, user.get_session_auth_hash()) or any(
         constant_time_compare(stored, fallback) for fallback in user.get_session_auth_fallback_hash()
     )
+
+
+class OpeningRefused(AsyncWebsocketConsumer):
+    """A table socket refused at its opening (RULING P51): told why after the pause of RULING P16, closed."""
+
+    channel_layer_alias = "none"  # it hears nothing: no channel of its own on the layer
+
+    async def connect(self) -> None:
+        await self.accept()
+        await asyncio.sleep(random.uniform(*REFUSAL_PAUSE_SECONDS))
+        with translation.override(scope_language(self.scope)):
+            await self.send(text_data=snapshot.render_flash(str(TOO_MANY_OPENINGS)))
+        await self.close(code=CLOSE_FLOODING)
+
+
+class OpeningLimit:
+    """ASGI middleware: table sockets opened from one address over every account behind it (RULING
+    P51), counted before the session and the user are read, so a flood of refused openings costs
+    no database read."""
+
+    def __init__(self, application) -> None:
+        self.application = application
+        self.refused = OpeningRefused.as_asgi()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/tables/"):
+            bucket = handshake_bucket(addresses.scope_address(scope))
+            if bucket is not None and await limits.take(bucket) is not None:
+                return await self.refused(scope, receive, send)
+        return await self.application(scope, receive, send)

@@ -80,6 +80,7 @@ async def test_resyncs_from_many_accounts_are_answered_without_the_database(host
 
 async def test_a_ready_flood_is_read_once_per_spell_by_every_process(host, player, monkeypatch) -> None:
     monkeypatch.setattr(broadcast, "LOBBY_COALESCE_SECONDS", 2.0)  # the whole flood falls in one spell
+    monkeypatch.setattr(guard, "LOBBY_BURST", 100)  # not what this test is about
     table = await database_sync_to_async(open_table)(host, "sita", seat_count=3)
     spectators = await accounts(3, "watch")
     flooder, connected = await connect(table.pk, player)
@@ -177,4 +178,29 @@ async def test_messages_from_one_address_are_limited_over_every_account(host, mo
     await other.send_json_to({"command": "resync"})
     assert 'id="live"' in await other.receive_from(timeout=5)
     for socket in [*sockets, other]:
+        await socket.disconnect()
+
+
+async def test_lobby_commands_are_limited_per_user_over_every_socket(host, player, monkeypatch) -> None:
+    # RULING P51: sit, leave, ready and not ready share one bucket per user, whichever socket sends.
+    monkeypatch.setattr(guard, "LOBBY_BURST", 3)
+    monkeypatch.setattr(guard, "LOBBY_RATE", 0.001)
+    table = await database_sync_to_async(open_table)(host, "sita", seat_count=3)
+    first, _ = await connect(table.pk, player)
+    second, _ = await connect(table.pk, player)
+    for socket in (first, second):
+        await drain(socket)
+    await first.send_json_to({"command": "seat_take", "position": 1})
+    await second.send_json_to({"command": "ready", "entropy": "0" * 32})
+    await first.send_json_to({"command": "unready"})
+    await drain(first)
+    await drain(second)
+    await second.send_json_to({"command": "seat_leave"})
+    assert "Too many messages" in " ".join(await drain(second))
+    seats = await database_sync_to_async(lambda: list(table.seats.values_list("user_id", flat=True)))()
+    assert player.pk in seats  # the refused "leave" was not carried out
+    # Other commands are not limited by it.
+    await second.send_json_to({"command": "resync"})
+    assert 'id="live"' in await second.receive_from(timeout=5)
+    for socket in (first, second):
         await socket.disconnect()
