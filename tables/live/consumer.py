@@ -272,8 +272,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
 
     async def _push(self, *, changed_only: bool = False) -> None:
         html = await self._render()
-        # Issue 34: a flood of lobby changes (ready, not ready, sit, leave) is read once for many of
-        # its events (tables/live/fanout.py); the view it gives each socket is sent once.
+        # Issue 34: an event that changes nothing this viewer sees (a change undone within a spell of
+        # tables/live/broadcast.py's coalescing, a presence change of a spectator) sends nothing.
         if changed_only and (html is self.pushed or html == self.pushed):
             return
         self.pushed = html
