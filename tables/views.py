@@ -21,10 +21,11 @@ from tables.forms import NewTableForm
 from tables.live import snapshot
 
 # Issue 34: every lobby viewer polls the list every 4 s. The fragment of a (game, page, language)
-# is rendered once for all of them while the tables it lists stay as they are (the stamp), and
-# for at most this long: a host renamed meanwhile shows within it.
+# is rendered once a while per process for all of them, however often the tables change: a lobby
+# change shows within this, and a burst of them (22 lobbies opened in a second) costs one render.
 LOBBY_FRAGMENT_SECONDS = 2.0
-_lobby_fragments: BoundedCache[tuple[float, SafeString]] = BoundedCache(limit=256)
+lobby_fragments: BoundedCache[tuple[float, SafeString]] = BoundedCache(limit=256)
+clock = time.monotonic  # what the fragments' age is measured by (a test moves it)
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -53,13 +54,13 @@ def _page_number(request: HttpRequest) -> int:
 def _lobby_fragment(request: HttpRequest, game: str) -> SafeString:
     # htmx polls the list alone (django-template-partials: one view, page and fragment). The list
     # has nothing of its viewer in it: the same for everyone who reads that language.
-    key = (game, _page_number(request), translation.get_language(), selectors.open_tables_stamp(game=game))
-    now = time.monotonic()
-    cached = _lobby_fragments.get(key)
+    key = (game, _page_number(request), translation.get_language())
+    now = clock()
+    cached = lobby_fragments.get(key)
     if cached is not None and now - cached[0] < LOBBY_FRAGMENT_SECONDS:
         return cached[1]
     html = SafeString(render_to_string("tables/lobby.html#table-list", _lobby_context(request, game), request))
-    _lobby_fragments.put(key, (now, html))
+    lobby_fragments.put(key, (now, html))
     return html
 
 

@@ -168,3 +168,12 @@ def _socket_limits_start_full(settings) -> None:
             client.delete(*keys)
     finally:
         client.close()
+
+
+@pytest.fixture(autouse=True)
+def lobby_fragments_start_empty() -> None:
+    """The lobby's shared list fragment lives a few seconds in the process (tables/views.py): a
+    test must not be shown the last test's tables."""
+    from tables import views
+
+    views.lobby_fragments.clear()

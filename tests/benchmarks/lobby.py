@@ -4,13 +4,12 @@
     .venv/bin/python tests/benchmarks/lobby.py --tables 500
 
 On a fresh database beside the site's (as the load benchmark makes it), opens ``--tables``
-lobbies (a host each), then times the list's fragment through the real
-view (Django's test client, DEBUG off) three ways: every row rendered (the list before paging),
-one page rendered (a poll that finds nothing it may share: the first after a change), and one
-page shared (any other viewer's poll while the list stays as it is: the stamp query and a
-lookup). A push on change would instead render the page once per change per process and send
-it to every lobby viewer: its cost is the rendered page's time the number of changes a second,
-plus one send per viewer and change, against the shared poll's stamp query per viewer every 4 s.
+lobbies (a host each), then times the list's fragment through the real view (Django's test
+client, DEBUG off, a signed-in viewer) three ways: every row rendered (the list before paging),
+one page rendered (the first poll after the shared fragment expired), and one page shared (every
+other poll: the session and the user are read, nothing of the list). A push on change would
+instead render the page once per change per process and send it to every lobby viewer's socket:
+the rendered page's time the number of changes a second, plus a send per viewer and change.
 """
 
 from __future__ import annotations
@@ -67,7 +66,7 @@ def main() -> int:
             return client.get("/", HTTP_HX_REQUEST="true").content
 
         def unshared() -> bytes:
-            views._lobby_fragments.clear()
+            views.lobby_fragments.clear()
             return poll()
 
         settings.LOBBY_PAGE_SIZE = 10**6
