@@ -5,10 +5,12 @@ from __future__ import annotations
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django import forms
+from django.contrib.sites.shortcuts import get_current_site
 from django.utils import translation
 
 from accounts import sessions
 from accounts.names import NameRefused, name_clean
+from config.addresses import limit_key, request_address
 from config.i18n import supported
 
 
@@ -32,10 +34,18 @@ class AccountAdapter(DefaultAccountAdapter):
         with translation.override(language or translation.get_language()):
             super().send_mail(template_prefix, email, context)
 
+    def get_client_ip(self, request) -> str:
+        # Issue 34: the one reading of the client's address (config/addresses.py), so allauth's
+        # limits count the player behind the proxy, not the proxy.
+        return request_address(request)
+
     def _get_login_attempts_cache_key(self, request, **credentials) -> str:
-        # RULING P18: failed logins counted per account and address (allauth counts per account
-        # alone, and locks a whole address for everyone behind it).
-        return f"{super()._get_login_attempts_cache_key(request, **credentials)}:{self.get_client_ip(request)}"
+        # RULING P18: failed logins counted per account and address. allauth counts per typed login
+        # text alone, which locks the account for everyone; keyed on the text, its username and its
+        # e-mail address would each get their own five guesses. The account the text names counts
+        # once whichever way it is written; text that names no account counts as itself.
+        address = limit_key(self.get_client_ip(request))
+        return f"{get_current_site(request).domain}:{login_account(credentials)}:{address}"
 
     def set_password(self, user, password: str) -> None:
         # Issue 34: a signed-in player changing their own password stays signed in on this browser
@@ -47,3 +57,18 @@ class AccountAdapter(DefaultAccountAdapter):
             # The hash the session will carry: a later change elsewhere makes another, which still ends it.
             sessions.rotation_expect(request.session.session_key, auth_hash=user.get_session_auth_hash())
         user.save()
+
+
+def login_account(credentials: dict) -> str:
+    """The account a login's text names (``user:<id>``), or the text itself when it names none."""
+    from allauth.account.utils import filter_users_by_email, filter_users_by_username
+
+    if credentials.get("email"):
+        users = filter_users_by_email(credentials["email"], prefer_verified=True)
+        text = credentials["email"]
+    else:
+        text = credentials.get("username") or ""
+        users = list(filter_users_by_username(text)) if text else []
+    if len(users) == 1:
+        return f"user:{users[0].pk}"
+    return f"login:{text.strip().lower()}"

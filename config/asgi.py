@@ -14,11 +14,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket import SameOriginValidator  # noqa: E402
+from tables.live.guard import OpeningLimit  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Openings per client address are counted before the session is read (RULING P51).
+        "websocket": SameOriginValidator(OpeningLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
     }
 )
 

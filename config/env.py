@@ -54,6 +54,27 @@ def env_int(name: str, default: int, minimum: int | None = None) -> int:
     return number
 
 
+def env_proxies(name: str) -> int:
+    """How many proxies of our own stand in front of the site: a count, or ``true`` (one) / ``false`` (none)."""
+    value = _raw(name)
+    if value is None:
+        return 0
+    lowered = value.strip().lower()
+    if lowered in TRUE - {"1"}:
+        return 1
+    if lowered in FALSE - {"0"}:
+        return 0
+    try:
+        number = int(lowered)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name} must be how many proxies stand in front of the site (0, 1, 2, …) or true/false (got {value!r})."
+        ) from None
+    if number < 0:
+        raise ImproperlyConfigured(f"{name} must be at least 0 (got {number}).")
+    return number
+
+
 def env_float(name: str, default: float, minimum: float = 0.0) -> float:
     value = _raw(name)
     if value is None:

@@ -17,6 +17,7 @@ from config.env import (
     env_float,
     env_int,
     env_list,
+    env_proxies,
     env_redis,
     env_str,
 )
@@ -194,7 +195,10 @@ ACCOUNT_PREVENT_ENUMERATION = True
 # RULING P18: failed logins are counted per account *and* address (accounts/adapters.py), so one
 # person guessing cannot lock everyone behind the same address out, nor lock an account for
 # people elsewhere. The per-address cap on all login attempts is high, against floods only.
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key", "login": "100/m/ip"}
+# Issue 34: the account is the one the login text names (its username or its e-mail address), and the
+# address is the client's behind the proxy (config/addresses.py). Sign-ups from one address are
+# limited too (RULING P53): 20 sign-up forms sent an hour, filled in well or not.
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key", "login": "100/m/ip", "signup": "20/h/ip"}
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
@@ -244,7 +248,11 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 3600, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", False) else None
+# Issue 34: how many proxies of our own stand in front (`true` is one). The client's address is then
+# read from X-Forwarded-For as config/addresses.py says, for the site's limits and allauth's alike.
+TRUSTED_PROXIES = env_proxies("DJANGO_BEHIND_PROXY")
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXIES
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
@@ -295,6 +303,10 @@ BOT_MOVE_BUDGET_MS = env_float("BOT_MOVE_BUDGET_MS", 150.0, minimum=1.0)
 STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)
 STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)
+# RULING P52: tables one account may have waiting for players at once (issue 34: one opened 22 in a second).
+MAX_OPEN_LOBBIES = env_int("MAX_OPEN_LOBBIES", 3, minimum=1)
+# The lobby's list of open tables, this many to a page (issue 34: it listed every one, 127 rows).
+LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 25, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
 # RULING P35: a bot awaited this long after the last move, or a vote this long past its deadline,
 # was lost with its task; beat's sweep (tables/recovery.py) queues it again.

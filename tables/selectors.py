@@ -7,10 +7,12 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from accounts.selectors import users_named_publicly
 from tables.models import Table
 
+OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
+
 
 def open_tables(*, game: str = "") -> QuerySet[Table]:
     tables = (
-        Table.objects.filter(status__in=[Table.Status.LOBBY, Table.Status.PLAYING])
+        Table.objects.filter(status__in=OPEN)
         # RULING P54: a host muted site-wide is listed without their own words for a name.
         .prefetch_related(Prefetch("host", queryset=users_named_publicly()))
         .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_bot_accounts
 from accounts.models import User
@@ -67,6 +68,7 @@ def table_create(
         raise TableError(_("A practice table has no stake."))
     turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
     with transaction.atomic():
+        _require_lobby_room(host)
         table = Table.objects.create(
             practice=practice,
             game=game,
@@ -81,6 +83,26 @@ def table_create(
         _seat_take(table=table, user=host, position=0)
         fairness.commitment_open(table=table, attempt=1)  # RULING P30: before anyone can be ready
     return table
+
+
+def _require_lobby_room(host: User) -> None:
+    """RULING P52: a host has at most ``MAX_OPEN_LOBBIES`` tables waiting for players. The host's row
+    is locked first, so two tables opened at once by one account are counted one after the other."""
+    User.objects.select_for_update().filter(pk=host.pk).values_list("pk", flat=True).first()
+    most = settings.MAX_OPEN_LOBBIES
+    if Table.objects.filter(host=host, status=Table.Status.LOBBY).count() >= most:
+        raise TableError(
+            lazy_format(
+                ngettext_lazy(
+                    "You already have %(count)s table waiting for players. "
+                    "Start it or close it before opening another.",
+                    "You already have %(count)s tables waiting for players. "
+                    "Start or close one of them before opening another.",
+                    most,
+                ),
+                count=most,
+            )
+        )
 
 
 def seat_take(*, table_id: int, user: User, position: int) -> None:

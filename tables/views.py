@@ -1,24 +1,67 @@
 from __future__ import annotations
 
+import time
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games import catalog
 from tables import selectors, services
+from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.live import snapshot
 
+# Issue 34: every lobby viewer polls the list every 4 s. The fragment of a (game, page, language)
+# is rendered once a while per process for all of them, however often the tables change: a lobby
+# change shows within this, and a burst of them (22 lobbies opened in a second) costs one render.
+LOBBY_FRAGMENT_SECONDS = 2.0
+lobby_fragments: BoundedCache[tuple[float, SafeString]] = BoundedCache(limit=256)
+clock = time.monotonic  # what the fragments' age is measured by (a test moves it)
+
 
 def lobby(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")
-    context = {"tables": selectors.open_tables(game=game), "game": game, "games": catalog.titles(), "nav": "lobby"}
-    # htmx polls the list alone (django-template-partials: one view, page and fragment).
-    template = "tables/lobby.html#table-list" if request.htmx else "tables/lobby.html"
-    return render(request, template, context)
+    game = game if catalog.known(game) else ""
+    if request.htmx:
+        return HttpResponse(_lobby_fragment(request, game))
+    return render(request, "tables/lobby.html", _lobby_context(request, game))
+
+
+def _lobby_context(request: HttpRequest, game: str) -> dict:
+    # RULING P52 keeps each account to a few lobbies; the list is paged all the same (issue 34: 127
+    # rows, 58 KB, on every poll).
+    page = Paginator(selectors.open_tables(game=game), settings.LOBBY_PAGE_SIZE).get_page(_page_number(request))
+    return {"tables": page, "page": page, "game": game, "games": catalog.titles(), "nav": "lobby"}
+
+
+def _page_number(request: HttpRequest) -> int:
+    # Only a plain number names a page (the fragments are cached by it); past the last is the last.
+    text = request.GET.get("page", "")
+    if not (text.isascii() and text.isdigit()) or len(text) > 7:
+        return 1
+    return max(1, int(text))
+
+
+def _lobby_fragment(request: HttpRequest, game: str) -> SafeString:
+    # htmx polls the list alone (django-template-partials: one view, page and fragment). The list
+    # has nothing of its viewer in it: the same for everyone who reads that language.
+    key = (game, _page_number(request), translation.get_language())
+    now = clock()
+    cached = lobby_fragments.get(key)
+    if cached is not None and now - cached[0] < LOBBY_FRAGMENT_SECONDS:
+        return cached[1]
+    html = SafeString(render_to_string("tables/lobby.html#table-list", _lobby_context(request, game), request))
+    lobby_fragments.put(key, (now, html))
+    return html
 
 
 @login_required

@@ -177,3 +177,35 @@ def reviews_on(settings):
     settings.REVIEWS_ENABLED = True
     settings.REVIEW_CPU_SECONDS = 2.0
     settings.REVIEW_SAMPLES = 12
+
+
+@pytest.fixture(autouse=True)
+def _sign_ups_not_limited_per_address(settings) -> None:
+    """RULING P53 counts sign-ups per address in the shared cache, where they outlast a test: every
+    test's client signs up from 127.0.0.1, so the suite would run into it. The tests of the limit
+    set it back (tests/accounts/test_abuse_accounts.py)."""
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "signup": ""}
+
+
+@pytest.fixture(autouse=True)
+def _socket_limits_start_full(settings) -> None:
+    """The table socket's shared limits (tables/live/limits.py) are counted in Redis, under user
+    ids and addresses that every test's database gives out again: each test starts with them full."""
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        keys = list(client.scan_iter(f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:limit:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture(autouse=True)
+def lobby_fragments_start_empty() -> None:
+    """The lobby's shared list fragment lives a few seconds in the process (tables/views.py): a
+    test must not be shown the last test's tables."""
+    from tables import views
+
+    views.lobby_fragments.clear()

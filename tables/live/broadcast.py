@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+import weakref
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -60,7 +62,53 @@ def send_table_changed(
         async_to_sync(get_channel_layer().group_send)(group_name(table_id), event)
 
 
+# Issue 34: lobby changes of one table (a seat taken or left, ready, not ready) sent from one process
+# at most this often. Each makes every process holding the table's sockets read the table and render
+# its viewers' views; a script toggling "ready" as fast as its limits allow made that read and
+# render ten times a second per account. The first change of a quiet spell goes at once; those that
+# follow within the spell are sent as one, at its end, so the last change always reaches everyone.
+LOBBY_COALESCE_SECONDS = 0.25
+
+
+@dataclass
+class _LobbySends:
+    last: float = -1e9  # the loop's time of the last send
+    trailing: asyncio.TimerHandle | None = None
+
+
+_lobby_sends: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _LobbySends]] = weakref.WeakKeyDictionary()
+
+
 def _start_sending(group: str, event: dict) -> None:
+    if event.get("lobby") and not event.get("state"):
+        loop = asyncio.get_running_loop()
+        sends = _lobby_sends.setdefault(loop, {}).setdefault(group, _LobbySends())
+        wait = sends.last + LOBBY_COALESCE_SECONDS - loop.time()
+        if sends.trailing is not None:
+            return  # the spell's send is already due, and will carry this change too
+        if wait > 0:
+            sends.trailing = loop.call_later(wait, _send_trailing, group, event, sends)
+            return
+        sends.last = loop.time()
+        loop.call_later(LOBBY_COALESCE_SECONDS * 2, _forget_quiet, loop, group, sends)
+    _send(group, event)
+
+
+def _send_trailing(group: str, event: dict, sends: _LobbySends) -> None:
+    loop = asyncio.get_running_loop()
+    sends.trailing, sends.last = None, loop.time()
+    # A fresh id: the sockets of each process read the table once for it, after every change it carries.
+    _send(group, {**event, "id": uuid.uuid4().hex})
+    loop.call_later(LOBBY_COALESCE_SECONDS * 2, _forget_quiet, loop, group, sends)
+
+
+def _forget_quiet(loop: asyncio.AbstractEventLoop, group: str, sends: _LobbySends) -> None:
+    groups = _lobby_sends.get(loop, {})
+    if sends.trailing is None and loop.time() - sends.last >= LOBBY_COALESCE_SECONDS and groups.get(group) is sends:
+        del groups[group]
+
+
+def _send(group: str, event: dict) -> None:
     task = asyncio.get_running_loop().create_task(get_channel_layer().group_send(group, event))
     _sending.add(task)
     task.add_done_callback(_sent)

@@ -21,10 +21,11 @@ from django.db import DatabaseError, DataError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from config import addresses
 from config.i18n import scope_language
 from ops import metrics, observe
 from tables.errors import TableError
-from tables.live import broadcast, fanout, guard, layer_watch, presence, snapshot
+from tables.live import broadcast, fanout, guard, layer_watch, limits, presence, snapshot
 from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
@@ -43,6 +44,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     admitted = False  # holds one of the user's socket places (RULING P16)
     closing = False
     language: str | None = None  # the viewer's, from the handshake (config/i18n.py, issue 26)
+    pushed: str | None = None  # the last view sent: answers a resync (issue 34)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -50,7 +52,8 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.throttle, self.user_throttle = guard.new_throttle(), guard.user_throttle(user.pk)
+        self.address = addresses.scope_address(self.scope)
+        self.throttle, self.buckets = guard.new_throttle(), guard.message_buckets(user.pk, self.address)
         self.login_recheck = guard.new_session_check()
         self.session_key = self.scope["session"].session_key
         broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/live/broadcast.py
@@ -121,14 +124,9 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         """Every frame, whatever its command, passes the limits and checks of tables/live/guard.py first."""
         if self.closing:
             return
-        verdict = self.throttle.admit(self.user_throttle)
-        if verdict is guard.Verdict.CLOSE:
-            await presence.cool_down(self.table_id, self.user.pk)
-            await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
-            return
-        if verdict is not guard.Verdict.PASS:
-            if verdict is guard.Verdict.REFUSE:
-                await self.send(text_data=snapshot.render_flash(guard.SLOW_DOWN))
+        # The socket's own bucket first: a socket flooding on its own costs no Redis round trip.
+        shared = not self.throttle.has_token() or await limits.take(*self.buckets) is None
+        if not await self._admitted(self.throttle.admit(shared)):
             return
         refusal = guard.frame_refusal(text_data)
         if refusal:
@@ -146,6 +144,17 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             logger.warning("refused a table message that raised", exc_info=True)
             await self.send(text_data=snapshot.render_flash(NOT_UNDERSTOOD))
 
+    async def _admitted(self, verdict: guard.Verdict) -> bool:
+        """Whether a message passed its limits; one that did not is told (once a dry spell) or,
+        flooding, closes the socket (RULING P15)."""
+        if verdict is guard.Verdict.CLOSE:
+            await presence.cool_down(self.table_id, self.user.pk)
+            await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
+            return False
+        if verdict is guard.Verdict.REFUSE:
+            await self.send(text_data=snapshot.render_flash(guard.SLOW_DOWN))
+        return verdict is guard.Verdict.PASS
+
     async def receive_json(self, content: object, **kwargs) -> None:
         if is_chat_command(content):
             await self.chat_receive(content)
@@ -155,9 +164,16 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         except ParseError as error:
             await self.send(text_data=snapshot.render_flash(str(error)))
             return
+        # RULING P51: taking and leaving seats and being ready or not, per user across every socket
+        # and process: each is a write and a lobby change that every socket of the table sees.
+        if message.command in guard.LOBBY_COMMANDS and await limits.take(guard.lobby_bucket(self.user.pk)):
+            await self._admitted(self.throttle.admit(False))
+            return
         if message.command == "resync":
-            self.snapshot = await database_sync_to_async(snapshot.load_snapshot)(self.table_id)
-            await self._push()
+            # Issue 34: the site's own page never asks for one (a reconnect brings the whole view), so
+            # a resync is a script's. It is answered with this socket's last push: the current view as
+            # this process knows it, for this viewer alone, with no database read or render.
+            await self.send(text_data=self.pushed or await self._render())
             return
         started = time.perf_counter()
         try:
@@ -209,11 +225,11 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             # Who is connected, read again with the seats: a spectator's sockets announce nothing
             # (only seats show a dot), so one who just sat down is known from here on.
             self.connected = await fanout.connected(self.table_id, event.get("id"))
-        await self._push()
+        await self._push(changed_only=True)
 
     async def presence_changed(self, event: dict) -> None:
         self.connected = await fanout.connected(self.table_id, event.get("id"))
-        await self._push()
+        await self._push(changed_only=True)
 
     async def session_ended(self, event: dict) -> None:
         # RULING P18: logged out (tables/live/sessions.py); only the socket of that session closes.
@@ -252,10 +268,18 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     async def _announce_presence(self) -> None:
         await self.channel_layer.group_send(self.group, {"type": "presence.changed", "id": uuid.uuid4().hex})
 
-    async def _push(self) -> None:
+    async def _render(self) -> str:
         # Who is connected is read once per presence change, not once per move (issue 9).
         if self.connected is None:
             self.connected = await presence.connected_users(self.table_id)
         # Rendering reads no database: the snapshot holds everything.
-        html = fanout.render(self.snapshot, user_id=self.user.pk, connected=self.connected)
+        return fanout.render(self.snapshot, user_id=self.user.pk, connected=self.connected)
+
+    async def _push(self, *, changed_only: bool = False) -> None:
+        html = await self._render()
+        # Issue 34: an event that changes nothing this viewer sees (a change undone within a spell of
+        # tables/live/broadcast.py's coalescing, a presence change of a spectator) sends nothing.
+        if changed_only and (html is self.pushed or html == self.pushed):
+            return
+        self.pushed = html
         await self.send(text_data=html)

@@ -3,10 +3,15 @@
 The consumer runs each incoming frame through here first, whatever its command, so a
 command added later is limited and checked like the others:
 
-- a token bucket per socket (RULING P15): a burst of 10, then 5 messages a second, and
-  one per user over all their sockets in the process: a burst of 20, then 10 a second; a
-  message over either limit is refused (the socket is told once per dry spell), and a
-  socket that keeps sending into an empty bucket is closed;
+- a token bucket per socket (RULING P15): a burst of 10, then 5 messages a second; one per
+  user over all their sockets: a burst of 20, then 10 a second; and one per client address
+  over every account behind it (RULING P51): a burst of 100, then 50 a second. The user's and
+  the address's are counted in Redis (tables/live/limits.py), so they hold across processes. A
+  message over any limit is refused (the socket is told once per dry spell), and a socket that
+  keeps sending into an empty bucket is closed;
+- sitting, leaving, ready and not ready per user (RULING P51): a burst of 6, then one a second;
+- socket openings per client address (RULING P51): a burst of 30, then one a second, counted
+  before the session is read (``OpeningLimit``);
 - the frame itself: text only, at most ``MAX_FRAME_CHARS``, JSON nesting Python can read;
 - the session (RULING P18): a socket whose login has ended is closed when it is told so
   (tables/live/sessions.py: logout, a password change or reset, deactivation); as a safety net for
@@ -19,27 +24,48 @@ command added later is limited and checked like the others:
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
-import weakref
 from dataclasses import dataclass, field
 from enum import Enum
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
+from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
 from accounts import sessions
 from accounts.models import User
+from config import addresses
+from config.i18n import scope_language
 from tables.connections import retry_on_dead_connection
+from tables.live import limits, snapshot
 
 BURST = 10
 RATE = 5.0  # messages per second, refilled continuously
-# Per user, over all their sockets in one process: 20 sockets at 5 a second each would let one
-# account make 100 resyncs or refused commands a second, each a read and a render.
+# Per user, over all their sockets in every process (counted in Redis, tables/live/limits.py): 20
+# sockets at 5 a second each would let one account make 100 refused commands a second.
 USER_BURST = 20
 USER_RATE = 10.0
+# RULING P51: per client address (config/addresses.py), over every account behind it: issue 34
+# found five fresh accounts, each inside its own limits, together slowing every table. An office
+# or a school behind one address plays at a message every few seconds a head; this is fifty people
+# clicking at once, every second.
+ADDRESS_BURST = 100
+ADDRESS_RATE = 50.0
+# RULING P51: sitting, leaving, ready and not ready, per user over all their sockets: a player clicks
+# them a few times a minute; a script toggling "ready" made a write and a lobby change each time.
+LOBBY_COMMANDS = frozenset({"seat_take", "seat_leave", "ready", "unready"})
+LOBBY_BURST = 6
+LOBBY_RATE = 1.0
+# RULING P51: socket openings per client address: a burst of 30 (a family reloading its pages), then
+# one a second. Refused before the session is read or the table loaded.
+HANDSHAKE_BURST = 30
+HANDSHAKE_RATE = 1.0
 # Refused messages build up a penalty that drains at RATE too: a socket still sending after
 # ~4 seconds at twice the allowed rate (or a second of a scripted flood) is cut off.
 PENALTY_TO_CLOSE = 20
@@ -58,6 +84,7 @@ CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_FLOODING = 4429
 
 SLOW_DOWN = _("Too many messages: slow down. The last one was not carried out.")
+TOO_MANY_OPENINGS = _("Too many table windows opened from your network just now. Wait a minute, then reload the page.")
 FLOODING = _("Too many messages: this window is disconnected. Reload the page to reconnect.")
 BINARY = _("Only text messages are accepted.")
 NUL = _("That message has a character it cannot have.")
@@ -89,13 +116,18 @@ class Throttle:
         self.tokens = self.burst
         self.stamp = self.clock()
 
-    def admit(self, shared: Throttle | None = None) -> Verdict:
-        """One message: it passes if this bucket and ``shared`` (the user's) both have a token."""
+    def has_token(self) -> bool:
+        """Refill this bucket; whether it holds a token (then the shared buckets are asked)."""
         now = self.clock()
         elapsed, self.stamp = now - self.stamp, now
         self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
         self.penalty = max(0.0, self.penalty - elapsed * self.rate)
-        if self.tokens >= 1 and (shared is None or shared.take()):
+        return self.tokens >= 1
+
+    def admit(self, shared: bool = True) -> Verdict:
+        """One message: it passes if this bucket has a token and ``shared`` says the buckets the
+        message also draws on (its user's, its address's: ``message_buckets``) gave theirs."""
+        if self.has_token() and shared:
             self.tokens -= 1
             self.told = False
             return Verdict.PASS
@@ -107,31 +139,29 @@ class Throttle:
         self.told = True
         return Verdict.REFUSE
 
-    def take(self) -> bool:
-        """A token from this bucket, if it has one (the user's bucket, shared by their sockets)."""
-        now = self.clock()
-        elapsed, self.stamp = now - self.stamp, now
-        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-# The user's bucket lives as long as one of their sockets in this process holds it.
-_user_throttles: weakref.WeakValueDictionary[int, Throttle] = weakref.WeakValueDictionary()
-
 
 def new_throttle() -> Throttle:
     """A socket's throttle at the current limits (read at each connect, so a test can lower them)."""
     return Throttle(burst=BURST, rate=RATE, close_at=PENALTY_TO_CLOSE)
 
 
-def user_throttle(user_id: int) -> Throttle:
-    throttle = _user_throttles.get(user_id)
-    if throttle is None:
-        throttle = _user_throttles[user_id] = Throttle(burst=USER_BURST, rate=USER_RATE)
-    return throttle
+def message_buckets(user_id: int, address: str) -> tuple[limits.Bucket, ...]:
+    """What a message draws on besides its socket's own bucket: its user's, and its address's
+    (RULINGS P15, P51). A connection with no address (an in-process test client) has only the user's."""
+    user = limits.Bucket(f"messages:user:{user_id}", USER_BURST, USER_RATE)
+    if address == addresses.UNKNOWN:
+        return (user,)
+    return user, limits.Bucket(f"messages:address:{addresses.limit_key(address)}", ADDRESS_BURST, ADDRESS_RATE)
+
+
+def lobby_bucket(user_id: int) -> limits.Bucket:
+    return limits.Bucket(f"lobby:user:{user_id}", LOBBY_BURST, LOBBY_RATE)
+
+
+def handshake_bucket(address: str) -> limits.Bucket | None:
+    if address == addresses.UNKNOWN:
+        return None
+    return limits.Bucket(f"handshakes:{addresses.limit_key(address)}", HANDSHAKE_BURST, HANDSHAKE_RATE)
 
 
 @dataclass
@@ -216,3 +246,33 @@ def _login_holds(data: dict, session_key: str, user_id: int) -> bool:
     # The new password is saved (and announced) a moment before this browser's session carries its
     # hash: it holds until then, for this password only (the move tells the sockets again).
     return sessions.rotation_expected(session_key, auth_hash=current)
+
+
+class OpeningRefused(AsyncWebsocketConsumer):
+    """A table socket refused at its opening (RULING P51): told why after the pause of RULING P16, closed."""
+
+    channel_layer_alias = "none"  # it hears nothing: no channel of its own on the layer
+
+    async def connect(self) -> None:
+        await self.accept()
+        await asyncio.sleep(random.uniform(*REFUSAL_PAUSE_SECONDS))
+        with translation.override(scope_language(self.scope)):
+            await self.send(text_data=snapshot.render_flash(str(TOO_MANY_OPENINGS)))
+        await self.close(code=CLOSE_FLOODING)
+
+
+class OpeningLimit:
+    """ASGI middleware: table sockets opened from one address over every account behind it (RULING
+    P51), counted before the session and the user are read, so a flood of refused openings costs
+    no database read."""
+
+    def __init__(self, application) -> None:
+        self.application = application
+        self.refused = OpeningRefused.as_asgi()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/tables/"):
+            bucket = handshake_bucket(addresses.scope_address(scope))
+            if bucket is not None and await limits.take(bucket) is not None:
+                return await self.refused(scope, receive, send)
+        return await self.application(scope, receive, send)

@@ -62,6 +62,15 @@ def _prefix() -> str:
     return settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
 
 
+def redis_client() -> aioredis.Redis:
+    """The process's pooled client of this event loop, for the other counts kept in Redis (live/limits.py)."""
+    return _client()
+
+
+def key_prefix() -> str:
+    return _prefix()
+
+
 # Not "presence:<id>": that name held a hash before the heartbeat (issue 21), and a site
 # upgraded while such keys live would meet them with the wrong type.
 def _key(table_id: int) -> str:

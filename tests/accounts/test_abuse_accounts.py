@@ -99,3 +99,62 @@ def test_failed_logins_lock_one_account_at_one_address_only(player) -> None:
         reverse("account_login"), {"login": player.username, "password": "a-long-pass-phrase"}
     )
     assert home.status_code == 302 and home["Location"] == "/"
+
+
+def login(client: Client, text: str, password: str = "wrong"):
+    return client.post(reverse("account_login"), {"login": text, "password": password})
+
+
+def test_guesses_by_username_and_by_email_count_against_one_account(player) -> None:
+    # Issue 34, finding 3: five by username and five more by e-mail were ten guesses a window.
+    confirmed(player)
+    attacker = Client(REMOTE_ADDR=f"203.0.113.{int(RUN, 16) % 250}")
+    for text in [player.username] * 3 + [player.email, player.email.upper()]:
+        login(attacker, text)
+    for text in (player.email, player.username.upper()):
+        locked = login(attacker, text, "a-long-pass-phrase")
+        assert locked.status_code == 200 and b"Too many failed login attempts" in locked.content
+
+
+def test_behind_the_proxy_one_players_guesses_lock_only_their_own_address(settings, player) -> None:
+    # Issue 34, finding 3: behind the load balancer every player's connection comes from it.
+    settings.TRUSTED_PROXIES = 1
+    confirmed(player)
+    balancer = {"REMOTE_ADDR": "10.0.0.2"}
+    attacker = Client(**balancer, HTTP_X_FORWARDED_FOR=f"198.51.100.{int(RUN, 16) % 250}")
+    for _ in range(5):
+        login(attacker, player.username)
+    assert b"Too many failed login attempts" in login(attacker, player.username, "a-long-pass-phrase").content
+    # The owner, through the same balancer from their own address, is not locked out; a forged
+    # header naming the owner's address does not move the attacker there either.
+    owner = Client(**balancer, HTTP_X_FORWARDED_FOR="192.0.2.77")
+    assert login(owner, player.username, "a-long-pass-phrase").status_code == 302
+    forged = Client(**balancer, HTTP_X_FORWARDED_FOR=f"192.0.2.77, 198.51.100.{int(RUN, 16) % 250}")
+    assert b"Too many failed login attempts" in login(forged, player.username, "a-long-pass-phrase").content
+
+
+def test_a_flood_of_logins_from_one_address_leaves_the_others_behind_the_proxy_alone(settings, player) -> None:
+    settings.TRUSTED_PROXIES = 1
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login": "3/m/ip"}
+    confirmed(player)
+    flood = Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=f"198.51.100.{int(RUN, 16) % 250 + 1}")
+    for number in range(3):
+        login(flood, f"ghost{number}{RUN}")
+    assert login(flood, player.username, "a-long-pass-phrase").status_code == 429
+    other = Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=f"192.0.2.{int(RUN, 16) % 250 + 1}")
+    assert login(other, player.username, "a-long-pass-phrase").status_code == 302
+
+
+def test_sign_ups_are_limited_per_address(settings) -> None:
+    # RULING P53 (the suite lifts it for every other test: tests/conftest.py).
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "signup": "2/h/ip"}
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    farm = {"REMOTE_ADDR": f"198.18.{int(RUN[:2], 16)}.{int(RUN[2:4], 16)}"}
+    for number in range(2):
+        assert sign_up(Client(**farm), f"farm{number}{RUN}", f"farm{number}{RUN}@example.com").status_code == 302
+    refused = sign_up(Client(**farm), f"farm2{RUN}", f"farm2{RUN}@example.com")
+    assert refused.status_code == 429
+    assert not User.objects.filter(username=f"farm2{RUN}").exists()
+    other_address = f"198.19.{int(RUN[4:6], 16)}.{int(RUN[6:], 16)}"
+    elsewhere = sign_up(Client(REMOTE_ADDR=other_address), f"else{RUN}", f"else{RUN}@example.com")
+    assert elsewhere.status_code == 302

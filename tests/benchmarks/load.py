@@ -529,6 +529,13 @@ class Stats:
         return self.start <= scheduled < self.end
 
 
+def client_address(index: int) -> str:
+    """The ``index``-th loopback address from 127.1.0.1 on: on Linux all of 127/8 reaches lo, and a
+    client may bind any of them as its source. The site limits openings and messages per address
+    (RULING P51), so each table's players come from an address of their own, as households do."""
+    return f"127.{1 + index // 62_500 % 250}.{index // 250 % 250}.{index % 250 + 1}"
+
+
 class TableRun:
     """One table's four clients; they share a clock, so fan-out is measured exactly."""
 
@@ -609,6 +616,7 @@ class SeatClient:
                         max_size=None,
                         ping_interval=None,
                         open_timeout=30,
+                        local_addr=(client_address(self.table.table_id), 0),
                     )
                 async with ws:
                     self.ws = ws
@@ -907,6 +915,7 @@ async def measure_idle(
             additional_headers={"Cookie": f"sessionid={session}"},
             open_timeout=60,
             max_queue=4,
+            local_addr=(client_address(index // 4), 0),  # a lobby's four sockets from one address
         )
         await ws.recv()  # the first fragment: the consumer is really up
         return ws

@@ -20,14 +20,22 @@ def session_cookie(user) -> str:
 
 
 async def connect(
-    table_id: int, user=None, *, origin: str = "http://localhost", accept_language: str | None = None
+    table_id: int,
+    user=None,
+    *,
+    origin: str = "http://localhost",
+    accept_language: str | None = None,
+    address: str | None = None,
 ) -> tuple[WebsocketCommunicator, bool]:
+    """``address``: the connection's peer, as Daphne gives it (a test communicator has none)."""
     headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
     if accept_language is not None:
         headers.append((b"accept-language", accept_language.encode()))
     if user is not None:
         headers.append((b"cookie", (await session_cookie(user)).encode()))
     communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    if address is not None:
+        communicator.scope["client"] = [address, 50000]  # read when the application first runs, below
     connected, _ = await communicator.connect(timeout=5)
     return communicator, connected
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from tables import services, views
+from tables.errors import TableError
 from tables.models import Table
 from tests.tables.helpers import open_table
 
@@ -63,3 +66,70 @@ def test_anyone_signed_in_may_watch_a_table(client, host, outsider) -> None:
     client.force_login(outsider)
     page = client.get(reverse("table", args=[table.pk])).content.decode()
     assert 'id="live"' in page and "watching" in page
+
+
+def many_hosts(count: int) -> list:
+    from accounts.models import User
+
+    return [
+        User.objects.create_user(f"host{number}", f"host{number}@example.com", "pass-phrase-9")
+        for number in range(count)
+    ]
+
+
+def test_the_lobby_list_is_paged(client, settings) -> None:
+    # Issue 34, finding 8: every open table on every poll (127 rows, 58 KB).
+    settings.LOBBY_PAGE_SIZE = 4
+    tables = [open_table(host, "sita") for host in many_hosts(10)]
+    first = client.get(reverse("lobby"), HTTP_HX_REQUEST="true").content.decode()
+    shown = [table.pk for table in tables if f"/tables/{table.pk}/" in first]
+    assert shown == [table.pk for table in tables[-4:]]  # the newest first
+    assert "Page 1 of 3" in first and "?page=2" in first
+    last = client.get(reverse("lobby") + "?page=3").content.decode()
+    assert [table.pk for table in tables if f"/tables/{table.pk}/" in last] == [tables[0].pk, tables[1].pk]
+    # The poll keeps its page; a page past the end, or not a number, is the last or the first.
+    assert 'hx-get="/?page=3"' in last
+    assert "Page 3 of 3" in client.get(reverse("lobby") + "?page=99").content.decode()
+    assert "Page 1 of 3" in client.get(reverse("lobby") + "?page=x").content.decode()
+
+
+def test_viewers_polling_the_lobby_share_one_render(
+    client, host, outsider, monkeypatch, django_assert_max_num_queries
+) -> None:
+    # Issue 34, finding 8: the fragment has nothing of its viewer; it is rendered once a while.
+    now = [1000.0]
+    monkeypatch.setattr(views, "clock", lambda: now[0])
+    open_table(host, "sita")
+    client.force_login(host)
+    mine = client.get(reverse("lobby"), HTTP_HX_REQUEST="true").content
+    other = Client()
+    other.force_login(outsider)
+    with django_assert_max_num_queries(2):  # the session and the user: nothing of the list
+        theirs = other.get(reverse("lobby"), HTTP_HX_REQUEST="true").content
+    assert theirs == mine
+    # A change to what it lists shows once the shared fragment is older than its few seconds.
+    open_table(outsider, "estimation")
+    now[0] += views.LOBBY_FRAGMENT_SECONDS
+    assert b"Estimation" in other.get(reverse("lobby"), HTTP_HX_REQUEST="true").content
+
+
+def test_a_player_may_have_three_lobbies_open_and_is_told_why_not_a_fourth(client, host) -> None:
+    # RULING P52 (issue 34, finding 8: one account opened 22 lobbies in a second).
+    for _ in range(3):
+        open_table(host, "sita")
+    client.force_login(host)
+    response = client.post(reverse("table_new"), {"game": "sita", "players": 4, "match_count": 1})
+    assert response.status_code == 200
+    assert "You already have 3 tables waiting for players" in response.content.decode()
+    assert Table.objects.filter(host=host).count() == 3
+    # A started or closed table no longer counts.
+    services.table_close(table_id=Table.objects.filter(host=host).first().pk, by=host)
+    assert client.post(reverse("table_new"), {"game": "sita", "players": 4, "match_count": 1}).status_code == 302
+
+
+def test_the_cap_is_a_setting_and_holds_in_the_service(host, settings) -> None:
+    settings.MAX_OPEN_LOBBIES = 1
+    open_table(host, "sita")
+    with pytest.raises(TableError, match="You already have 1 table waiting for players"):
+        open_table(host, "estimation")
+    assert Table.objects.filter(host=host).count() == 1
