@@ -14,8 +14,8 @@ and how many moves the CPU safety cap stopped (RULING P49). The shortest game op
 used (Sitaratas has no shorter option than its 26-round schedule; Estimation micro, 5 fixed
 rounds, unless ``--estimation-length`` asks for one with call rounds; SITA one match).
 
-``--starved N`` plays N deals twice in this process, once as it is and once with a process
-per core burning the CPU beside it, and says whether the strong bot chose exactly the same
+``--starved N`` plays N deals twice in this process, once as it is and once with
+``--burners`` processes (default 1) burning the CPU beside it, and says whether the strong bot chose exactly the same
 moves: its budget is a count of samples, so load must not change a single move.
 """
 
@@ -164,7 +164,7 @@ def starved(args: argparse.Namespace, options: dict) -> None:
     started = time.perf_counter()
     plain = [deal(item) for item in work]
     plain_seconds = time.perf_counter() - started
-    burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(os.cpu_count() or 1)]
+    burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(args.burners)]
     for burner in burners:
         burner.start()
     try:
@@ -197,6 +197,7 @@ def main() -> None:
     )
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--starved", type=int, default=0, help="compare N deals as they are and starved of CPU")
+    parser.add_argument("--burners", type=int, default=1, help="processes burning the CPU in the starved run")
     parser.add_argument(
         "--estimation-length",
         choices=("micro", "mini", "full"),
