@@ -41,7 +41,11 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request,
         "games/match.html",
-        {**history.match_page(match=match), "nav": "history", "fairness": fair_pages.fairness_panel(match)},
+        {
+            **history.match_page(match=match),
+            "nav": "history",
+            "fairness": fair_pages.fairness_panel(match, viewer=request.user),
+        },
     )
 
 

@@ -13,6 +13,7 @@ from tables.errors import TableError
 from tables.live.messages import parse_message
 from tables.live.snapshot import load_snapshot, render_live
 from tests.games.history_helpers import play_to_end
+from tests.helpers import fair_value
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +74,7 @@ def test_the_level_comes_from_the_message_and_a_bad_one_changes_nothing(host) ->
 
 def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(client, host) -> None:
     table = sita_table_with_levels(host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host))
+    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     assert match.status == "finished"
     levels = {
         player.seat: player.user.bot_level for player in MatchPlayer.objects.filter(match=match).select_related("user")
@@ -101,7 +102,7 @@ def test_the_bot_task_plays_the_seats_level(host, monkeypatch) -> None:
         return real(game, level)
 
     monkeypatch.setattr(services, "get_bot", spy)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     services.bots_act(match_id=match.pk, version=match.version)
     assert sorted(asked) == ["easy", "normal", "strong"]
 
