@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def small_budget(monkeypatch):
-    monkeypatch.setenv("BOT_MOVE_BUDGET_MS", "5")
+def small_budget(settings):
+    settings.BOT_STRONG_SAMPLES = 5
 
 
 def sita_table_with_levels(host: User):
@@ -90,21 +90,25 @@ def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(cli
     assert rated == {"", "easy", "normal", "strong"}
 
 
-def test_the_bot_task_plays_the_seats_level(host, monkeypatch) -> None:
+def test_the_bot_task_plays_the_seats_level_and_the_strong_bots_samples_go_to_the_metrics(host, monkeypatch) -> None:
     from games import bots
+    from ops import metrics
 
     table = sita_table_with_levels(host)
-    asked = []
+    asked, sampled = [], []
     real = bots.get_bot
 
     def spy(game, level="good"):
         asked.append(level)
         return real(game, level)
 
-    monkeypatch.setattr(services, "get_bot", spy)
+    monkeypatch.setattr(bots, "get_bot", spy)
+    monkeypatch.setattr(metrics, "bot_sampled", lambda game, samples, capped: sampled.append((game, samples, capped)))
     match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     services.bots_act(match_id=match.pk, version=match.version)
     assert sorted(asked) == ["easy", "normal", "strong"]
+    # RULING P49: the strong bot weighed exactly BOT_STRONG_SAMPLES deals, and the metrics say so.
+    assert sampled == [("sita", 5, False)]
 
 
 def test_an_admin_sees_a_bots_level_but_cannot_edit_it(admin_client) -> None:
