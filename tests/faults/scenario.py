@@ -12,8 +12,6 @@ import json
 import os
 import sys
 
-from tests.helpers import fair_value
-
 
 def main(argv: list[str]) -> dict:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -23,7 +21,7 @@ def main(argv: list[str]) -> dict:
     from games.models import Match
     from tables import services, votes
     from tests.conftest import make_user
-    from tests.helpers import session_key_for
+    from tests.helpers import fair_value, session_key_for
 
     if argv[0] == "start":
         game, humans, bots = argv[1], int(argv[2]), int(argv[3])
