@@ -3,7 +3,10 @@ share of the pot; its stake stays in the pot and the others share it by place (R
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import Match, MatchEvent, MatchPlayer
@@ -75,6 +78,10 @@ def test_a_staker_away_when_the_game_ends_takes_no_share_and_the_wallet_says_why
     # Ratings count the game as played (RULING P11): only the pot changes.
     assert players[player.pk].rating_after is not None and players[player.pk].place is not None
     assert_coins_conserved()
+    # The nightly check agrees: the forfeit row moves nothing, and the split left the walker out.
+    out, err = StringIO(), StringIO()
+    call_command("verify_matches", stdout=out, stderr=err)
+    assert out.getvalue().strip().endswith("OK") and err.getvalue() == "", err.getvalue()
 
 
 def test_a_staker_whose_decisions_were_mostly_played_by_the_clock_takes_no_share(host, player) -> None:
