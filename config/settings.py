@@ -21,6 +21,7 @@ from config.env import (
     env_redis,
     env_str,
 )
+from games.bots import budget
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -297,9 +298,11 @@ SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
 # The site's own terms (RULINGS P1, P4, P6, P8, S12: docs/rules/).
 SITE_NAME = env_str("SITE_NAME", "Sitaratas")
 BOT_DELAY_SECONDS = env_float("BOT_DELAY_SECONDS", 1.0)
-# Read here only to refuse a bad value at start-up: the bots (pure Python, no Django) read the
-# variable themselves (games/bots/budget.py, RULING P49).
-BOT_MOVE_BUDGET_MS = env_float("BOT_MOVE_BUDGET_MS", 150.0, minimum=1.0)
+# RULING P49: a strong bot's budget is a count of sampled deals per move, so its strength does
+# not depend on the server's load; the CPU cap (the thread's own CPU time) is only a safety net.
+# The site passes both to the bots (tables/botplay.py); the bots read no environment.
+BOT_STRONG_SAMPLES = env_int("BOT_STRONG_SAMPLES", budget.DEFAULT_SAMPLES, minimum=1)
+BOT_MOVE_CPU_CAP_MS = env_float("BOT_MOVE_CPU_CAP_MS", 1000 * budget.DEFAULT_CPU_SECONDS, minimum=1.0)
 STARTING_COINS = env_int("STARTING_COINS", 1000, minimum=0)
 STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)

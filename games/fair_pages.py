@@ -9,16 +9,24 @@ from games.models import Match
 from games.records import fairness
 
 
-def fairness_panel(match: Match) -> dict:
+def fairness_panel(match: Match, viewer: object = None) -> dict:
     """The panel of an ended game (only those have a page, RULING P2); ``legacy`` when it was
-    dealt before fair deals. Nothing here shows a card: a dismissed game's hands stay private."""
+    dealt before fair deals. Nothing here shows a card: a dismissed game's hands stay private.
+
+    ``viewer_seat`` and ``viewer_account``: where the signed-in viewer sat, so that their browser
+    checks its value at their own seat, under their own account (fair-v2 binds both)."""
     fair = (match.record or {}).get("fairness")
     if not fair:
         return {"legacy": True}
     players = list(match.match_players.select_related("user"))
     names = {player.seat: player.user.name for player in players}
     users = {player.seat: player.user_id for player in players}
+    viewer_id = getattr(viewer, "pk", None)
+    mine = next((player.seat for player in players if viewer_id is not None and player.user_id == viewer_id), None)
     return {
+        "viewer_seat": mine,
+        "viewer_account": viewer_id if mine is not None else None,
+        "attempt": fair.get("attempt"),
         "legacy": False,
         "version": fair["version"],
         "commitment": fair["commitment"],
@@ -42,6 +50,6 @@ def fairness_checks(match: Match) -> dict:
         return {"verifiable": False, "message": str(error), "checks": []}
     return {
         "verifiable": True,
-        "ok": all(check.ok for check in checks),
+        "ok": all(check.ok is not False for check in checks),  # a note (None) is not a failure
         "checks": [check.as_dict() for check in checks],
     }

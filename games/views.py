@@ -44,7 +44,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             **history.match_page(match=match),
             "nav": "history",
-            "fairness": fair_pages.fairness_panel(match),
+            "fairness": fair_pages.fairness_panel(match, viewer=request.user),
             "reviews": review_pages.match_review_summary(match=match, viewer=request.user),
         },
     )

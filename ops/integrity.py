@@ -100,8 +100,13 @@ def _match_differences(match: Match, report: Report) -> Iterator[str]:
         if _normal(engine.record(state)) != _normal(stored):
             yield "stored record differs from the replayed game's record"
         if "fairness" in match.record:
-            for check in fairness.check_record(match.record):
-                if not check.ok:
+            try:
+                checks = fairness.check_record(match.record)
+            except fairness.NotVerifiable as error:
+                yield f"fair deal check failed: {error}"
+                checks = []
+            for check in checks:
+                if check.ok is False:  # None: what a record alone cannot prove, not a failure
                     yield f"fair deal check failed: {check.line()}"
     if match.status == Match.Status.FINISHED and over:
         record = engine.record(state)
@@ -125,8 +130,15 @@ def _split_differences(match: Match, places: dict[int, int]) -> Iterator[str]:
     if not collected:
         return
     seats = {user_id: seat for seat, user_id in MatchPlayer.objects.filter(match=match).values_list("seat", "user_id")}
-    shares = split_pot(sum(collected.values()), [(places[seats[user_id]], seats[user_id]) for user_id in collected])
-    expected = {user_id: shares[seats[user_id]] for user_id in collected if shares[seats[user_id]]}
+    # RULING P50: the stakers who forfeited their share are left out of the split (their stake stays).
+    forfeited = set(
+        Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_FORFEIT).values_list("user_id", flat=True)
+    )
+    sharing = [user_id for user_id in collected if user_id not in forfeited]
+    if not sharing:
+        return  # every staker forfeited: the stakes were refunded
+    shares = split_pot(sum(collected.values()), [(places[seats[user_id]], seats[user_id]) for user_id in sharing])
+    expected = {user_id: shares[seats[user_id]] for user_id in sharing if shares[seats[user_id]]}
     paid = dict(
         Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_PAYOUT, entries__amount__gt=0).values_list(
             "user_id", "entries__amount"
@@ -146,7 +158,13 @@ def _split_differences(match: Match, places: dict[int, int]) -> Iterator[str]:
 def _ledger_differences(report: Report, since: datetime | None) -> Iterator[str]:
     transfers = Transfer.objects.all() if since is None else Transfer.objects.filter(created_at__gte=since)
     report.transfers = transfers.count()
-    unbalanced = transfers.annotate(total=Sum("entries__amount")).exclude(total=0).values_list("pk", "reason", "total")
+    # A transfer without entries moves nothing (RULING P50's forfeit): balanced by definition.
+    unbalanced = (
+        transfers.annotate(total=Sum("entries__amount"))
+        .filter(total__isnull=False)
+        .exclude(total=0)
+        .values_list("pk", "reason", "total")
+    )
     for pk, reason, total in unbalanced:
         yield f"transfer {pk} ({reason}) entries sum to {total}, not 0"
     # The whole ledger, whatever ``since`` is: one bad entry anywhere breaks every balance.

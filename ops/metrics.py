@@ -36,6 +36,16 @@ MOVE_SECONDS = Histogram(
 FAILED_MOVES = Counter("sitaratas_failed_moves", "Moves refused, by reason.", ["reason"])
 OPEN_SOCKETS = Gauge("sitaratas_open_sockets", "Table sockets open, per process.", multiprocess_mode="liveall")
 BOT_MOVE_SECONDS = Histogram("sitaratas_bot_move_seconds", "A bot's choice of one move.", ["game"], buckets=BOT_BUCKETS)
+SAMPLE_BUCKETS = (1, 5, 10, 25, 50, 100, 150, 200, 300, 500, 1000, 2000)
+BOT_SAMPLES = Histogram(
+    "sitaratas_bot_samples",
+    "Sampled deals a strong bot weighed for one move (RULING P49): below the setting means it was capped.",
+    ["game"],
+    buckets=SAMPLE_BUCKETS,
+)
+BOT_CAPPED = Counter(
+    "sitaratas_bot_capped_moves", "Strong-bot moves stopped by the CPU safety cap (RULING P49).", ["game"]
+)
 LEDGER_TRANSFERS = Counter("sitaratas_ledger_transfers", "Ledger transfers committed.", ["asset", "reason"])
 TASK_LAG = Histogram(
     "sitaratas_task_lag_seconds",
@@ -96,6 +106,13 @@ def socket_closed() -> None:
 
 def bot_timed(game: str, seconds: float) -> None:
     BOT_MOVE_SECONDS.labels(game).observe(seconds)
+
+
+def bot_sampled(game: str, samples: int, *, capped: bool) -> None:
+    """A strong bot's move: how many samples it weighed, and whether the CPU cap stopped it."""
+    BOT_SAMPLES.labels(game).observe(samples)
+    if capped:
+        BOT_CAPPED.labels(game).inc()
 
 
 def transfer_done(asset: str, reason: str) -> None:

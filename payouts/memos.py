@@ -30,6 +30,16 @@ _FIXED = {
     ),
     "Game aborted: stake refunded.": lambda: gettext("Game aborted: stake refunded."),
     "Game aborted: pass returned.": lambda: gettext("Game aborted: pass returned."),
+    # RULING P50: why a staker took no share of the pot.
+    "No share of the pot: you were away when the game ended.": lambda: gettext(
+        "No share of the pot: you were away when the game ended."
+    ),
+    "No share of the pot: more than half of your decisions were played by the clock.": lambda: gettext(
+        "No share of the pot: more than half of your decisions were played by the clock."
+    ),
+    "No share for anyone: every staker was away or played mostly by the clock. Stake refunded.": lambda: gettext(
+        "No share for anyone: every staker was away or played mostly by the clock. Stake refunded."
+    ),
 }
 
 # payouts.services.payout_memo: the staker's rank among the stakers, tied or not (RULING P42).

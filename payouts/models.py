@@ -90,6 +90,8 @@ class Transfer(models.Model):
         POT_COLLECT = "pot_collect", _("Stake into the pot")
         POT_PAYOUT = "pot_payout", _("Payout from the pot")
         POT_REFUND = "pot_refund", _("Stake refunded")
+        # RULING P50: a staker who takes no share; the transfer moves nothing, its memo says why.
+        POT_FORFEIT = "pot_forfeit", _("No share of the pot")
         PASS_RESERVE = "pass_reserve", _("Pass reserved")
         PASS_RELEASE = "pass_release", _("Pass released")
         PASS_USE = "pass_use", _("Pass used")

@@ -206,6 +206,10 @@ def _stake_stories(user: User, limit: int) -> list[Movement]:
                 "Stake lost: %(coins)s coins stayed in the pot (place %(place)s in the game).",
                 collect.coins,
             ) % {"coins": coins, "place": player.place}
+            # RULING P50: a forfeited share says why, in the words of its ledger row.
+            forfeit = Transfer.objects.filter(user=user, match=match, reason=Transfer.Reason.POT_FORFEIT).first()
+            if forfeit is not None:
+                story = f"{story} {memo_text(forfeit.memo)}"
             rows.append(Movement(lost, 0, None, story, lost=True))
     return rows
 

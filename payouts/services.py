@@ -149,22 +149,52 @@ def pot_collect(*, table: Table, match: Match, users: list[User]) -> int:
         return pot.balance
 
 
-def pot_settle(*, table: Table, match: Match, places: dict[int, int]) -> dict[int, int]:
+# RULING P50: why a staker takes no share of the pot, as the wallet says it (payouts/memos.py).
+FORFEIT_MEMOS = {
+    "away": "No share of the pot: you were away when the game ended.",
+    "clock": "No share of the pot: more than half of your decisions were played by the clock.",
+}
+
+EVERY_STAKER_FORFEITED = "No share for anyone: every staker was away or played mostly by the clock. Stake refunded."
+
+
+def pot_settle(
+    *, table: Table, match: Match, places: dict[int, int], forfeits: dict[int, str] | None = None
+) -> dict[int, int]:
     """RULING P5: pay the pot by the rule book's split among the players who staked in ``match``.
 
     ``places`` maps each staker's user id to their place in the game (1 = best, ties
-    share). Returns the payout per user id (0 for a staker who gets nothing).
+    share). ``forfeits`` maps a staker's user id to why they take no share (RULING P50:
+    "away" or "clock"): their stake stays in the pot, and the other stakers split it by
+    place among themselves; a forfeit is written to the ledger as a transfer that moves
+    nothing, with its memo. If every staker forfeits, nobody qualifies, and every stake
+    goes back to its staker. Returns the payout per user id (0 for a staker who gets nothing).
     """
+    forfeits = forfeits or {}
     with transaction.atomic():
         pot = _pot(table)
         _lock(pot)
         stakers = _stakers(match)
         if not stakers or pot.balance <= 0:
             return {}
-        ranked = [(places[user_id], seat, user_id) for user_id, seat in stakers.items()]
+        qualified = {user_id: seat for user_id, seat in stakers.items() if user_id not in forfeits}
+        users = User.objects.in_bulk(stakers)
+        if not qualified:
+            refunds = pot_refund(table=table, match=match, memo=EVERY_STAKER_FORFEITED)
+            return {user_id: refunds.get(user_id, 0) for user_id in stakers}
+        for user_id in sorted(set(stakers) - set(qualified)):
+            Transfer.objects.create(
+                asset=Asset.COINS,
+                reason=Reason.POT_FORFEIT,
+                memo=FORFEIT_MEMOS[forfeits[user_id]],
+                user=users[user_id],
+                table=table,
+                match=match,
+                created_at=timezone.now(),
+            )
+        ranked = [(places[user_id], seat, user_id) for user_id, seat in qualified.items()]
         shares = split_pot(pot.balance, [(place, seat) for place, seat, _user in ranked])
-        payouts = {user_id: shares[seat] for _place, seat, user_id in ranked}
-        users = User.objects.in_bulk(payouts)
+        payouts = dict.fromkeys(stakers, 0) | {user_id: shares[seat] for _place, seat, user_id in ranked}
         for user_id, amount in sorted(payouts.items()):
             if amount:
                 _move(
@@ -176,7 +206,7 @@ def pot_settle(*, table: Table, match: Match, places: dict[int, int]) -> dict[in
                     user=users[user_id],
                     table=table,
                     match=match,
-                    memo=payout_memo(places[user_id], sorted(places[u] for u in stakers)),
+                    memo=payout_memo(places[user_id], sorted(places[u] for u in qualified)),
                 )
         return payouts
 

@@ -27,9 +27,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Count, Q
 
 from config.i18n import gettext as _  # the render's catalogue in a live render (config/i18n.py)
 from games import catalog
+from games.models import MatchEvent
 from tables.tasks import clock_expire
 
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
@@ -70,6 +72,20 @@ def away_seats(match) -> set[int]:
 
 def is_away(match, seat: int) -> bool:
     return str(seat) in (match.clock_seats or {}).get("away", {})
+
+
+def pot_forfeits(match, humans: set[int]) -> dict[int, str]:
+    """RULING P50: the human seats that take no share of a staked game's pot, with why: "away"
+    (marked away when the game ended) or "clock" (more than half of their decisions were played
+    by the clock or the house). Read under the Match lock, after the last move's events are written."""
+    counts = (
+        MatchEvent.objects.filter(match_id=match.pk, seat__in=humans)
+        .values("seat")
+        .annotate(decisions=Count("pk"), clocked=Count("pk", filter=Q(by_clock=True)))
+    )
+    forfeits = {row["seat"]: "clock" for row in counts if 2 * row["clocked"] > row["decisions"]}
+    forfeits.update({seat: "away" for seat in away_seats(match) & humans})
+    return forfeits
 
 
 def _seats(match) -> dict:

@@ -2,17 +2,21 @@
 
 Called by ``tables.services`` inside their transactions, under the Table or Match
 lock: each step of the table's life cycle has its part here. The secret is read
-only to derive the seed at the start and to reveal it once the game is over;
+only to derive the seed at the start, to seed the bots' moves (under another label) and to
+reveal it once the game is over;
 nothing that renders a page or a socket frame gets it before then
 (``live_panel``, ``match_panel``).
 """
 
 from __future__ import annotations
 
+import random
+import secrets
+
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import refusal
+from config.i18n import lazy_format, refusal
 from games.models import Match, MatchEvent
 from games.records import fairness as protocol
 from tables.errors import TableError
@@ -48,28 +52,24 @@ def _current(table: Table) -> DealCommitment:
     attempt = table.matches.count() + 1
     commitment = DealCommitment.objects.select_for_update().filter(table=table, attempt=attempt).first()
     if commitment is None:
-        # Only a table made outside table_create (a script, a test) lacks one; opening it now
-        # means it was not on the page before the lobby filled, which its created_at shows.
-        commitment = commitment_open(table=table, attempt=attempt)
+        # RULING P30: every attempt's commitment is made in the transaction that opens the table
+        # or the attempt. Making one now would publish it after players may have been ready.
+        raise TableError(
+            _("This table has no commitment for its deal, so it cannot be dealt fairly; open a new table.")
+        )
     return commitment
 
 
-def value_give(*, table: Table, user: User, value: str | None) -> None:
-    """A human's value with "ready" (or the host's with "start"). ``None``: a caller that is not
-    a browser (a script, a test); the site draws the value and says so in the record (P31)."""
+def value_give(*, table: Table, user: User, value: object) -> None:
+    """RULING P31: a human's value with "ready" (or the host's with "start"). Refused when it is
+    missing or malformed, from any caller: the site never draws a value in a player's place."""
     seat = table.seats.filter(user=user).first()
     if seat is None or user.is_bot:
         return
-    by = protocol.BY_PLAYER
-    if value is None:
-        value, by = protocol.new_value(), protocol.BY_SITE
-    else:
-        try:
-            value = protocol.normalise_value(value)
-        except ValueError as error:
-            raise TableError(refusal(error)) from None
+    value = player_value(value)
     commitment = _current(table)
-    commitment.entropy = {**commitment.entropy, str(seat.position): {"user": user.pk, "value": value, "by": by}}
+    entry = {"user": user.pk, "value": value, "by": protocol.BY_PLAYER}
+    commitment.entropy = {**commitment.entropy, str(seat.position): entry}
     commitment.save(update_fields=["entropy"])
 
 
@@ -83,26 +83,50 @@ def value_withdraw(*, table: Table, user: User) -> None:
 
 
 def seed_for_start(*, table: Table, seats: list[Seat]) -> tuple[DealCommitment, int]:
-    """RULING P32: freeze the values in seat order and derive the match's seed from them.
+    """RULING P32: freeze every seat (number, kind, account, value) and derive the seed (fair-v2).
 
-    A value counts only if the user who gave it still sits in that seat. A human with none
-    (ready before fair deals arrived) gets one drawn by the site, marked as such.
+    A value counts only if the user who gave it still sits in that seat and sent it
+    themselves. A human without one (ready before this rule, when the site drew values) is
+    asked to press ready again: nothing is drawn for them.
     """
     commitment = _current(table)
-    contributions = []
+    inputs, missing = [], []
     for seat in seats:
         entry = commitment.entropy.get(str(seat.position))
         if seat.user.is_bot:
-            contributions.append({"seat": seat.position, "value": None, "by": protocol.BY_BOT})
-        elif entry and entry["user"] == seat.user_id:
-            contributions.append({"seat": seat.position, "value": entry["value"], "by": entry["by"]})
+            inputs.append(protocol.SeatInput(seat.position, protocol.BY_BOT, seat.user_id))
+        elif entry and entry["user"] == seat.user_id and entry.get("by") == protocol.BY_PLAYER:
+            inputs.append(protocol.SeatInput(seat.position, protocol.BY_PLAYER, seat.user_id, entry["value"]))
         else:
-            contributions.append({"seat": seat.position, "value": protocol.new_value(), "by": protocol.BY_SITE})
-    digest, seed = protocol.derive_seed(
-        commitment.secret, commitment.commitment, [entry["value"] for entry in contributions], table.pk
+            missing.append(seat.user.name)
+    if missing:
+        raise TableError(
+            lazy_format(
+                _("%(names)s must send a random value: press “Not ready”, then “I'm ready” again."),
+                names=", ".join(missing),
+            )
+        )
+    digest, seed = protocol.derive_seed_v2(
+        commitment.secret, commitment.commitment, table.pk, commitment.attempt, inputs
     )
-    commitment.contributions = {"values": contributions, "hmac": digest, "seed": seed}
+    commitment.contributions = {
+        "version": protocol.VERSION,
+        "values": [entry.as_dict() for entry in inputs],
+        "hmac": digest,
+        "seed": seed,
+    }
     return commitment, seed
+
+
+def bot_rng(*, match: Match, seat: int, label: str = "bot") -> random.Random:
+    """The generator for one bot (or house) move: drawn from the attempt's secret under its own
+    label (``protocol.bot_seed``), never from the match's seed, so no bot can replay a deal's
+    shuffle. The same move gets the same generator, so a retried task makes the same move. A
+    game dealt before fair deals has no secret: its bots draw from ``secrets``."""
+    secret = DealCommitment.objects.filter(match_id=match.pk).values_list("secret", flat=True).first()
+    if secret is None:
+        return random.Random(secrets.randbits(128))
+    return random.Random(protocol.bot_seed(secret, match.pk, match.version, seat, label))
 
 
 def attach(*, commitment: DealCommitment, match: Match) -> None:
@@ -119,6 +143,9 @@ def with_fairness(match: Match, record: dict) -> dict:
     commitment = DealCommitment.objects.filter(match=match).first()
     if commitment is None or not commitment.contributions:
         return record
+    # Attempts started before fair-v2 froze their values without a version: they stay fair-v1.
+    contributions = dict(commitment.contributions)
+    version = contributions.pop("version", protocol.V1)
     actions = [
         [seat, action]
         for seat, action in MatchEvent.objects.filter(match=match).order_by("version").values_list("seat", "action")
@@ -126,12 +153,12 @@ def with_fairness(match: Match, record: dict) -> dict:
     return {
         **record,
         "fairness": {
-            "version": protocol.VERSION,
+            "version": version,
             "commitment": commitment.commitment,
             "secret": commitment.secret,
             "table": match.table_id,
             "attempt": match.attempt,
-            **commitment.contributions,
+            **contributions,
             "actions": actions,
         },
     }
@@ -160,7 +187,7 @@ def live_panel(*, table: Table, match: Match | None) -> dict | None:
 def _panel(commitment: DealCommitment, *, revealed: bool, match: Match | None) -> dict:
     panel = {
         "legacy": False,
-        "version": protocol.VERSION,
+        "version": (commitment.contributions or {}).get("version", protocol.VERSION if match is None else protocol.V1),
         "commitment": commitment.commitment,
         "table": commitment.table_id,
     }

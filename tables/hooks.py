@@ -17,6 +17,7 @@ from games.ratings import ratings_update
 from games.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
+from tables import clock
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 
@@ -66,8 +67,17 @@ def match_started(*, table: Table, match: Match, users: list[User]) -> None:
 def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
     table = match.table
     if table.stake:
-        # RULING P5: paid in the same transaction that records the result.
-        paid = payouts.pot_settle(table=table, match=match, places={p.user_id: p.place for p in players})
+        # RULING P5: paid in the same transaction that records the result. RULING P50: a seat away
+        # at the end, or played mostly by the clock, takes no share; its stake stays in the pot.
+        human_ids = set(
+            User.objects.filter(pk__in=[p.user_id for p in players], is_bot=False).values_list("pk", flat=True)
+        )
+        humans = {p.seat for p in players if p.user_id in human_ids}
+        by_seat = clock.pot_forfeits(match, humans)
+        forfeits = {p.user_id: by_seat[p.seat] for p in players if p.seat in by_seat}
+        paid = payouts.pot_settle(
+            table=table, match=match, places={p.user_id: p.place for p in players}, forfeits=forfeits
+        )
         for player in players:
             player.payout = paid.get(player.user_id)
         MatchPlayer.objects.bulk_update(players, ["payout"])

@@ -10,8 +10,6 @@ and bot tasks go out only after commit.
 
 from __future__ import annotations
 
-import random
-import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -25,12 +23,11 @@ from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_b
 from accounts.models import User
 from config.i18n import lazy_format, refusal
 from games import catalog, storage
-from games.bots import get_bot
 from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchPlayer
 from games.records.places import places_from_groups
 from ops import metrics
-from tables import clock, fairness, hooks, matchstore
+from tables import botplay, clock, fairness, hooks, matchstore
 from tables.errors import TableError
 from tables.live.broadcast import table_changed_on_commit
 from tables.models import Seat, Table
@@ -147,8 +144,8 @@ def seat_leave(*, table_id: int, user: User) -> None:
 
 
 def seat_ready(*, table_id: int, user: User, ready: bool, entropy: str | None = None) -> None:
-    """``entropy``: the player's random value for the deal (RULING P31); None only from callers
-    that are not a browser, and then the site draws it (the table socket always sends one)."""
+    """``entropy``: the player's random value for the deal (RULING P31); "ready" without one is
+    refused, from a browser or any other caller (the site never draws it for them)."""
     with transaction.atomic():
         table = _lock_lobby(table_id)
         updated = table.seats.filter(user=user).update(is_ready=ready)
@@ -302,8 +299,9 @@ def match_act(*, match_id: int, user: User, action: object, version: int | None,
 def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int:
     """Let every bot that is awaited move. A task for an older version does nothing.
 
-    Returns how many bot moves were applied. Bot choices are seeded from the
-    game's seed, the version and the seat, so a retried task makes the same move.
+    Returns how many bot moves were applied. Bot choices are seeded from the attempt's
+    secret, the version and the seat (never the deal's seed), so a retried task makes the
+    same move.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -320,11 +318,8 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
         for seat in [seat for seat in engine.to_act(state) if seat in bots]:
             if seat not in engine.to_act(state):
                 continue
-            bot = get_bot(match.game, _bot_level(bots[seat]))
-            rng = random.Random(f"{match.seed}:{match.version}:{seat}")
-            started = time.perf_counter()
-            action = bot(engine.view(state, seat), rng)
-            metrics.bot_timed(match.game, time.perf_counter() - started)
+            view = engine.view(state, seat)
+            action = botplay.bot_action(match=match, seat=seat, level=_bot_level(bots[seat]), view=view)
             state = action_apply(
                 match,
                 engine,
@@ -540,14 +535,12 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
         engine = _engine(match.game)
         state = matchstore.loaded(match.game, match.pk, match.version, match.state)
         users = {seat: user_id for seat, user_id, _level in matchstore.seating(match)}
-        bot = get_bot(match.game)
         events: list[tuple] = []
         # SITA: every seat that has not chosen when time is up gets a bot choice at once.
         for seat in due:
             if seat not in engine.to_act(state):
                 continue
-            rng = random.Random(f"{match.seed}:{match.version}:{seat}:clock")
-            action = bot(engine.view(state, seat), rng)
+            action = botplay.clock_action(match=match, seat=seat, view=engine.view(state, seat))
             state = action_apply(
                 match,
                 engine,

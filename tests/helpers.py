@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -11,6 +12,12 @@ from urllib.parse import quote
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connections
+
+
+def fair_value() -> str:
+    """A player's random value for the deal, as their browser sends it with "ready" or "start"
+    (RULING P31: the site refuses both without one and never draws it in the player's place)."""
+    return secrets.token_hex(16)
 
 
 def race(*calls) -> list:

@@ -3,9 +3,9 @@
 A bot is a function ``choose(view, rng) -> action``: ``view`` is exactly what
 ``engine.view(state, seat)`` gives that seat, ``rng`` a ``random.Random``. The
 same view and the same generator state give the same action, so a retried
-Celery task makes the same move. The strong bots are the exception: how many deals they
-sample depends on the clock (RULING P49), so a retry may choose differently; that is
-harmless, as a move is only kept once its transaction commits.
+Celery task makes the same move. The strong bots also take a ``Budget``: a count of
+sampled deals (RULING P49), so they are deterministic too, unless their CPU safety cap
+stops a move early (``Budget.capped``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import logging
 import random
 from collections.abc import Callable
 
+from games.bots.budget import Budget
 from games.engines import get_engine
 
 Bot = Callable[[dict, random.Random], dict]
@@ -52,6 +53,15 @@ def get_bot(game: str, level: str = "good") -> Bot:
     return normal
 
 
+def bot_move(game: str, level: str, view: dict, rng: random.Random, budget: Budget) -> dict:
+    """The action of ``game``'s bot at ``level`` for ``view``; a strong bot spends ``budget``
+    (the others sample nothing, and leave ``budget.done`` at 0)."""
+    bot = get_bot(game, level)
+    if level == "strong":
+        return bot(view, rng, budget)  # type: ignore[call-arg]
+    return bot(view, rng)
+
+
 def _is_game(game: object) -> bool:
     try:
         get_engine(game)
@@ -76,9 +86,9 @@ def _guarded(strong: Bot, normal: Bot, game: str) -> Bot:
     never wait on a bot that raised. The tests call the strong bots directly, so a failure
     there still fails loudly."""
 
-    def choose(view: dict, rng: random.Random) -> dict:
+    def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict:
         try:
-            action = strong(view, rng)
+            action = strong(view, rng, budget)  # type: ignore[call-arg]
         except Exception:
             logger.exception("The strong %s bot failed; the normal bot moves instead.", game)
             return normal(view, rng)

@@ -1,59 +1,55 @@
-"""The strong bots' time budget per move (issue 25).
+"""The strong bots' budget per move: a count of sampled deals (issue 38, RULING P49).
 
-A strong bot evaluates its candidates on one sampled deal after another and stops when one
-more sample would overrun the budget, so the number of samples adapts to the position and
-to the machine. ``BOT_MOVE_BUDGET_MS`` sets the budget (default 150 ms); a move never runs
-more than the budget plus one sample, and a sample is kept to a few milliseconds.
+A strong bot evaluates its candidates on one sampled deal after another until it has done
+``samples`` of them. The count, not the clock, decides how strong the bot is, so a bot on a
+busy server plays exactly the moves it plays on an idle one: the same view, generator and
+count give the same move. The site passes the count in (its ``BOT_STRONG_SAMPLES``
+setting); this library reads no environment.
+
+The only clock is a safety net: if the samples have taken more than ``cpu_seconds`` of the
+thread's own CPU time (``time.thread_time``, which does not run while another process has
+the core), the bot stops early and says so in ``capped``. The cap is set far above what the
+default count needs, so it fires only for a position much heavier than any measured.
 """
 
 from __future__ import annotations
 
-import os
 import time
 
-DEFAULT_BUDGET_MS = 150.0
-# Stop this far before the budget: the clock is read between samples, and the choice itself
-# (averaging, building the action) still follows the last sample.
-SAFETY = 0.9
-
-
-def budget_seconds() -> float:
-    """The budget from ``BOT_MOVE_BUDGET_MS``; a missing, empty or bad value means the default."""
-    raw = os.environ.get("BOT_MOVE_BUDGET_MS", "")
-    try:
-        value = float(raw) if raw.strip() else DEFAULT_BUDGET_MS
-    except ValueError:
-        value = DEFAULT_BUDGET_MS
-    return max(1.0, value) / 1000.0
+# Samples per move of the strong bots, by default (docs/performance.md has the strength).
+DEFAULT_SAMPLES = 200
+# The safety cap, in seconds of the thread's CPU time per move.
+DEFAULT_CPU_SECONDS = 2.0
 
 
 class Budget:
-    """A deadline for one move: ``more()`` says whether another sample fits.
+    """One move's budget: ``more()`` says whether another sample is to be done.
 
-    ``samples`` fixes the number of samples instead (tests and replays that must be
-    deterministic); ``seconds`` overrides the environment's budget.
+    ``done`` counts the samples taken; ``capped`` is true when the CPU cap stopped the move
+    before ``samples`` were done (the site counts those in its metrics).
     """
 
-    __slots__ = ("start", "deadline", "samples", "done", "_slowest")
+    __slots__ = ("samples", "cpu_seconds", "done", "capped", "_cpu_start")
 
-    def __init__(self, seconds: float | None = None, samples: int | None = None) -> None:
-        self.start = time.perf_counter()
-        self.deadline = self.start + (budget_seconds() if seconds is None else seconds) * SAFETY
+    def __init__(self, samples: int | None = None, cpu_seconds: float | None = DEFAULT_CPU_SECONDS) -> None:
+        samples = DEFAULT_SAMPLES if samples is None else samples
+        if samples < 1:
+            raise ValueError("A strong bot needs at least one sample per move.")
         self.samples = samples
+        self.cpu_seconds = cpu_seconds
         self.done = 0
-        self._slowest = 0.0
+        self.capped = False
+        self._cpu_start = time.thread_time()
 
     def more(self) -> bool:
-        """Whether one more sample fits; the first sample always runs, so a move is always chosen."""
-        if self.samples is not None:
-            return self.done < self.samples
-        if self.done == 0:
-            return True
-        now = time.perf_counter()
-        # Assume the next sample may take as long as the slowest one so far.
-        return now + self._slowest < self.deadline
+        """Whether one more sample is due; the first always is, so a move is always chosen."""
+        if self.done >= self.samples:
+            return False
+        if self.done and self.cpu_seconds is not None and time.thread_time() - self._cpu_start > self.cpu_seconds:
+            self.capped = True
+            return False
+        return True
 
-    def tick(self, started: float) -> None:
-        """Record one finished sample that began at ``started`` (a ``perf_counter`` reading)."""
+    def tick(self) -> None:
+        """Record one finished sample."""
         self.done += 1
-        self._slowest = max(self._slowest, time.perf_counter() - started)

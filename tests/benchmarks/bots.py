@@ -1,23 +1,29 @@
-"""Strong bot against today's normal bots, on duplicate deals (issue 25). Not a test.
+"""Strong bot against today's normal bots, on duplicate deals (issues 25, 38). Not a test.
 
-Run: ``.venv/bin/python tests/benchmarks/bots.py --game sita --deals 400 [--jobs 2] [--budget-ms 150]``
+Run: ``.venv/bin/python tests/benchmarks/bots.py --game sita --deals 200 [--jobs 2] [--samples 200]``
+and the load check: ``.venv/bin/python tests/benchmarks/bots.py --game sita --starved 20``.
 
 Every deal is one game seed played once per rotation of the seats: the strong bot sits at
 seat 0, then 1, … at a four-player table with normal bots in the other seats, so the luck
 of the cards cancels out over a deal. Printed per game: the strong bot's first-place rate
-(25 % is parity at four seats), its mean score margin per game (its total minus the other
-seats' mean; for SITA, where fewer points are better, the other seats' mean minus its
-total) with a 95 % confidence interval over deals, and its move times (p50 / p95 / max,
-counting only moves with a choice). The shortest game options are used (Sitaratas has no
-shorter option than its 26-round schedule; Estimation micro, 5 fixed rounds, unless
-``--estimation-length`` asks for one with call rounds; SITA one match) and printed. A
-running summary is printed every ``--every`` deals, so a long run that is stopped still
-leaves figures.
+with ties split (a first place shared by k seats counts 1/k; 25 % is parity at four seats),
+its mean score margin per game (its total minus the other seats' mean; for SITA, where fewer
+points are better, the other seats' mean minus its total) with a 95 % confidence interval
+over deals, its samples and move times (p50 / p95 / max, counting only moves with a choice),
+and how many moves the CPU safety cap stopped (RULING P49). The shortest game options are
+used (Sitaratas has no shorter option than its 26-round schedule; Estimation micro, 5 fixed
+rounds, unless ``--estimation-length`` asks for one with call rounds; SITA one match).
+
+``--starved N`` plays N deals twice in this process, once as it is and once with
+``--burners`` processes (default 1) burning the CPU beside it, and says whether the strong bot chose exactly the same
+moves: its budget is a count of samples, so load must not change a single move.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import multiprocessing
 import os
@@ -27,11 +33,13 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.bots import get_bot  # noqa: E402
+from games.bots.budget import DEFAULT_CPU_SECONDS, DEFAULT_SAMPLES, Budget  # noqa: E402
 from games.engines import get_engine  # noqa: E402
 
 PLAYERS = 4
@@ -43,12 +51,23 @@ OPTIONS = {
 LOWER_IS_BETTER = {"sita"}
 
 
-def play(game: str, options: dict, seed: int, strong_seat: int) -> tuple[bool, float, list[float]]:
-    """One game: (strong bot placed first, its margin, its move times in seconds)."""
+@dataclass
+class Game:
+    first: float  # 1 for a first place alone, 1/k for one shared by k seats, else 0
+    margin: float
+    times: list[float] = field(default_factory=list)
+    samples: list[int] = field(default_factory=list)
+    capped: int = 0
+    moves: str = ""  # a digest of the strong bot's moves, to compare runs
+
+
+def play(game: str, options: dict, seed: int, strong_seat: int, samples: int, cpu_seconds: float) -> Game:
+    """One game, the strong bot at ``strong_seat``."""
     engine = get_engine(game)
     strong, normal = get_bot(game, "strong"), get_bot(game, "normal")
     state = engine.new_game(PLAYERS, options, seed)
-    times: list[float] = []
+    result = Game(0.0, 0.0)
+    chosen = hashlib.sha256()
     moves = 0
     while not engine.is_over(state):
         for seat in engine.to_act(state):
@@ -57,10 +76,14 @@ def play(game: str, options: dict, seed: int, strong_seat: int) -> tuple[bool, f
             view = engine.view(state, seat)
             rng = random.Random(f"{seed}:{strong_seat}:{moves}:{seat}")
             if seat == strong_seat:
+                budget = Budget(samples=samples, cpu_seconds=cpu_seconds)
                 started = time.perf_counter()
-                action = strong(view, rng)
+                action = strong(view, rng, budget)
                 if len(view["legal_actions"]) > 1:
-                    times.append(time.perf_counter() - started)
+                    result.times.append(time.perf_counter() - started)
+                    result.samples.append(budget.done)
+                    result.capped += budget.capped
+                chosen.update(json.dumps(action, sort_keys=True).encode())
             else:
                 action = normal(view, rng)
             state = engine.apply(state, seat, action)
@@ -68,21 +91,18 @@ def play(game: str, options: dict, seed: int, strong_seat: int) -> tuple[bool, f
     final = engine.view(state, None)
     totals = final["totals"]
     others = [total for seat, total in enumerate(totals) if seat != strong_seat]
-    margin = totals[strong_seat] - sum(others) / len(others)
+    result.margin = totals[strong_seat] - sum(others) / len(others)
     if game in LOWER_IS_BETTER:
-        margin = -margin
-    return strong_seat in final["placements"][0], margin, times
+        result.margin = -result.margin
+    best = final["placements"][0]
+    result.first = 1 / len(best) if strong_seat in best else 0.0
+    result.moves = chosen.hexdigest()
+    return result
 
 
-def deal(args: tuple[str, dict, int]) -> tuple[list[bool], list[float], list[float]]:
-    game, options, seed = args
-    firsts, margins, times = [], [], []
-    for seat in range(PLAYERS):
-        first, margin, moved = play(game, options, seed, seat)
-        firsts.append(first)
-        margins.append(margin)
-        times.extend(moved)
-    return firsts, margins, times
+def deal(args: tuple[str, dict, int, int, float]) -> list[Game]:
+    game, options, seed, samples, cpu_seconds = args
+    return [play(game, options, seed, seat, samples, cpu_seconds) for seat in range(PLAYERS)]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -90,17 +110,28 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
-def summary(game: str, deals: list[tuple[list[bool], list[float], list[float]]]) -> str:
-    firsts = [first for firsts, _, _ in deals for first in firsts]
-    per_deal = [statistics.fmean(margins) for _, margins, _ in deals]
-    times = [moved for _, _, moves in deals for moved in moves]
+def summary(game: str, deals: list[list[Game]]) -> str:
+    games = [played for rotation in deals for played in rotation]
+    per_deal = [statistics.fmean(played.margin for played in rotation) for rotation in deals]
+    times = [moved for played in games for moved in played.times]
+    samples = [count for played in games for count in played.samples]
+    firsts = [played.first for played in games]
+    # The first-place rate's interval over deals too: the four rotations of a deal are not independent.
+    first_per_deal = [statistics.fmean(played.first for played in rotation) for rotation in deals]
     mean = statistics.fmean(per_deal)
     half = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else float("nan")
+    first = statistics.fmean(first_per_deal)
+    first_half = (
+        1.96 * statistics.stdev(first_per_deal) / math.sqrt(len(first_per_deal)) if len(deals) > 1 else float("nan")
+    )
+    capped = sum(played.capped for played in games)
     return (
-        f"{game}: deals {len(deals)} (games {len(firsts)}) · first place {100 * sum(firsts) / len(firsts):.1f} % · "
-        f"margin per game {mean:+.2f} (95 % CI {mean - half:+.2f} … {mean + half:+.2f}) · "
-        f"move time p50 {1000 * percentile(times, 0.5):.0f} ms, p95 {1000 * percentile(times, 0.95):.0f} ms, "
-        f"max {1000 * max(times, default=float('nan')):.0f} ms over {len(times)} moves"
+        f"{game}: deals {len(deals)} (games {len(games)}) · first place, ties split, "
+        f"{100 * sum(firsts) / len(firsts):.1f} % (95 % CI {100 * (first - first_half):.1f} … "
+        f"{100 * (first + first_half):.1f}) · margin per game {mean:+.2f} (95 % CI {mean - half:+.2f} … "
+        f"{mean + half:+.2f}) · samples per move p50 {percentile(samples, 0.5):.0f}, min {min(samples, default=0)} · "
+        f"capped {capped} of {len(samples)} moves · move time p50 {1000 * percentile(times, 0.5):.0f} ms, "
+        f"p95 {1000 * percentile(times, 0.95):.0f} ms, max {1000 * max(times, default=float('nan')):.0f} ms"
     )
 
 
@@ -118,13 +149,55 @@ def commit() -> str:
         return os.environ.get("BENCH_COMMIT", "unknown")
 
 
+def burn() -> None:
+    """Keep one core busy until terminated."""
+    while True:
+        pass
+
+
+def starved(args: argparse.Namespace, options: dict) -> None:
+    """The same deals as they are and beside a burner per core: the moves must not differ."""
+    work = [
+        (args.game, options, seed, args.samples, args.cpu_cap)
+        for seed in range(args.first_seed, args.first_seed + args.starved)
+    ]
+    started = time.perf_counter()
+    plain = [deal(item) for item in work]
+    plain_seconds = time.perf_counter() - started
+    burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(args.burners)]
+    for burner in burners:
+        burner.start()
+    try:
+        started = time.perf_counter()
+        loaded = [deal(item) for item in work]
+        loaded_seconds = time.perf_counter() - started
+    finally:
+        for burner in burners:
+            burner.terminate()
+    games = [(a, b) for rotation_a, rotation_b in zip(plain, loaded) for a, b in zip(rotation_a, rotation_b)]
+    same = sum(a.moves == b.moves for a, b in games)
+    moves = sum(len(a.samples) for a, _ in games)
+    print(
+        f"STARVED {args.game}: deals {len(work)} (games {len(games)}, {moves} strong moves with a choice) · "
+        f"identical moves in {same} of {len(games)} games · capped {sum(a.capped for a, _ in games)} as it is, "
+        f"{sum(b.capped for _, b in games)} with {len(burners)} burner(s) · wall {plain_seconds:.0f} s as it is, "
+        f"{loaded_seconds:.0f} s starved",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(OPTIONS), required=True)
-    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--budget-ms", type=float, default=None, help="BOT_MOVE_BUDGET_MS for the strong bot")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="BOT_STRONG_SAMPLES for the strong bot")
+    parser.add_argument(
+        "--cpu-cap", type=float, default=DEFAULT_CPU_SECONDS, help="the safety cap per move, CPU seconds"
+    )
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--starved", type=int, default=0, help="compare N deals as they are and starved of CPU")
+    parser.add_argument("--burners", type=int, default=1, help="processes burning the CPU in the starved run")
     parser.add_argument(
         "--estimation-length",
         choices=("micro", "mini", "full"),
@@ -134,16 +207,20 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=10, help="print a running summary every N deals")
     args = parser.parse_args()
     options = {"length": args.estimation_length} if args.game == "estimation" else OPTIONS[args.game]
-    if args.budget_ms is not None:
-        os.environ["BOT_MOVE_BUDGET_MS"] = str(args.budget_ms)
     print(
         f"game {args.game} · options {options} · {PLAYERS} players · 1 strong vs {PLAYERS - 1} normal · "
-        f"budget {os.environ.get('BOT_MOVE_BUDGET_MS', '150 (default)')} ms · jobs {args.jobs} · "
+        f"{args.samples} samples per move, CPU cap {args.cpu_cap} s · jobs {args.jobs} · "
         f"machine {platform.node()} ({os.cpu_count()} cores, {platform.python_implementation()} "
         f"{platform.python_version()}) · commit {commit()}",
         flush=True,
     )
-    work = [(args.game, options, seed) for seed in range(args.first_seed, args.first_seed + args.deals)]
+    if args.starved:
+        starved(args, options)
+        return
+    work = [
+        (args.game, options, seed, args.samples, args.cpu_cap)
+        for seed in range(args.first_seed, args.first_seed + args.deals)
+    ]
     done: list = []
     started = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:

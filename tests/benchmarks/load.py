@@ -52,6 +52,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import subprocess
 import sys
 import time
@@ -275,8 +276,8 @@ def open_tables(players: list[tuple[int, str]], *, game: str, seats: int, option
             if start:
                 for position, user in enumerate(group[1:], start=1):
                     services.seat_take(table_id=table.pk, user=user, position=position)
-                    services.seat_ready(table_id=table.pk, user=user, ready=True)
-                services.table_start(table_id=table.pk, host=group[0])
+                    services.seat_ready(table_id=table.pk, user=user, ready=True, entropy=secrets.token_hex(16))
+                services.table_start(table_id=table.pk, host=group[0], entropy=secrets.token_hex(16))
             table_ids.append(table.pk)
     return table_ids
 
@@ -423,7 +424,7 @@ def play_bot_games(base_url: str, sessions: list[str], *, games: list[tuple[str,
             table = services.table_create(host=user, game=game, seat_count=4, options=options)
             for position in range(1, 4):
                 services.bot_add(table_id=table.pk, host=user, position=position)
-            services.table_start(table_id=table.pk, host=user)
+            services.table_start(table_id=table.pk, host=user, entropy=secrets.token_hex(16))
             return table.pk
         finally:
             connection.close()

@@ -78,3 +78,9 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     assert host.inner_text("#fair-verdict") == "✓ Every check passed.", host.inner_text("#fair-checks")
     assert checks["commitment"] == checks["seed"] == checks["your value"] == "ok"
     assert checks["round 1 (site's engine)"] == checks["play (site's engine)"] == "ok"
+    # Issue 38: the host's own value must be at the host's own seat. The guest's value, which the
+    # game used at the guest's seat, does not pass for the host's.
+    host.evaluate("([key, value]) => localStorage.setItem(key, value)", ["fair-sent:" + commitment, TYPED])
+    host.click("#fair-verify-button")
+    host.wait_for_selector("#fair-verdict.fail")
+    assert host.get_attribute("#fair-checks li[data-check='your value']", "class") == "fail"

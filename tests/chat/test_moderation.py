@@ -17,6 +17,7 @@ from games.models import Match
 from tables import services as table_services
 from tests.chat.helpers import seated_sita_table
 from tests.conftest import make_user
+from tests.helpers import fair_value
 from tests.tables.helpers import state_of
 
 CHANGELIST = "/admin/chat/chatmessage/"
@@ -156,7 +157,7 @@ def test_messages_are_append_only_in_the_database(admin_user, host, player) -> N
 def test_a_finished_games_chat_is_on_its_page_for_its_players_only(client, host, player, outsider) -> None:
     table = seated_sita_table(host, player)
     post(table, outsider, "lobby talk", channel="spectators")  # before the game: not the game's
-    match = table_services.table_start(table_id=table.pk, host=host)
+    match = table_services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     post(table, host, "Good luck <script>alert(1)</script> see https://example.com")
     post(table, outsider, "go piet", channel="spectators")
     hidden = post(table, player, "something rude")

@@ -29,8 +29,9 @@ def start_django(**overrides: str) -> subprocess.CompletedProcess:
     [
         ("DJANGO_DEBUG", "maybe"),
         ("BOT_DELAY_SECONDS", "soon"),
-        ("BOT_MOVE_BUDGET_MS", "fast"),
-        ("BOT_MOVE_BUDGET_MS", "0"),
+        ("BOT_STRONG_SAMPLES", "many"),
+        ("BOT_STRONG_SAMPLES", "0"),
+        ("BOT_MOVE_CPU_CAP_MS", "0"),
         ("STARTING_COINS", "-5"),
         ("DATABASE_URL", "mysql://x@localhost/db"),
         ("REDIS_URL", "localhost:6379"),

@@ -11,6 +11,7 @@ from games.models import Match, MatchEvent
 from payouts.selectors import coin_balance
 from tables.models import Table
 from tests.games.history_helpers import play_to_end, started_match
+from tests.helpers import fair_value
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db
@@ -85,9 +86,9 @@ def test_the_abort_action_refunds_stakes(staff, host, player, settings) -> None:
     from tests.tables.helpers import fill_with_bots
 
     services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     # RULING P5: the stakes went into the pot at the start; an abort refunds every one.
     assert [coin_balance(user=user) for user in (host, player)] == [settings.STARTING_COINS - 50] * 2
     staff.post(

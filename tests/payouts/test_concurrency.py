@@ -8,7 +8,7 @@ from payouts.models import Transfer
 from tables import services
 from tables.errors import TableError
 from tests.conftest import make_user
-from tests.helpers import race
+from tests.helpers import fair_value, race
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, wallet
 from tests.tables.helpers import fill_with_bots, open_table, seat_guests
 
@@ -46,8 +46,8 @@ def test_a_double_start_starts_once_and_collects_once(host, player) -> None:
     seat_guests(table, [player])
     fill_with_bots(table, host)
     results = race(
-        lambda: services.table_start(table_id=table.pk, host=host),
-        lambda: services.table_start(table_id=table.pk, host=host),
+        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
+        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
     )
     assert sum(isinstance(result, TableError) for result in results) == 1
     assert table.matches.count() == 1
@@ -61,8 +61,8 @@ def test_a_double_start_of_a_sitaratas_table_uses_each_pass_once(host, player) -
     seat_guests(table, [player])
     fill_with_bots(table, host)
     race(
-        lambda: services.table_start(table_id=table.pk, host=host),
-        lambda: services.table_start(table_id=table.pk, host=host),
+        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
+        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
     )
     assert Transfer.objects.filter(reason="pass_use").count() == 2
     assert_passes_conserved()

@@ -21,6 +21,7 @@ from tables import services, tasks, votes
 from tables.errors import TableError
 from tables.models import Table
 from tests.conftest import make_user
+from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, play_to_end
 from tests.tables.helpers import fill_with_bots
 
@@ -78,7 +79,7 @@ class LedgerMachine(RuleBasedStateMachine):
         table.seats.exclude(user=None).update(is_ready=True)
         fill_with_bots(table, table.host)
         with suppress(TableError):  # a refusal is a legal outcome of a random step
-            services.table_start(table_id=table.pk, host=table.host)
+            services.table_start(table_id=table.pk, host=table.host, entropy=fair_value())
 
     @rule(pick=st.integers(0, 50))
     def finish(self, pick) -> None:

@@ -12,6 +12,7 @@ from tables import services
 from tables.errors import TableError
 from tables.models import Table
 from tests.conftest import make_user
+from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, play_to_end, wallet
 from tests.tables.helpers import fill_with_bots, open_table
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _staked_table(host, player, stake=100):
     table = open_table(host, "estimation", stake=stake)
     services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
     return table
 
@@ -58,7 +59,7 @@ def test_closing_a_lobby_releases_every_hold(host, player) -> None:
 
 def test_the_start_collects_the_pot_and_the_end_pays_the_split(host, player) -> None:
     table = _staked_table(host, player, stake=101)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert balance("pot", table=table) == 202 and balance("stake_held", table=table) == 0
     match = play_to_end(match)
     assert match.status == Match.Status.FINISHED
@@ -74,9 +75,9 @@ def test_the_start_collects_the_pot_and_the_end_pays_the_split(host, player) -> 
 
 def test_a_double_start_collects_once(host, player) -> None:
     table = _staked_table(host, player)
-    services.table_start(table_id=table.pk, host=host)
+    services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError):
-        services.table_start(table_id=table.pk, host=host)
+        services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert Transfer.objects.filter(reason="pot_collect").count() == 2
     assert balance("pot", table=table) == 200
 
@@ -86,7 +87,7 @@ def test_an_admin_abort_refunds_stakes_and_records_why(host, player) -> None:
     admin.is_staff = True
     admin.save()
     table = _staked_table(host, player)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError, match="admin"):
         services.match_abort(match_id=match.pk, by=host, reason="no")
     services.match_abort(match_id=match.pk, by=admin, reason="Players vanished")
@@ -107,9 +108,9 @@ def test_sitaratas_seats_reserve_passes_the_start_uses_them_and_an_abort_returns
     services.seat_leave(table_id=table.pk, user=player)
     assert selectors.pass_counts(user=player) == {"free": 5, "reserved": 0, "used": 0}
     services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
     admin = make_user("root")
     admin.is_staff = True

@@ -8,6 +8,7 @@ from games.engines import get_engine
 from games.models import Match
 from tables import services
 from tables.models import Table
+from tests.helpers import fair_value
 
 DEFAULT_SEATS = {"sitaratas": 3, "estimation": 4, "sita": 3}
 
@@ -29,7 +30,7 @@ def seat_guests(table, guests) -> None:
     """Each guest takes the next seat after the host's (1, 2, …) and is ready."""
     for position, guest in enumerate(guests, start=1):
         services.seat_take(table_id=table.pk, user=guest, position=position)
-        services.seat_ready(table_id=table.pk, user=guest, ready=True)
+        services.seat_ready(table_id=table.pk, user=guest, ready=True, entropy=fair_value())
 
 
 def start_table(
@@ -48,7 +49,7 @@ def start_table(
     table = open_table(host, game, seat_count=seat_count, options=options, stake=stake)
     seat_guests(table, guests)
     fill_with_bots(table, host, bots)
-    return table, services.table_start(table_id=table.pk, host=host, entropy=entropy)
+    return table, services.table_start(table_id=table.pk, host=host, entropy=entropy or fair_value())
 
 
 def start_sitaratas_with_a_bot(host: User, player: User) -> Match:

@@ -13,14 +13,15 @@ from tables.errors import TableError
 from tables.live.messages import parse_message
 from tables.live.snapshot import load_snapshot, render_live
 from tests.games.history_helpers import play_to_end
+from tests.helpers import fair_value
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def small_budget(monkeypatch):
-    monkeypatch.setenv("BOT_MOVE_BUDGET_MS", "5")
+def small_budget(settings):
+    settings.BOT_STRONG_SAMPLES = 5
 
 
 def sita_table_with_levels(host: User):
@@ -73,7 +74,7 @@ def test_the_level_comes_from_the_message_and_a_bad_one_changes_nothing(host) ->
 
 def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(client, host) -> None:
     table = sita_table_with_levels(host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host))
+    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     assert match.status == "finished"
     levels = {
         player.seat: player.user.bot_level for player in MatchPlayer.objects.filter(match=match).select_related("user")
@@ -89,21 +90,25 @@ def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(cli
     assert rated == {"", "easy", "normal", "strong"}
 
 
-def test_the_bot_task_plays_the_seats_level(host, monkeypatch) -> None:
+def test_the_bot_task_plays_the_seats_level_and_the_strong_bots_samples_go_to_the_metrics(host, monkeypatch) -> None:
     from games import bots
+    from ops import metrics
 
     table = sita_table_with_levels(host)
-    asked = []
+    asked, sampled = [], []
     real = bots.get_bot
 
     def spy(game, level="good"):
         asked.append(level)
         return real(game, level)
 
-    monkeypatch.setattr(services, "get_bot", spy)
-    match = services.table_start(table_id=table.pk, host=host)
+    monkeypatch.setattr(bots, "get_bot", spy)
+    monkeypatch.setattr(metrics, "bot_sampled", lambda game, samples, capped: sampled.append((game, samples, capped)))
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     services.bots_act(match_id=match.pk, version=match.version)
     assert sorted(asked) == ["easy", "normal", "strong"]
+    # RULING P49: the strong bot weighed exactly BOT_STRONG_SAMPLES deals, and the metrics say so.
+    assert sampled == [("sita", 5, False)]
 
 
 def test_an_admin_sees_a_bots_level_but_cannot_edit_it(admin_client) -> None:

@@ -12,7 +12,7 @@ from games.models import Match
 from tables import services
 from tables.models import Table
 from tables.tasks import close_idle_lobbies
-from tests.helpers import wait_for
+from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,7 +42,7 @@ def test_a_bot_only_table_finishes_by_itself(host, worker, game, options) -> Non
     table.seats.filter(position=0).update(user=None)
     for position in range(table.seat_count):
         services.bot_add(table_id=table.pk, host=host, position=position)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 240)
     match.refresh_from_db()
     assert match.record["over"] is True
@@ -54,7 +54,7 @@ def test_a_table_of_strong_and_easy_bots_finishes_by_itself(host, worker) -> Non
     table.seats.filter(position=0).update(user=None)
     for position, level in enumerate(("strong", "easy", "strong")):
         services.bot_add(table_id=table.pk, host=host, position=position, level=level)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 240)
     levels = sorted(match.match_players.values_list("user__bot_level", flat=True))
     assert levels == ["easy", "strong", "strong"]

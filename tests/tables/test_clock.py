@@ -21,7 +21,7 @@ from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.models import Table
 from tests.games.replay import rebuild_state
-from tests.helpers import wait_for
+from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 from tests.tables.socket_helpers import connect, drain
 
@@ -48,7 +48,7 @@ def start_estimation(host, *, seconds: int = 30) -> Match:
     table = open_table(host, "estimation", options={"length": "micro"})
     services.table_clock_set(table_id=table.pk, host=host, seconds=seconds)
     fill_with_bots(table, host)
-    return play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+    return play_bots_until_human(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
 
 
 def deadline_of(match: Match, seat: int) -> tuple[int, int] | None:
@@ -214,9 +214,9 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     table = open_table(host, "sitaratas", seat_count=3)
     services.table_clock_set(table_id=table.pk, host=host, seconds=60)
     services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     engine, state = state_of(match)
     (seat,) = engine.to_act(state)
     deadline, version = match.deadlines[str(seat)]
@@ -309,9 +309,9 @@ def test_an_untimed_game_with_no_move_for_24_hours_is_abandoned_like_an_admin_ab
     table = open_table(host, "sitaratas", seat_count=3)
     assert table.clock == 0
     services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host))
+    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     assert match.deadlines == {}
     last = match.events.order_by("-version").values_list("created_at", flat=True).first() or match.started_at
     assert services.clocks_sweep(now=last + timedelta(hours=23))["abandoned"] == 0
@@ -406,7 +406,7 @@ def test_a_clock_value_not_in_the_list_is_refused(host) -> None:
 def test_the_clock_cannot_change_after_the_start(host, player, queued) -> None:
     table = open_table(host, "estimation")
     fill_with_bots(table, host)
-    services.table_start(table_id=table.pk, host=host)
+    services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError, match="cannot be changed once the game has started"):
         services.table_clock_set(table_id=table.pk, host=host, seconds=120)
     with pytest.raises(TableError, match="Only the host"):

@@ -21,6 +21,7 @@ from tables.connections import retry_on_dead_connection
 from tables.live.commands import run_command
 from tables.live.messages import Message
 from tables.models import Table
+from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -134,7 +135,7 @@ def test_a_bot_task_on_a_dead_connection_still_moves(host) -> None:
     from tables import services
 
     services.bot_add(table_id=table.pk, host=host, position=0)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     kill_this_threads_connection()
 
     assert tasks.bots_move(match.pk, match.version) == 3  # every bot chose, in one transaction

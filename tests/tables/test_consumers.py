@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from games.engines.cards import label
 from games.models import Match, MatchEvent
 from tables import services
+from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
 
@@ -152,7 +153,7 @@ def start_against_bots(host, game: str):
     """The host and bots; the eager bot tasks play until the host is awaited."""
     table = open_table(host, game)
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     engine, state = state_of(match)
     assert 0 in engine.to_act(state)
     return table, match, engine.legal_actions(state, 0)[0]

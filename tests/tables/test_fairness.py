@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
+from games.engines import estimation
 from games.models import Match
 from games.records import fairness as protocol
-from tables import services, tasks, votes
+from tables import fairness, services, tasks, votes
+from tables.errors import TableError
 from tables.models import DealCommitment, Table
 from tests.games.history_helpers import play_to_end
+from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table
 from tests.tables.socket_helpers import connect, drain
 
 VALUE = "0123456789abcdef0123456789abcdef"
 HOST_VALUE = "fedcba9876543210fedcba9876543210"
+OTHER_VALUE = "00112233445566778899aabbccddeeff"
 
 
 def page(client, user, name: str, pk: int) -> str:
@@ -48,11 +53,21 @@ def test_the_commitment_is_on_the_page_before_anyone_is_ready_and_never_changes(
     fair = match.record["fairness"]
     assert (fair["commitment"], fair["secret"]) == (commitment.commitment, commitment.secret)
     assert hashlib.sha256(bytes.fromhex(fair["secret"])).hexdigest() == fair["commitment"]
-    assert [entry["value"] for entry in fair["values"]] == [HOST_VALUE, VALUE, None]
-    assert [entry["by"] for entry in fair["values"]] == ["player", "player", "bot"]
+    bot_id = table.seats.get(position=2).user_id
+    assert fair["version"] == "fair-v2" and fair["attempt"] == 1 and fair["table"] == table.pk
+    assert fair["values"] == [
+        {"seat": 0, "by": "player", "account": host.pk, "value": HOST_VALUE},
+        {"seat": 1, "by": "player", "account": player.pk, "value": VALUE},
+        {"seat": 2, "by": "bot", "account": bot_id, "value": None},
+    ]
+    seats = [
+        protocol.SeatInput(0, "player", host.pk, HOST_VALUE),
+        protocol.SeatInput(1, "player", player.pk, VALUE),
+        protocol.SeatInput(2, "bot", bot_id),
+    ]
     assert (
         match.seed
-        == protocol.derive_seed(commitment.secret, commitment.commitment, [HOST_VALUE, VALUE, None], table.pk)[1]
+        == protocol.derive_seed_v2(commitment.secret, commitment.commitment, table.pk, 1, seats)[1]
         == fair["seed"]
         == match.record["seed"]
     )
@@ -62,7 +77,7 @@ def test_the_commitment_is_on_the_page_before_anyone_is_ready_and_never_changes(
     assert commitment.secret in game_page and commitment.commitment in game_page and "Verify this deal" in game_page
     checks = client.get(reverse("match_fairness", args=[match.pk])).json()
     assert checks["verifiable"] and checks["ok"], checks
-    assert [c["name"] for c in checks["checks"]][:4] == ["inputs", "commitment", "seed", "round 1"]
+    assert [c["name"] for c in checks["checks"]][:5] == ["inputs", "commitment", "timing", "seed", "round 1"]
     # The exported record carries it too, for python -m games.verify.
     assert client.get(reverse("match_record", args=[match.pk])).json()["fairness"]["secret"] == commitment.secret
 
@@ -91,20 +106,96 @@ def test_a_leaving_player_takes_their_value_and_a_newcomer_brings_their_own(host
     services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
     services.seat_leave(table_id=table.pk, user=player)
     services.seat_take(table_id=table.pk, user=outsider, position=1)
-    services.seat_ready(table_id=table.pk, user=outsider, ready=True)  # not a browser: the site draws it
+    services.seat_ready(table_id=table.pk, user=outsider, ready=True, entropy=OTHER_VALUE)
     fill_with_bots(table, host)
     match = services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
     values = DealCommitment.objects.get(match=match).contributions["values"]
-    assert values[1]["value"] != VALUE and values[1]["by"] == "site"
-    assert values[0] == {"seat": 0, "value": HOST_VALUE, "by": "player"}
+    assert values[1] == {"seat": 1, "by": "player", "account": outsider.pk, "value": OTHER_VALUE}
+    assert values[0] == {"seat": 0, "by": "player", "account": host.pk, "value": HOST_VALUE}
+
+
+@pytest.mark.django_db
+def test_ready_and_start_without_a_value_are_refused_from_any_caller_and_nothing_is_drawn(host, player) -> None:
+    # RULING P31: the site never draws a value in a player's place, for a script as for a browser.
+    table = open_table(host, "sitaratas", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    with pytest.raises(TableError, match="random value"):
+        services.seat_ready(table_id=table.pk, user=player, ready=True)
+    assert not table.seats.get(user=player).is_ready
+    assert DealCommitment.objects.get(table=table).entropy == {}
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    fill_with_bots(table, host)
+    with pytest.raises(TableError, match="random value"):
+        services.table_start(table_id=table.pk, host=host)
+    assert not Match.objects.filter(table=table).exists()
+    assert set(DealCommitment.objects.get(table=table).entropy) == {"1"}
+
+
+@pytest.mark.django_db
+def test_a_player_whose_value_the_site_drew_before_is_asked_to_send_their_own(host, player) -> None:
+    table = open_table(host, "sitaratas", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    fill_with_bots(table, host)
+    # A lobby from before: the site drew this player's value after the secret existed.
+    DealCommitment.objects.filter(table=table).update(entropy={"1": {"user": player.pk, "value": VALUE, "by": "site"}})
+    with pytest.raises(TableError, match=f"{player.name} must send a random value"):
+        services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
+    assert not Match.objects.filter(table=table).exists()
+
+
+@pytest.mark.django_db
+def test_a_table_without_its_commitment_is_not_given_one_late(host, player) -> None:
+    # RULING P30: the commitment comes with the table (or the attempt), never when first needed.
+    table = open_table(host, "sitaratas", seat_count=3)
+    services.seat_take(table_id=table.pk, user=player, position=1)
+    DealCommitment.objects.filter(table=table).delete()
+    with pytest.raises(TableError, match="no commitment"):
+        services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    assert not DealCommitment.objects.filter(table=table).exists()
+
+
+@pytest.mark.django_db
+def test_a_bots_stream_shares_no_prefix_with_any_deal_stream_of_its_game(host, monkeypatch) -> None:
+    # Issue 38: a bot seeded from the match's seed replayed Estimation's round deals exactly.
+    deals, bots = [], []
+    real_deal, real_bot = estimation.seeded_rng, fairness.bot_rng
+
+    def deal_rng(*parts):
+        rng = real_deal(*parts)
+        deals.append(prefix(rng))
+        return rng
+
+    def bot_rng(**kwargs):
+        rng = real_bot(**kwargs)
+        bots.append(prefix(rng))
+        return rng
+
+    monkeypatch.setattr(estimation, "seeded_rng", deal_rng)
+    monkeypatch.setattr(fairness, "bot_rng", bot_rng)
+    table = open_table(host, "estimation", options={"length": "micro"})
+    fill_with_bots(table, host)
+    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE))
+    assert match.status == Match.Status.FINISHED
+    assert len(deals) >= 5 and len(bots) >= 100
+    first_outputs = {stream[0] for stream in deals}
+    assert not any(stream[0] in first_outputs for stream in bots)
+    # And the same move draws the same stream: a retried task makes the same move.
+    again = fairness.bot_rng(match=match, seat=1)
+    assert prefix(again) == prefix(real_bot(match=match, seat=1)) != prefix(real_bot(match=match, seat=2))
+
+
+def prefix(rng: random.Random) -> tuple[int, ...]:
+    """The first outputs of a generator, without using it up."""
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return tuple(copy.getrandbits(64) for _ in range(4))
 
 
 @pytest.mark.django_db
 def test_a_malformed_value_is_refused_and_changes_nothing(host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
     services.seat_take(table_id=table.pk, user=player, position=1)
-    from tables.errors import TableError
-
     with pytest.raises(TableError, match="32 hexadecimal digits"):
         services.seat_ready(table_id=table.pk, user=player, ready=True, entropy="not-hex")
     assert not table.seats.get(user=player).is_ready
@@ -144,10 +235,7 @@ async def test_the_socket_refuses_ready_and_start_without_a_players_value(host, 
     match = await database_sync_to_async(Match.objects.get)(table=table)
     commitment = await database_sync_to_async(DealCommitment.objects.get)(match=match)
     assert [entry["value"] for entry in commitment.contributions["values"]] == [HOST_VALUE, VALUE, None]
-    assert (
-        match.seed
-        == protocol.derive_seed(commitment.secret, commitment.commitment, [HOST_VALUE, VALUE, None], table.pk)[1]
-    )
+    assert match.seed == commitment.contributions["seed"]
     for socket in (host_socket, player_socket):
         await socket.disconnect()
 
@@ -211,14 +299,14 @@ def test_a_tampered_stored_record_fails_the_server_check_naming_it(client, host,
     client.force_login(player)
     checks = client.get(reverse("match_fairness", args=[match.pk])).json()
     assert not checks["ok"]
-    assert [c["name"] for c in checks["checks"] if not c["ok"]] == ["round 1", "play"]
+    assert [c["name"] for c in checks["checks"] if c["ok"] is False] == ["round 1", "play"]
 
 
 @pytest.mark.django_db
 def test_a_game_from_before_fair_deals_still_replays_and_is_not_verifiable(client, host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
     fill_with_bots(table, host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host))
+    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     # What a game finished before this change looks like: no commitment, no fairness key.
     DealCommitment.objects.filter(match=match).delete()
     Match.objects.filter(pk=match.pk).update(record={k: v for k, v in match.record.items() if k != "fairness"})

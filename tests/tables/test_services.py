@@ -8,6 +8,7 @@ from games.models import Match, MatchEvent
 from tables import matchstore, services
 from tables.errors import TableError
 from tables.models import Table
+from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,14 +42,14 @@ def test_start_needs_every_seat_filled_and_every_guest_ready(host, player) -> No
     table = open_table(host, "sita", seat_count=3)
     services.seat_take(table_id=table.pk, user=player, position=1)
     with pytest.raises(TableError, match="filled"):
-        services.table_start(table_id=table.pk, host=host)
+        services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     services.bot_add(table_id=table.pk, host=host, position=2)
     with pytest.raises(TableError, match="ready"):
-        services.table_start(table_id=table.pk, host=host)
+        services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError, match="host"):
-        services.table_start(table_id=table.pk, host=player)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    match = services.table_start(table_id=table.pk, host=host)
+        services.table_start(table_id=table.pk, host=player, entropy=fair_value())
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert match.version == 0 and match.status == Match.Status.PLAYING
     with pytest.raises(TableError, match="no longer open"):
         services.seat_leave(table_id=table.pk, user=player)  # settings and seats are locked once started
@@ -61,7 +62,7 @@ def test_a_bot_only_table_plays_to_the_end_and_the_state_rebuilds_from_the_log(h
     # The host's own seat goes to a bot too: the host leaves only by closing, so swap via the DB.
     table.seats.filter(position=0).update(user=None)
     services.bot_add(table_id=table.pk, host=host, position=0)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     match = play_bots_until_human(match)
     assert match.status == Match.Status.FINISHED
     assert match.record["over"] is True
@@ -80,9 +81,9 @@ def test_a_bot_only_table_plays_to_the_end_and_the_state_rebuilds_from_the_log(h
 def test_an_out_of_turn_or_stale_move_changes_nothing(host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
     services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     services.bot_add(table_id=table.pk, host=host, position=2)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     match = play_bots_until_human(match)
     engine, state = state_of(match)
     awaited = engine.to_act(state)[0]
@@ -123,8 +124,8 @@ def _started_sita(host, player, outsider) -> Match:
     table = open_table(host, "sita", seat_count=3)
     for position, user in ((1, player), (2, outsider)):
         services.seat_take(table_id=table.pk, user=user, position=position)
-        services.seat_ready(table_id=table.pk, user=user, ready=True)
-    return services.table_start(table_id=table.pk, host=host)
+        services.seat_ready(table_id=table.pk, user=user, ready=True, entropy=fair_value())
+    return services.table_start(table_id=table.pk, host=host, entropy=fair_value())
 
 
 def test_after_the_first_move_the_seating_is_not_read_again(host, player, outsider) -> None:

@@ -16,6 +16,7 @@ from tables.live import snapshot
 from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
 from tests.conftest import make_user
+from tests.helpers import fair_value
 from tests.payouts.helpers import assert_passes_conserved
 from tests.tables.helpers import play_bots_until_human, start_table
 
@@ -36,8 +37,8 @@ def start_sitaratas(host, guests, seat_count=3) -> Match:
 
 def restart(match: Match, host, guests) -> Match:
     for guest in guests:
-        services.seat_ready(table_id=match.table_id, user=guest, ready=True)
-    return services.table_start(table_id=match.table_id, host=host)
+        services.seat_ready(table_id=match.table_id, user=guest, ready=True, entropy=fair_value())
+    return services.table_start(table_id=match.table_id, host=host, entropy=fair_value())
 
 
 def test_the_pass_ledger_across_a_dismissal_its_restart_and_a_dismissed_restart(host, player, queued) -> None:
