@@ -18,6 +18,7 @@ from tests.browser.conftest import ARTIFACTS, in_thread, log_in
 from tests.browser.test_play_screen import ACTIONS, CONTEXT, HAND, LAPTOP, PHONE, assert_in_viewport, assert_not_covered
 from tests.conftest import make_user
 from tests.games.history_helpers import play_out
+from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 
 pytestmark = pytest.mark.browser
@@ -75,7 +76,7 @@ def _sita_at_take_row(viewer: User) -> int:
     for _ in range(6):
         table = services.table_create(host=viewer, game="sita", seat_count=10, options=SHORT["sita"], clock_seconds=0)
         fill_with_bots(table, viewer)
-        match = services.table_start(table_id=table.pk, host=viewer)
+        match = services.table_start(table_id=table.pk, host=viewer, entropy=fair_value())
         while (match := play_bots_until_human(match)).status == Match.Status.PLAYING:
             engine, state = state_of(match)
             legal = engine.legal_actions(state, 0)
@@ -100,7 +101,7 @@ def _prepared(language: str) -> list[tuple[str, str, str | None]]:
         # No clock: the house must not play the viewer's turn while the pages are measured.
         table = services.table_create(host=viewer, game=game, seat_count=seats, options=SHORT[game], clock_seconds=0)
         fill_with_bots(table, viewer)
-        play_bots_until_human(services.table_start(table_id=table.pk, host=viewer))
+        play_bots_until_human(services.table_start(table_id=table.pk, host=viewer, entropy=fair_value()))
         pages.append((f"{game}-playing", f"/tables/{table.pk}/", game))
         if game == "sita":
             pages.append(("sita-take-row", f"/tables/{_sita_at_take_row(viewer)}/", "sita-take-row"))

@@ -17,7 +17,7 @@ import pytest
 
 from config import processes
 from tests.browser.conftest import in_thread, screenshot, sign_up
-from tests.helpers import database_url
+from tests.helpers import database_url, fair_value
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def prepared_practice_game(username: str):
     user = User.objects.get(username=username)
     table = services.table_create(host=user, game="sita", seat_count=3, options={"matches": 1}, practice=True)
     fill_with_bots(table, user)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=user))
+    match = play_bots_until_human(services.table_start(table_id=table.pk, host=user, entropy=fair_value()))
     while True:
         engine, state = state_of(match)
         legal = engine.legal_actions(state, 0)

@@ -14,6 +14,7 @@ from tables.forms import NewTableForm
 from tables.live import snapshot
 from tables.models import Table
 from tests.games.history_helpers import play_to_end
+from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, play_bots_until_human, state_of
 from tests.tables.socket_helpers import connect, drain
 
@@ -27,7 +28,7 @@ def practice_match(host, game: str = "sita", seat_count: int = 3, options: dict 
         practice=True,
     )
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     return play_bots_until_human(match)
 
 

@@ -23,6 +23,7 @@ from tables.errors import TableError
 from tables.live.snapshot import load_snapshot, render_live
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
+from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, seat_guests, start_table
 
@@ -67,14 +68,14 @@ def test_after_a_dismissed_restart_the_lobby_says_the_passes_stay_used_and_the_n
     table, first = start_table(host, "sitaratas", guests=[player])
     _dismiss(first, player, host)
     assert "game pass came back" in _html(table.pk, player)
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    restart = services.table_start(table_id=table.pk, host=host)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    restart = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     _dismiss(restart, player, host)
     html = _html(table.pk, player)
     assert "game pass came back" not in html
     assert "its game passes stay used" in html and "the next start takes one free pass" in html
-    services.seat_ready(table_id=table.pk, user=player, ready=True)
-    third = services.table_start(table_id=table.pk, host=host)
+    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    third = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     fresh = Transfer.objects.filter(user=player, reason="pass_reserve").order_by("pk").last()
     assert fresh.memo == "New attempt after a dismissed restart: a fresh pass."
     seated = Transfer.objects.filter(user=player, reason="pass_reserve", memo="Seat taken at a Sitaratas table.")
@@ -111,7 +112,7 @@ def test_the_players_of_an_aborted_game_are_told_their_stake_came_back(host, pla
     table = open_table(host, "estimation", stake=7, options={"length": "micro"})
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     services.match_abort(match_id=match.pk, by=_admin(), reason="A player fell ill")
     html = _html(table.pk, player)
     assert "Your stake of 7 coins came back to your wallet." in html
@@ -169,7 +170,7 @@ def _staked_game_over(host, player):
     table = open_table(host, "estimation", stake=10, options={"length": "micro"})
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    return table, play_to_end(services.table_start(table_id=table.pk, host=host))
+    return table, play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
 
 
 def test_a_payout_row_gives_the_pot_and_the_share_and_a_grant_says_who_granted(client, host, player) -> None:
@@ -186,7 +187,7 @@ def test_an_aborted_game_s_stake_reads_refunded_and_its_memo_says_it_once(client
     table = open_table(host, "estimation", stake=7, options={"length": "micro"})
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host)
+    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
     services.match_abort(match_id=match.pk, by=_admin(), reason="server trouble, refunding")
     client.force_login(player)
     page = client.get(reverse("wallet")).content.decode()
