@@ -47,7 +47,12 @@ REQUIREMENTS = {
     # What each command installs; requirements-test.txt starts with ``-r requirements.txt``.
     "run": ["requirements.txt"],
     "test": ["requirements.txt", "requirements-test.txt"],
+    "test-fast": ["requirements.txt", "requirements-test.txt"],
 }
+
+# The quick loop (``make test-fast``): every test but the browser ones and those marked slow (whole
+# stacks of real processes: fault tests, Celery workers, several Daphnes, a fresh clone).
+FAST_MARKERS = ["-m", "not browser and not slow"]
 
 
 def ensure_virtualenv(command: str) -> None:
@@ -361,8 +366,11 @@ def run_as_group(command: list[str], *, grace: float = 10) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"run", "test"}:
-        print("usage: python3 config/launch.py run [--daphne N] [--workers M] | test [pytest args]")
+    if not argv or argv[0] not in REQUIREMENTS:
+        print(
+            "usage: python3 config/launch.py run [--daphne N] [--workers M] | test [pytest args]"
+            " | test-fast [pytest args]"
+        )
         return 2
     if not in_virtualenv():
         ensure_virtualenv(argv[0])
@@ -378,6 +386,9 @@ def main(argv: list[str]) -> int:
         parser.add_argument("--workers", type=int, default=1, help="Celery workers (the first runs beat)")
         options = parser.parse_args(argv[1:])
         return run_site(options.daphne, options.workers)
+    if argv[0] == "test-fast":
+        # pytest's summary says how many ran and how many the markers left out ("deselected").
+        return run_tests([*FAST_MARKERS, *argv[1:]])
     return run_tests(argv[1:])
 
 

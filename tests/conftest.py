@@ -131,6 +131,8 @@ def pytest_configure(config) -> None:
 
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
+        if "worker" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)  # a real Celery worker process: left out of the quick loop
         if is_browser_test(item):
             item.add_marker(pytest.mark.browser)  # by path: every file under tests/browser/
             # With pytest-xdist (the test command's --dist loadgroup) each browser test file runs
