@@ -25,6 +25,11 @@ pytestmark = pytest.mark.browser
 # Choosing the row to take, SITA's rows stay in view beside the choice (issue 37: the panel covered rows 3-4).
 CONTEXT = {**CONTEXT, "sita-take-row": ["#take-row h2", *(f"#game .sita-row[data-row='{n}']" for n in range(1, 5))]}
 
+# The cards' suits come from the site's own face (static/fonts), not from a machine's symbol font.
+# (Asked for by the text, not by waiting: the page's own load may not have started when fonts.ready resolves.)
+SUITS_LOADED = """async () => (await document.fonts.load('1rem "Site Sans"', "♠♥♦♣★")).some((face) =>
+  face.unicodeRange.includes("U+2660") && face.status === "loaded")"""
+
 SHORT = {"sitaratas": {"deck": "jokers"}, "estimation": {"length": "mini"}, "sita": {"matches": 1}}
 
 # Every element's box against the viewport; an element inside a box that clips (overflow hidden,
@@ -132,6 +137,8 @@ def test_every_page_fits_a_laptop_and_a_phone(browser, site_url, transactional_d
             found = page.evaluate(OVERFLOW)
             if found:
                 problems[f"{size} {name}"] = found
+            if game in ("sitaratas", "estimation") and not page.evaluate(SUITS_LOADED):  # SITA has no suits
+                problems.setdefault(f"{size} {name}", []).append("the site's suit face is not loaded")
             if game:
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"layout-{language}-{size}-{game}.png"))
