@@ -86,20 +86,42 @@
   }
 
   // Issue 37: what came in while the chat was out of sight, counted on the jump button.
-  const unread = document.getElementById("chat-unread");
+  // The jump button (phones) and the folded panel's tab (laptops) show the same count.
+  const unread = document.querySelectorAll(".chat-unread");
   let unseen = 0;
   let inSight = true;
   function showUnseen() {
-    if (!unread) return;
-    unread.hidden = unseen === 0;
-    unread.textContent = unseen > 99 ? "99+" : String(unseen);
+    unread.forEach((badge) => {
+      badge.hidden = unseen === 0;
+      badge.textContent = unseen > 99 ? "99+" : String(unseen);
+    });
   }
-  if (unread && "IntersectionObserver" in window) {
+  if (unread.length && "IntersectionObserver" in window) {
     new IntersectionObserver((entries) => {
       inSight = entries.some((entry) => entry.isIntersecting);
       if (inSight) { unseen = 0; showUnseen(); }
     }).observe(log);
   }
+
+  // On a laptop the player folds the panel beside the table to a tab and back; the browser keeps the choice.
+  const FOLDED = "chat-collapsed";
+  const frame = panel.closest(".table-with-chat");
+  const tab = document.getElementById("chat-tab");
+  const collapse = document.getElementById("chat-collapse");
+  function fold(folded, remember) {
+    if (!frame) return;
+    frame.classList.toggle(FOLDED, folded);
+    tab.setAttribute("aria-expanded", "false");
+    collapse.setAttribute("aria-expanded", String(!folded));
+    if (remember) {
+      try { localStorage.setItem(FOLDED, folded ? "1" : "0"); } catch (error) { /* private mode: this page only */ }
+    }
+  }
+  let stored = null;
+  try { stored = localStorage.getItem(FOLDED); } catch (error) { /* private mode */ }
+  fold(stored === "1", false);
+  collapse.addEventListener("click", () => { fold(true, true); tab.focus(); });
+  tab.addEventListener("click", () => { fold(false, true); collapse.focus(); });
 
   function append(message, counted) {
     if (counted && !inSight && !(state && message.author_id === state.me)) { unseen += 1; showUnseen(); }

@@ -26,7 +26,8 @@
     document.querySelectorAll("[data-clock-deadline]").forEach((el) => {
       const left = Number(el.dataset.clockDeadline) - now;
       // Written only when it changes: a write lays out and repaints the page, four times a second.
-      const text = `${Math.max(0, Math.ceil(left / 1000))} s`;
+      // The unit is the language's own ("ث" in Arabic), the same words as the server's first render.
+      const text = interpolate(gettext("%(seconds)s s"), { seconds: Math.max(0, Math.ceil(left / 1000)) }, true);
       if (el.textContent !== text) el.textContent = text;
       if (el.classList.contains("warning") !== left <= WARNING_MS) el.classList.toggle("warning");
       // Issue 37: the time left as a bar in the chip (CSS --left, from 1 down to 0).

@@ -157,7 +157,8 @@
   setInterval(() => {
     document.querySelectorAll("[data-deadline]").forEach((el) => {
       const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
-      if (el.textContent !== `${left} s`) el.textContent = `${left} s`; // a write repaints: only on a change
+      const text = interpolate(gettext("%(seconds)s s"), { seconds: left }, true);
+      if (el.textContent !== text) el.textContent = text; // a write repaints: only on a change
     });
   }, 500);
 })();

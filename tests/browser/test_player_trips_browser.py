@@ -55,3 +55,38 @@ def test_a_phone_counts_chat_messages_that_came_in_out_of_sight(browser, site_ur
     assert "Ready when you are" in phone.inner_text("#chat-log")
     phone.context.close()
     laptop.context.close()
+
+
+def test_on_a_laptop_the_chat_sits_beside_the_table_and_folds_to_a_tab_that_counts(
+    browser, site_url, transactional_db
+) -> None:
+    host = in_thread(lambda: make_user("foldhost"))
+    table = in_thread(lambda: open_table(host, "estimation"))
+    guest = in_thread(lambda: make_user("foldguest"))
+    in_thread(lambda: services.seat_take(table_id=table.pk, user=guest, position=1))
+    laptop = table_page(browser, site_url, "foldhost", table.pk, LAPTOP)
+    other = table_page(browser, site_url, "foldguest", table.pk, PHONE)
+    for page in (laptop, other):
+        page.wait_for_selector("#chat-text:not([disabled])")
+    beside = laptop.evaluate("""() => {
+      const chat = document.getElementById("chat").getBoundingClientRect();
+      const table = document.querySelector(".table-main").getBoundingClientRect();
+      return chat.left >= table.right && chat.top < table.bottom && chat.right <= innerWidth;
+    }""")
+    assert beside
+    assert laptop.locator("#chat-jump").is_hidden()  # no jump button where the chat is in view
+    laptop.click("#chat-collapse")
+    assert laptop.locator("#chat-log").is_hidden() and laptop.locator("#chat-tab").is_visible()
+    other.fill("#chat-text", "Folded away")
+    other.press("#chat-text", "Enter")
+    laptop.wait_for_selector("#chat-tab .chat-unread:not([hidden])")
+    assert laptop.inner_text("#chat-tab .chat-unread") == "1"
+    laptop.reload()  # the browser keeps the choice
+    laptop.wait_for_selector("#chat-text:not([disabled])", state="attached")
+    assert laptop.locator("#chat-tab").is_visible() and laptop.locator("#chat-log").is_hidden()
+    laptop.click("#chat-tab")
+    assert laptop.locator("#chat-log").is_visible()
+    assert "Folded away" in laptop.inner_text("#chat-log")
+    laptop.wait_for_selector("#chat-tab .chat-unread[hidden]", state="attached")
+    laptop.context.close()
+    other.context.close()

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 
 STATIC = Path(settings.BASE_DIR) / "static"
 CSS = (STATIC / "css" / "site.css").read_text()
@@ -26,7 +27,7 @@ def test_every_face_is_a_woff2_in_static_with_its_licence_beside_it() -> None:
         assert 'font-family: "Site Sans"' in face and "local(" not in face  # never a machine's own copy
         (url,) = re.findall(r'url\("\.\./(fonts/[^"]+)"\)', face)
         assert (STATIC / url).read_bytes()[:4] == b"wOF2"
-    for licence in ("OFL-noto-sans.txt", "OFL-noto-sans-arabic.txt"):
+    for licence in ("OFL-noto-sans.txt", "OFL-noto-sans-arabic.txt", "OFL-noto-sans-symbols-2.txt"):
         assert "SIL Open Font License" in (STATIC / "fonts" / licence).read_text()
 
 
@@ -40,3 +41,14 @@ def test_the_faces_cover_english_estonian_and_arabic_at_both_weights() -> None:
 
 def test_the_page_font_is_the_site_s_own_first() -> None:
     assert re.search(r'font-family: "Site Sans", system-ui', CSS)
+
+
+def test_the_suits_and_the_joker_star_come_from_the_site_s_own_symbol_face() -> None:
+    # Cards are drawn with ♠♥♦♣ (and ★ for a joker): a machine's symbol font must not size them.
+    # (The layout browser check sees this face loaded on a table in play.)
+    (face,) = [face for face in FACES if "symbols" in face]
+    assert "font-weight: 400 700;" in face  # one face for the bold card corners too
+    assert sorted(_ranges(face)) == [(0x2605, 0x2605), (0x2660, 0x2667)]  # loaded only where a suit is shown
+    (url,) = re.findall(r'url\("\.\./(fonts/[^"]+)"\)', face)
+    assert finders.find(url) == str(STATIC / url)
+    assert "SIL Open Font License" in (STATIC / "fonts" / "OFL-noto-sans-symbols-2.txt").read_text()

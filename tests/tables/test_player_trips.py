@@ -241,3 +241,15 @@ def test_the_player_s_own_countdown_is_in_their_dock_and_every_countdown_knows_i
     assert 'data-clock-total="60000"' in dock[:600]
     watcher = _html(table.pk, make_user("olga"))
     assert "dock-clock" not in watcher
+
+
+def test_a_countdown_s_unit_is_the_reader_s_language(host) -> None:
+    table, match = start_table(host, "estimation", options={"length": "micro"})
+    play_bots_until_human(match)
+    units = {}
+    for language in ("en", "et", "ar"):
+        with translation.override(language):
+            html = _html(table.pk, host)
+        dock = html[html.index('class="turn-clock dock-clock') :]
+        units[language] = re.search(r">(\d+ \S+)</span>", dock)[1].split()[1]
+    assert units == {"en": "s", "et": "s", "ar": "ث"}
