@@ -131,3 +131,136 @@ def env_email(name: str, default: str) -> dict:
         return environ.Env.email_url_config(value)
     except Exception as error:
         raise ImproperlyConfigured(f"{name} is not a valid email URL: {error}") from None
+
+
+# Every environment variable the site reads, its default and meaning: the source of
+# docs/configuration.md (``python -m config.env --markdown``). tests/config/test_configuration_doc.py
+# fails when that file differs from this list, or when config/ reads a variable missing here.
+DOCUMENTED: tuple[tuple[str, str, str], ...] = (
+    ("DATABASE_URL", "embedded PostgreSQL", "`postgres://user:pass@host:port/db`"),
+    ("REDIS_URL", "embedded Redis", "`redis://host:port/db`: channel layer and Celery broker"),
+    ("DJANGO_DEBUG", "`false` (`make run` sets `true`)", "never `true` in production"),
+    ("DJANGO_SECRET_KEY", "required unless DEBUG", "at least 32 characters, random"),
+    ("DJANGO_ALLOWED_HOSTS", "`localhost,127.0.0.1,[::1]`", "comma-separated; also the WebSocket origin check"),
+    ("DJANGO_CSRF_TRUSTED_ORIGINS", "empty", "e.g. `https://cards.example.com`"),
+    ("DJANGO_SECURE_SSL_REDIRECT", "`true` unless DEBUG", "redirect HTTP to HTTPS"),
+    ("DJANGO_SECURE_COOKIES", "`true` unless DEBUG", "session and CSRF cookies over HTTPS only"),
+    ("DJANGO_HSTS_SECONDS", "`3600` unless DEBUG", "raise to a year once HTTPS is settled"),
+    ("DJANGO_HSTS_INCLUDE_SUBDOMAINS", "`false`", "the domain owner's decision"),
+    ("DJANGO_HSTS_PRELOAD", "`false`", "the domain owner's decision"),
+    (
+        "DJANGO_BEHIND_PROXY",
+        "`0` (`false`)",
+        "how many proxies of your own stand in front (`true` is 1): then `X-Forwarded-Proto: https` is trusted"
+        " and the client's address is the right-most entry of `X-Forwarded-For` they did not write themselves"
+        " (config/addresses.py; never Daphne's `--proxy-headers`). Login, sign-up and socket limits count that"
+        " address (P18, P51, P53)",
+    ),
+    (
+        "ASGI_THREADS",
+        "`8`",
+        "threads of a Daphne process's default executor (moves, chat); counted in its database pool",
+    ),
+    (
+        "DATABASE_POOL_HTTP",
+        "`8`",
+        "page requests in flight a Daphne process keeps database connections for; its pool holds"
+        ' `ASGI_THREADS` + 1 + this (docs/ops.md, "Database connections")',
+    ),
+    (
+        "DATABASE_POOL_TIMEOUT",
+        "`3`",
+        "seconds a request or move waits for a free pooled connection (or for PostgreSQL to answer again)"
+        " before it fails",
+    ),
+    ("EMAIL_URL", "`consolemail://`", "e.g. `smtp+tls://user:pass@smtp.example.com:587`"),
+    ("DEFAULT_FROM_EMAIL", "`Sitaratas <noreply@localhost>`", "sender of password-reset mail"),
+    (
+        "ACCOUNT_EMAIL_VERIFICATION",
+        "`mandatory` (`none` with DEBUG)",
+        "`none`, `optional` or `mandatory`; only `mandatory` keeps sign-up from telling which addresses are"
+        " registered (RULING P18)",
+    ),
+    ("BOT_DELAY_SECONDS", "`1.0` (`0` in tests)", "a bot's natural pause before it moves"),
+    (
+        "BOT_STRONG_SAMPLES",
+        "`200`",
+        "sampled deals a strong bot weighs per move (P49): its strength, the same on a busy server as on an"
+        " idle one; see docs/performance.md",
+    ),
+    (
+        "BOT_MOVE_CPU_CAP_MS",
+        "`2000`",
+        "safety cap per strong-bot move, in the worker thread's own CPU time (P49); a move it stops is counted"
+        " in `sitaratas_bot_capped_moves`",
+    ),
+    ("STARTING_COINS", "`1000`", "coins for a new account (RULING P4)"),
+    ("STARTING_PASSES", "`5`", "Sitaratas game passes for a new account (P6)"),
+    ("LOBBY_IDLE_HOURS", "`24`", "idle lobbies close after this (P8)"),
+    ("MAX_OPEN_LOBBIES", "`3`", "tables one account may have waiting for players at once (P52)"),
+    ("LOBBY_PAGE_SIZE", "`25`", "open tables per page of the lobby's list (P52)"),
+    ("DISMISSAL_VOTE_SECONDS", "`60`", "how long a dismissal vote stays open (S12)"),
+    ("CELERY_QUEUE", "`sitaratas`", "the Celery queue; set it (and `CHANNELS_PREFIX`) to share a Redis between sites"),
+    ("CHANNELS_PREFIX", "`asgi`", "the channel layer's key prefix, to share a Redis between sites"),
+    (
+        "CHANNELS_SHARDS",
+        "`8`",
+        "connections each process publishes table updates on (the same Redis, as channels-redis shards)",
+    ),
+    ("SITE_NAME", "`Sitaratas`", "the site's name in pages and mails"),
+    ("LOG_LEVEL", "`INFO`", "`DEBUG`, `INFO`, `WARNING` or `ERROR`"),
+    (
+        "LOG_FORMAT",
+        "`json` (`make run`: `text`)",
+        "`json`: one JSON line per record, request, socket command and task; `text` for a terminal",
+    ),
+    (
+        "HOST",
+        "`127.0.0.1`",
+        "where `make run` listens; with `DJANGO_DEBUG` on it refuses any `HOST` but a loopback address",
+    ),
+    ("PORT", "`8000`", "the port `make run` listens on"),
+    ("ECHO_SOCKETS", "`false`", "open the bare echo sockets the load benchmark measures (it sets this)"),
+    ("METRICS_TOKEN", "empty (no endpoint)", "bearer token for Prometheus' `/metrics` (docs/ops.md)"),
+    (
+        "PROMETHEUS_MULTIPROC_DIR",
+        "unset (`make run`: `.local/metrics`)",
+        "an empty directory shared by a host's processes, so `/metrics` sums them",
+    ),
+    (
+        "RESUME_STALLED_SECONDS",
+        "`10`",
+        "a bot awaited this long, or a vote past its deadline, is resumed by beat's sweep (P35)",
+    ),
+    ("REVIEWS_ENABLED", "`true`", "review every human's decisions once a game ends (issue 42)"),
+    (
+        "REVIEW_CPU_SECONDS",
+        "`60`",
+        "CPU seconds of one core a whole-game review of one player may take (P64); the samples per decision adapt",
+    ),
+    ("REVIEW_SAMPLES", "`200`", "most sampled deals per reviewed decision (at least 8)"),
+    ("HINT_SAMPLES", "`60`", "sampled deals behind a practice table's hint (P65)"),
+    ("REVIEW_QUEUE_PER_USER", "`2`", "reviews queued or running at once per player; the rest wait their turn"),
+    ("REVIEW_QUEUE_SITE", "`20`", "reviews queued or running at once site-wide; the rest wait their turn"),
+    (
+        "CELERY_REVIEW_QUEUE",
+        "`<CELERY_QUEUE>.review`",
+        "the reviews' own queue: only the review worker reads it (`make run` starts one with `nice -n 19`;"
+        " elsewhere run `nice -n 19 celery -A config worker -Q <queue> --concurrency 1`)",
+    ),
+)
+
+
+def markdown() -> str:
+    """The configuration table docs/configuration.md holds between its markers."""
+    lines = ["| variable | default | meaning |", "|---|---|---|"]
+    lines += [f"| `{name}` | {default} | {meaning} |" for name, default, meaning in DOCUMENTED]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--markdown"]:
+        sys.exit("usage: python -m config.env --markdown")
+    sys.stdout.write(markdown())
