@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.bots.evaluate import evaluate
 from games.engines import get_engine, sita, sitaratas
+from tests.games.deal_helpers import others_redealt
 
 GAMES = {
     "sitaratas": (4, {"deck": "jokers"}),
@@ -91,17 +92,8 @@ def test_an_estimation_super_call_is_left_out() -> None:
     pytest.fail("no estimating decision with a Super Call in 40 deals")
 
 
-def _others_redealt(hands, me: int, rng: random.Random):
-    pool = [card for seat, hand in enumerate(hands) if seat != me for card in hand]
-    rng.shuffle(pool)
-    dealt, start = [], 0
-    for seat, hand in enumerate(hands):
-        if seat == me:
-            dealt.append(tuple(hand))
-        else:
-            dealt.append(tuple(pool[start : start + len(hand)]))
-            start += len(hand)
-    return tuple(dealt)
+def _others_redealt(hands, me: int, rng: random.Random) -> tuple:
+    return tuple(tuple(hand) for hand in others_redealt(hands, me, rng))
 
 
 @pytest.mark.parametrize("game", ["sitaratas", "estimation"])

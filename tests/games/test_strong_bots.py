@@ -16,6 +16,7 @@ from games.bots import budget as budget_module
 from games.bots import estimation as rule_based_estimation
 from games.bots.budget import Budget
 from games.engines import estimation, get_engine, sita, sitaratas
+from tests.games.deal_helpers import others_redealt
 
 STRONG = {"sitaratas": strong_sitaratas, "estimation": strong_estimation, "sita": strong_sita}
 
@@ -170,16 +171,7 @@ def test_the_bots_library_reads_no_environment() -> None:
 
 
 def _others_shuffled(hands: list[list], me: int, rng: random.Random) -> list[list]:
-    """The other seats' cards dealt anew among them, each keeping its count."""
-    pool = [card for seat, hand in enumerate(hands) if seat != me for card in hand]
-    rng.shuffle(pool)
-    dealt, start = [], 0
-    for seat, hand in enumerate(hands):
-        if seat == me:
-            dealt.append(list(hand))
-        else:
-            dealt.append(pool[start : start + len(hand)])
-            start += len(hand)
+    dealt = others_redealt(hands, me, rng)
     assert dealt != [list(hand) for hand in hands]
     return dealt
 
