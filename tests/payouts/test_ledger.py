@@ -56,6 +56,20 @@ def test_a_transfer_that_does_not_sum_to_zero_cannot_commit(host) -> None:
     assert wallet(host) == 1000
 
 
+def test_a_transfer_moves_one_asset_even_when_its_entries_sum_to_zero(host, player) -> None:
+    # Five of the host's passes for five of the player's coins would sum to zero: refused.
+    coins = Account.objects.get(kind="wallet", user=player, asset="coins")
+    passes = Account.objects.filter(user=host, asset="passes").exclude(balance=0).first()
+    before = Entry.objects.count()
+    with pytest.raises(IntegrityError, match="one asset"), transaction.atomic():
+        transfer = Transfer.objects.create(asset="coins", reason="grant", user=host, created_at="2026-01-01T00:00Z")
+        Entry.objects.bulk_create(
+            [Entry(transfer=transfer, account=passes, amount=-5), Entry(transfer=transfer, account=coins, amount=5)]
+        )
+    assert Entry.objects.count() == before
+    assert wallet(player) == 1000
+
+
 def test_a_balance_can_never_go_negative_even_bypassing_the_services(host, player) -> None:
     source = Account.objects.get(kind="wallet", user=host)
     target = Account.objects.get(kind="wallet", user=player)
