@@ -12,7 +12,8 @@ from games.engines import estimation, sita, sitaratas
 from pages import docs
 
 ROOT = Path(__file__).resolve().parents[2]
-SKIP_DIRS = {".git", ".venv", ".local", "node_modules", "test-artifacts", "__pycache__"}
+# What the tools write while the suite runs (hypothesis keeps constants it read from the code).
+SKIP_DIRS = {".git", ".venv", ".local", ".hypothesis", ".pytest_cache", "node_modules", "test-artifacts", "__pycache__"}
 TEXT_SUFFIXES = {".py", ".html", ".js", ".css", ".md", ".txt", ".ini", ".cfg", ".toml", ".yml", ".yaml", ""}
 ID = r"[A-Z]\d+"
 CITATION = re.compile(rf"RULINGS?\s+((?:{ID}(?:\s*[–-]\s*[A-Z]?\d+)?)(?:\s*(?:,|and)\s*{ID}(?:\s*[–-]\s*[A-Z]?\d+)?)*)")
