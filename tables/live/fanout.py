@@ -124,8 +124,8 @@ def render(snap: snapshot.Snapshot, *, user_id: int, connected: set[int] | froze
     if entry is None or entry[0] is not snap:  # not shared (a resync, a refused command): render it
         return snapshot.render_live(snap, user_id=user_id, connected=connected, oob=True)
     # All the view takes from its viewer (tables/live/snapshot.py, live_context): their seat, whether
-    # they host the table, whether they are logged in at all, and their language (two
-    # windows may read two languages).
+    # they host the table, whether they are logged in at all, their language (two windows may
+    # read two languages), and at a closed table what came back to them.
     # Of who is connected, the view shows only the seated players' marks (live_context): a
     # socket's set may also hold spectators, as of its own last presence event.
     seated = {seat.user_id for seat in snap.seats if seat.user_id is not None}
@@ -135,6 +135,7 @@ def render(snap: snapshot.Snapshot, *, user_id: int, connected: set[int] | froze
         user_id is None,
         translation.get_language(),
         frozenset(connected) & seated,
+        tuple(sorted((snapshot.given_back_to(snap, user_id) or {}).items())),
     )
     html = entry[1].get(key)
     if html is None:

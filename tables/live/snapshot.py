@@ -204,7 +204,8 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         )
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     extra = dict(snapshot.extra)
-    given_back = extra.pop("given_back", {}).get(user_id)
+    extra.pop("given_back", None)  # every former player's: only the viewer's own is shown
+    given_back = given_back_to(snapshot, user_id)
     if view and "vote" in extra:
         # RULING S12: proposals only in rounds 1..N; the snapshot's vote data predates later moves.
         vote = extra["vote"]
@@ -271,6 +272,12 @@ def render_flash(message: str) -> SafeString:
     # The same few refusals over and over ("slow down", "not your turn"), above all to a socket
     # that floods (RULING P15): rendered once each.
     return _render("tables/_flash.html", {"message": message, "oob": True})
+
+
+def given_back_to(snapshot: Snapshot, user_id: int | None) -> dict | None:
+    """What came back to this viewer when the table closed or its game was aborted (issue 37):
+    their own coins and passes, or None. Part of what a shared render depends on (fanout.render)."""
+    return (snapshot.extra.get("given_back") or {}).get(user_id)
 
 
 def render_hint(text: str) -> SafeString:

@@ -253,3 +253,25 @@ def test_a_countdown_s_unit_is_the_reader_s_language(host) -> None:
         dock = html[html.index('class="turn-clock dock-clock') :]
         units[language] = re.search(r">(\d+ \S+)</span>", dock)[1].split()[1]
     assert units == {"en": "s", "et": "s", "ar": "ث"}
+
+
+async def test_a_closed_table_s_shared_render_tells_each_viewer_only_what_came_back_to_them(host, player) -> None:
+    # One snapshot is rendered once per kind of viewer (tables/live/fanout.py): what came back to a
+    # former player is theirs alone, so a spectator rendered after them must not be shown it.
+    from channels.db import database_sync_to_async
+
+    from tables.live import fanout
+
+    def closed_staked_lobby() -> int:
+        table = open_table(host, "estimation", stake=7, options={"length": "micro"})
+        seat_guests(table, [player])
+        services.table_close(table_id=table.pk, by=host)
+        return table.pk
+
+    table_id = await database_sync_to_async(closed_staked_lobby)()
+    watcher = await database_sync_to_async(make_user)("olga")
+    shared = await fanout.table_snapshot(table_id, "closed-1")
+    seen_by_player = fanout.render(shared, user_id=player.pk, connected=frozenset())
+    seen_by_watcher = fanout.render(shared, user_id=watcher.pk, connected=frozenset())
+    assert "Your stake of 7 coins came back to your wallet." in seen_by_player
+    assert "came back" not in seen_by_watcher and "you played here" not in seen_by_watcher
