@@ -136,7 +136,15 @@ def _split_differences(match: Match, places: dict[int, int]) -> Iterator[str]:
     )
     sharing = [user_id for user_id in collected if user_id not in forfeited]
     if not sharing:
-        return  # every staker forfeited: the stakes were refunded
+        # RULING P50: every staker forfeited, so every stake went back to its staker.
+        refunded = dict(
+            Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_REFUND, entries__amount__gt=0).values_list(
+                "user_id", "entries__amount"
+            )
+        )
+        if refunded != collected:
+            yield f"every staker forfeited; refunded {_by_user(refunded)}, staked {_by_user(collected)}"
+        return
     shares = split_pot(sum(collected.values()), [(places[seats[user_id]], seats[user_id]) for user_id in sharing])
     expected = {user_id: shares[seats[user_id]] for user_id in sharing if shares[seats[user_id]]}
     paid = dict(

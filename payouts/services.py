@@ -179,9 +179,8 @@ def pot_settle(
             return {}
         qualified = {user_id: seat for user_id, seat in stakers.items() if user_id not in forfeits}
         users = User.objects.in_bulk(stakers)
-        if not qualified:
-            refunds = pot_refund(table=table, match=match, memo=EVERY_STAKER_FORFEITED)
-            return {user_id: refunds.get(user_id, 0) for user_id in stakers}
+        # Each forfeit is on the ledger, also when every staker forfeited: the wallet says why from
+        # it, and verify_matches reads who shared the pot from it.
         for user_id in sorted(set(stakers) - set(qualified)):
             Transfer.objects.create(
                 asset=Asset.COINS,
@@ -192,6 +191,9 @@ def pot_settle(
                 match=match,
                 created_at=timezone.now(),
             )
+        if not qualified:
+            refunds = pot_refund(table=table, match=match, memo=EVERY_STAKER_FORFEITED)
+            return {user_id: refunds.get(user_id, 0) for user_id in stakers}
         ranked = [(places[user_id], seat, user_id) for user_id, seat in qualified.items()]
         shares = split_pot(pot.balance, [(place, seat) for place, seat, _user in ranked])
         payouts = dict.fromkeys(stakers, 0) | {user_id: shares[seat] for _place, seat, user_id in ranked}

@@ -117,7 +117,11 @@ def test_when_every_staker_forfeits_every_stake_goes_back(host, player) -> None:
     assert wallet(host) == wallet(player) == 1000
     refunds = Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_REFUND)
     assert refunds.count() == 2 and all("every staker was away" in t.memo for t in refunds)
+    assert Transfer.objects.filter(match=match, reason=Transfer.Reason.POT_FORFEIT).count() == 2
     assert_coins_conserved()
+    out, err = StringIO(), StringIO()
+    call_command("verify_matches", stdout=out, stderr=err)
+    assert out.getvalue().strip().endswith("OK") and err.getvalue() == "", err.getvalue()
 
 
 def test_the_lobby_says_so_before_the_stake_is_taken(client, host, player) -> None:
