@@ -5,6 +5,8 @@ panel shows and the server's deal check. Reads only the stored record: the site 
 
 from __future__ import annotations
 
+from accounts.names import public_name
+from games import history
 from games.models import Match
 from games.records import fairness
 
@@ -18,8 +20,8 @@ def fairness_panel(match: Match, viewer: object = None) -> dict:
     fair = (match.record or {}).get("fairness")
     if not fair:
         return {"legacy": True}
-    players = list(match.match_players.select_related("user"))
-    names = {player.seat: player.user.name for player in players}
+    players = history.seated_players(match)
+    names = {player.seat: public_name(player.user) for player in players}
     users = {player.seat: player.user_id for player in players}
     viewer_id = getattr(viewer, "pk", None)
     mine = next((player.seat for player in players if viewer_id is not None and player.user_id == viewer_id), None)

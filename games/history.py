@@ -13,6 +13,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from accounts.models import User
+from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from games import catalog, charts
 from games.engines import get_engine
@@ -77,10 +78,17 @@ def _signed_decimal(value: float) -> str:
     return ("-" if round(value, 1) < 0 else "+") + number_format(abs(value), 1)
 
 
+def seated_players(match: Match) -> list[MatchPlayer]:
+    """The game's players in seat order, each named as public lists name them (RULING P54: a
+    player muted site-wide is "Player <id>")."""
+    named = Prefetch("user", queryset=users_named_publicly())
+    return list(match.match_players.prefetch_related(named).order_by("seat"))
+
+
 def match_page(*, match: Match) -> dict:
     """Everything the game page shows: players, places, payouts, the score sheet and its chart."""
-    players = list(match.match_players.select_related("user").order_by("seat"))
-    names = [player.user.name for player in players]
+    players = seated_players(match)
+    names = [public_name(player.user) for player in players]
     for player in players:
         rated = player.rating_after is not None and player.rating_before is not None
         player.rating_change = _signed_decimal(player.rating_after - player.rating_before) if rated else ""
@@ -187,7 +195,7 @@ def replay_frame(*, match: Match, step: int) -> dict | None:
         return None
     steps = replay_steps(record)
     step = max(0, min(step, len(steps) - 1))
-    names = [player.user.name for player in match.match_players.select_related("user").order_by("seat")]
+    names = [public_name(player.user) for player in seated_players(match)]
     return {
         "match": match,
         "game_info": catalog.get(match.game),

@@ -9,11 +9,13 @@ from the seat's view at that decision (RULING P63), so a review never shows anot
 
 from __future__ import annotations
 
-from django.db.models import Avg, Count
+from django.db.models import Avg, Count, Prefetch
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.names import public_name
+from accounts.selectors import users_named_publicly
 from games import catalog
 from games.models import Match, Review, ReviewDecision
 
@@ -36,7 +38,10 @@ def may_see(*, owner: User, viewer: User | None, match: Match | None = None) -> 
 def visible_reviews(*, match: Match, viewer: User | None) -> list[Review]:
     return [
         review
-        for review in Review.objects.filter(match=match).select_related("user").order_by("seat")
+        for review in Review.objects.filter(match=match)
+        # RULING P54: every name as public lists show it (a player muted site-wide is "Player <id>").
+        .prefetch_related(Prefetch("user", queryset=users_named_publicly()))
+        .order_by("seat")
         if may_see(owner=review.user, viewer=viewer, match=match)
     ]
 
@@ -105,7 +110,7 @@ def match_review_summary(*, match: Match, viewer: User | None) -> list[dict]:
     """Per reviewed player the viewer may see: the figures and their costliest decisions."""
     rows = []
     for review in visible_reviews(match=match, viewer=viewer):
-        row = {"review": review, "name": review.user.name, "done": review.status == Review.Status.DONE}
+        row = {"review": review, "name": public_name(review.user), "done": review.status == Review.Status.DONE}
         if row["done"]:
             costliest = review.items.filter(loss__gt=0).order_by("-loss", "index")[:COSTLIEST]
             row["costliest"] = [_decision(item, match.game) for item in costliest]
@@ -125,7 +130,7 @@ def replay_review(*, match: Match, viewer: User | None, steps: list[dict], step:
     """The replay's review: a mark for each visible mistake and blunder (with its step), and for
     this step every visible decision with the values of its actions."""
     reviews = [review for review in visible_reviews(match=match, viewer=viewer) if review.status == Review.Status.DONE]
-    names = {review.pk: review.user.name for review in reviews}
+    names = {review.pk: public_name(review.user) for review in reviews}
     seats = {review.pk: review.seat for review in reviews}
     marks, here = [], []
     lower = catalog.get(match.game).numbered_cards
@@ -157,7 +162,7 @@ def reviews_json(*, match: Match, viewer: User | None) -> list[dict]:
         out.append(
             {
                 "seat": review.seat,
-                "player": review.user.name,
+                "player": public_name(review.user),
                 "status": review.status,
                 "accuracy": review.accuracy,
                 "average_loss": review.average_loss,

@@ -164,3 +164,23 @@ def test_a_review_never_shows_a_card_its_seat_could_not_see(reviews_on, host, pl
     cells = set(re.findall(r"<td>(?:card )?([^<\s]+)", shown.group(0)))
     assert cells
     assert not cells & ({str(card) for hand in others for card in hand} - {str(card) for card in own})
+
+
+def test_a_reviewed_player_muted_site_wide_is_named_as_public_lists_name_them(
+    reviewed, client, host, player, admin_user
+) -> None:
+    # RULING P54: the review's names follow the mute as every other list does, each in <bdi>.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat import services as chat
+
+    player.display_name = "FREE COINS at evil.example"
+    player.save()
+    chat.mute_create(user=player, by=admin_user, reason="spam", until=timezone.now() + timedelta(hours=1))
+    client.force_login(host)
+    page = client.get(reverse("match", args=[reviewed.pk])).content.decode()
+    review_panel = page[page.index('id="review"') :]
+    assert f"<bdi>Player {player.pk}</bdi>" in review_panel[: review_panel.index("</section>")]
+    assert "FREE COINS" not in page  # nor in the players' list or the fairness panel
