@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
-from games import catalog
+from games import catalog, history
 from games.models import Match, Review, ReviewDecision
 
 COSTLIEST = 3
@@ -51,16 +51,22 @@ def action_text(action: dict) -> str:
     kind = action.get("type")
     if kind == "play":
         joker = {"high": _("high"), "low": _("low")}.get(action.get("joker", ""), "")
-        card = action["card"]
+        card = history.card_text(action["card"])  # 9♣, as the table and the clock's rows show it
         return _("%(card)s (%(joker)s)") % {"card": card, "joker": joker} if joker else card
     if kind == "bid":
         return _("bid %(number)s") % {"number": action["bid"]}
     if kind == "estimate":
         if "trump" in action:
-            return _("Super Call %(number)s %(trump)s") % {"number": action["value"], "trump": action["trump"]}
+            return _("Super Call %(number)s %(trump)s") % {
+                "number": action["value"],
+                "trump": history.trump_text(action["trump"]),
+            }
         return _("estimate %(number)s") % {"number": action["value"]}
     if kind == "call":
-        return _("call %(number)s %(trump)s") % {"number": action["tricks"], "trump": action["trump"]}
+        return _("call %(number)s %(trump)s") % {
+            "number": action["tricks"],
+            "trump": history.trump_text(action["trump"]),
+        }
     if kind == "pass":
         return _("pass")
     if kind == "dash_call":

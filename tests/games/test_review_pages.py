@@ -184,3 +184,11 @@ def test_a_reviewed_player_muted_site_wide_is_named_as_public_lists_name_them(
     review_panel = page[page.index('id="review"') :]
     assert f"<bdi>Player {player.pk}</bdi>" in review_panel[: review_panel.index("</section>")]
     assert "FREE COINS" not in page  # nor in the players' list or the fairness panel
+
+
+def test_a_review_names_cards_and_trumps_as_the_table_shows_them() -> None:
+    # As the clock's rows do (games.history.card_text): 9♣ and ♠, never the codes 9C and S.
+    from games.review_pages import action_text
+
+    assert action_text({"type": "play", "card": "9C"}) == "9♣"
+    assert action_text({"type": "call", "tricks": 5, "trump": "S"}) == "call 5 ♠"
