@@ -8,8 +8,8 @@ it was written by the client itself and may be made up, so it is never read. (Da
 ``--proxy-headers`` takes the left-most entry, from any peer: an attacker would choose
 their own address, so the site never runs with it.) A chain shorter than N (a request
 that came through fewer of our proxies, such as a health check from inside) gives its
-left-most entry, which one of our proxies wrote; an entry that is not an address gives
-the peer.
+left-most entry, which one of our proxies wrote; an entry with a port gives its address; an
+entry that is not an address gives the peer.
 
 Limits count per address (``limit_key``): an IPv6 client is given a /64 by its provider,
 so the whole /64 is one client, as allauth counts it too (``ALLAUTH_RATE_LIMIT_IPV6_PREFIX``).
@@ -32,8 +32,12 @@ def clean(text: str | None) -> str | None:
     if not text:
         return None
     text = text.strip()
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
+    # A proxy may write the client's port too: "[2001:db8::1]:443", "1.2.3.4:5678" (a bare IPv6
+    # address has several colons, an IPv4 one with a port exactly one).
+    if text.startswith("[") and "]" in text:
+        text = text[1 : text.index("]")]
+    elif text.count(":") == 1:
+        text = text.split(":", 1)[0]
     try:
         return str(ipaddress.ip_address(text))
     except ValueError:

@@ -115,3 +115,10 @@ def test_the_settings_read_the_count() -> None:
     )
     assert result.stdout.split() == ["2", "2", "True"], result.stderr
     assert start_django(DJANGO_BEHIND_PROXY="two").returncode != 0
+
+
+def test_an_entry_with_a_port_is_its_address() -> None:
+    # Some load balancers write the client's port too: read as the peer (the proxy), every client
+    # behind it would share one bucket.
+    assert addresses.from_chain("10.0.0.5", ["198.51.100.7:5678"], 1) == "198.51.100.7"
+    assert addresses.from_chain("10.0.0.5", ["[2001:db8::1]:443"], 1) == "2001:db8::1"
