@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import catalog
-from games.bots.evaluate import evaluate
+from games.bots.evaluate import Evaluation, evaluate
 from games.engines import get_engine
 from games.models import Match
 from games.review_pages import action_text
 from games.reviews import secret_rng
 from tables import matchstore
+from tables.caching import BoundedCache
 from tables.errors import TableError
 
 
@@ -29,6 +30,20 @@ from tables.errors import TableError
 class Hint:
     action: dict
     text: str  # the bot's choice and why, in one line
+
+
+# The same position gives the same hint (its generator is fixed by the match, seat and version): a
+# player clicking again is answered from here, not by sampling again on the socket's pool thread.
+_EVALUATIONS: BoundedCache[Evaluation] = BoundedCache(256)
+
+
+def _evaluated(match: Match, seat: int, view: dict) -> Evaluation:
+    key = (match.pk, match.seed, seat, match.version, settings.HINT_SAMPLES)  # the seed: ids restart in tests
+    evaluation = _EVALUATIONS.get(key)
+    if evaluation is None:
+        rng = secret_rng("hint", match.pk, seat, match.version)
+        evaluation = _EVALUATIONS.put(key, evaluate(view, rng, samples=settings.HINT_SAMPLES))
+    return evaluation
 
 
 def hint_for(*, match_id: int, user: User) -> Hint:
@@ -55,7 +70,7 @@ def hint_for(*, match_id: int, user: User) -> Hint:
     legal = view["legal_actions"]
     if len(legal) == 1:
         return Hint(legal[0], _("%(action)s is your only legal move.") % {"action": action_text(legal[0])})
-    evaluation = evaluate(view, secret_rng("hint", match.pk, seat, match.version), samples=settings.HINT_SAMPLES)
+    evaluation = _evaluated(match, seat, view)
     best = evaluation.best
     if len(evaluation.values) == 1:
         return Hint(best.action, _("The bot would play %(action)s.") % {"action": action_text(best.action)})

@@ -156,3 +156,10 @@ async def test_a_hint_at_a_rated_table_is_refused_over_the_socket(host, started_
     await mine.send_json_to({"command": "hint"})
     assert "Hints are given only at practice tables" in await mine.receive_from(timeout=5)
     await mine.disconnect()
+
+
+def test_asking_again_for_the_same_position_does_not_sample_again(db, host, monkeypatch) -> None:
+    match = practice_match(host)
+    first = hints.hint_for(match_id=match.pk, user=host)
+    monkeypatch.setattr(hints, "evaluate", lambda *args, **kwargs: pytest.fail("sampled again"))
+    assert hints.hint_for(match_id=match.pk, user=host) == first
