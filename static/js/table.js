@@ -1,8 +1,9 @@
 // The table page's socket glue. htmx's ws extension does the work: it connects, sends a
 // form's fields as JSON (ws-send) and swaps incoming fragments by id. Here we only keep
-// what the page says and sounds. Every push is the whole current view, so one that skips versions
-// is shown as it is: no resync is asked for (a socket's pushes come in order, and a reconnect or a
-// refused command brings the current view from the server itself).
+// what the page says and sounds. A push is either the whole current view or, in play, only the
+// regions that changed since this socket's last push (tables/live/regions.py), with #live's own
+// attributes in #live-meta; no resync is asked for (a socket's pushes come in order, and a
+// reconnect or a refused command brings the whole view from the server itself).
 (function () {
   const socket = document.getElementById("table-socket");
   const status = document.getElementById("socket-status");
@@ -70,6 +71,12 @@
     });
   }
 
+  // A move carries the version of the view it was pressed on, which is the page's own: the
+  // buttons do not carry it, so a hand that did not change is not sent again with every move.
+  document.addEventListener("htmx:wsConfigSend", (event) => {
+    const parameters = event.detail.parameters;
+    if (parameters.command === "act" && parameters.version === undefined) parameters.version = String(currentVersion());
+  });
   socket.addEventListener("htmx:wsOpen", () => {
     status.textContent = gettext("Connected.");
     status.classList.remove("offline");
@@ -127,7 +134,22 @@
     focusInGame = !!(live && live.contains(document.activeElement) && document.activeElement !== document.body);
     kept = keepControls();
   });
+  // A push of changed regions carries #live's attributes in #live-meta: put them on #live before
+  // anything reads them (this listener runs before clock.js's, which listens on the body).
+  function applyMeta() {
+    const meta = document.getElementById("live-meta");
+    const live = document.getElementById("live");
+    if (!meta || !live || !meta.dataset.version) return;
+    Object.keys(live.dataset).forEach((key) => { if (!(key in meta.dataset)) delete live.dataset[key]; });
+    Object.entries(meta.dataset).forEach(([key, value]) => {
+      if (key === "liveClass") live.className = value;
+      else live.dataset[key] = value;
+    });
+    delete live.dataset.liveClass;
+    meta.replaceWith(Object.assign(document.createElement("div"), { id: "live-meta", hidden: true }));
+  }
   socket.addEventListener("htmx:wsAfterMessage", () => {
+    applyMeta();
     // The flash clears five seconds after it appeared: a later push (a bot's move) must not
     // restart the clock, or the message never goes away. A new message is a new element.
     const flash = document.getElementById("flash");

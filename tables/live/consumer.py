@@ -25,7 +25,7 @@ from config import addresses
 from config.i18n import scope_language
 from ops import metrics, observe
 from tables.errors import TableError
-from tables.live import broadcast, fanout, guard, layer_watch, limits, presence, snapshot
+from tables.live import broadcast, fanout, guard, layer_watch, limits, presence, regions, snapshot
 from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
@@ -281,5 +281,9 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         # tables/live/broadcast.py's coalescing, a presence change of a spectator) sends nothing.
         if changed_only and (html is self.pushed or html == self.pushed):
             return
+        # Issue 43: only the regions that changed since this socket's last push; the whole view on
+        # connect, after a refusal (the current truth, whole) and when regions.changes says so.
+        message = regions.changes(self.pushed, html) if changed_only and self.pushed else None
         self.pushed = html
-        await self.send(text_data=html)
+        if message != "":
+            await self.send(text_data=html if message is None else message)

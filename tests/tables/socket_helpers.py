@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import re
+import weakref
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from config.asgi import application
+from tables.live import regions
 from tests.helpers import session_key_for
 
-VERSION = re.compile(r'id="live"[^>]*data-version="(\d+)"')
+# A whole view's #live, or a push of changed regions' #live-meta (tables/live/regions.py).
+VERSION = re.compile(r'id="live(?:-meta)?"[^>]*data-version="(\d+)"')
 
 
 @database_sync_to_async
@@ -40,6 +43,28 @@ async def connect(
     return communicator, connected
 
 
+# The whole view each communicator shows, as a browser would after each push (tables/live/regions.py).
+_pages: weakref.WeakKeyDictionary[WebsocketCommunicator, str] = weakref.WeakKeyDictionary()
+
+
+def seen(communicator: WebsocketCommunicator, text: str) -> str:
+    """``text`` as its socket's viewer sees it: a push of changed regions becomes the whole view
+    it makes; a whole view, a flash or a chat line stays as it is."""
+    page = _pages.get(communicator)
+    if 'id="live"' in text[:200]:
+        _pages[communicator] = text
+        return text
+    if page is None or 'id="live-meta"' not in text:
+        return text
+    page = _pages[communicator] = regions.apply(page, text)
+    return page
+
+
+async def receive(communicator: WebsocketCommunicator, timeout: float = 5) -> str:
+    """The next message, as its viewer sees it (``seen``)."""
+    return seen(communicator, await communicator.receive_from(timeout=timeout))
+
+
 def version_of(html: str) -> int | None:
     found = VERSION.search(html)
     return int(found.group(1)) if found else None
@@ -49,7 +74,7 @@ async def receive_until_version(communicator: WebsocketCommunicator, version: in
     """Every message up to (and including) the first live fragment at ``version`` or later."""
     received = []
     while True:
-        text = await communicator.receive_from(timeout=timeout)
+        text = await receive(communicator, timeout)
         received.append(text)
         seen = version_of(text)
         if seen is not None and seen >= version:
@@ -59,5 +84,5 @@ async def receive_until_version(communicator: WebsocketCommunicator, version: in
 async def drain(communicator: WebsocketCommunicator, quiet: float = 0.2) -> list[str]:
     received = []
     while not await communicator.receive_nothing(timeout=quiet):
-        received.append(await communicator.receive_from())
+        received.append(await receive(communicator))
     return received

@@ -1,0 +1,169 @@
+"""Send a socket only the parts of its view that changed since its last push.
+
+Every push used to be the viewer's whole fragment (``#live``, ~16 KB) and the browser laid all of
+it out again. A view is a tree of elements with ids (the seats, the trick, the hand and its
+controls, the score line...). Comparing the fragment this socket was last sent with the new one,
+region by region, finds the smallest id'd elements that changed; only those are sent, each as an
+out-of-band swap that htmx's ws extension places by id. ``#live``'s own attributes (the version,
+whose turn it is, the server's time) travel in ``#live-meta``, which static/js/table.js copies
+onto ``#live`` before anything reads them.
+
+The whole view is still sent on connect and reconnect (a new socket has sent nothing), on a
+version gap, when the view's outline changed (a region appeared or went), and when the changes
+are most of the view anyway. What a socket is sent is always part of its own viewer's render,
+so nothing reaches it that its full view would not show.
+
+The fragments are our own templates' output, so a small scanner of tags is enough (no parser):
+attribute values are quoted and text is escaped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+ROOT_ID = "live"
+META_ID = "live-meta"
+# Past this share of the whole view, the whole view is sent: fewer swaps, and the same bytes.
+MOSTLY_CHANGED = 0.85
+
+_TAG = re.compile(r"""<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
+_ID = re.compile(r'\sid="([^"]+)"')
+_VOID = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
+)
+
+
+@dataclass(frozen=True)
+class Region:
+    """An element with an id: where it is in its fragment, the id'd elements right inside it, and
+    its markup with those cut out (what must match for its children alone to be compared)."""
+
+    start: int
+    end: int
+    head_end: int  # the end of its start tag
+    children: tuple[str, ...]
+    outline: str
+
+
+@lru_cache(maxsize=512)
+def scan(html: str) -> dict[str, Region] | None:
+    """Every id'd element of a fragment, by id; None for markup the scanner does not follow."""
+    open_elements: list[tuple[str, str | None, int, int, list[str]]] = []  # name, id, start, head end, children
+    spans: dict[str, tuple[int, int, int, tuple[str, ...]]] = {}
+    for tag in _TAG.finditer(html):
+        closing, name, attributes = tag.group(1), tag.group(2).lower(), tag.group(3)
+        if not closing:
+            if name in _VOID or attributes.endswith("/"):
+                continue
+            found = _ID.search(attributes)
+            open_elements.append((name, found.group(1) if found else None, tag.start(), tag.end(), []))
+            continue
+        if not open_elements or open_elements[-1][0] != name:
+            return None  # not well nested: send such a view whole
+        name, element_id, start, head_end, children = open_elements.pop()
+        if element_id is None:
+            if open_elements:
+                open_elements[-1][4].extend(children)  # its id'd children belong to the nearest id'd ancestor
+            continue
+        if element_id in spans:
+            return None  # an id twice: a swap by id would be ambiguous
+        spans[element_id] = (start, tag.end(), head_end, tuple(children))
+        if open_elements:
+            open_elements[-1][4].append(element_id)
+    if open_elements:
+        return None
+    return {element_id: _region(html, spans, element_id) for element_id in spans}
+
+
+def _region(html: str, spans: dict[str, tuple[int, int, int, tuple[str, ...]]], element_id: str) -> Region:
+    start, end, head_end, children = spans[element_id]
+    pieces, at = [], start
+    for child in children:
+        child_start, child_end = spans[child][0], spans[child][1]
+        pieces += [html[at:child_start], "\x00", child, "\x00"]
+        at = child_end
+    pieces.append(html[at:end])
+    return Region(start, end, head_end, children, "".join(pieces))
+
+
+def _changed(
+    old_html: str, old: dict[str, Region], new_html: str, new: dict[str, Region], element_id: str
+) -> list[str]:
+    """The smallest id'd elements under ``element_id`` (itself included) whose markup differs."""
+    before, after = old[element_id], new[element_id]
+    if old_html[before.start : before.end] == new_html[after.start : after.end]:
+        return []
+    if before.outline != after.outline:
+        return [element_id]
+    return [region for child in after.children for region in _changed(old_html, old, new_html, new, child)]
+
+
+@lru_cache(maxsize=1024)
+def changes(old_html: str, new_html: str) -> str | None:
+    """What to send a socket that was last sent ``old_html`` so that it shows ``new_html``: the
+    changed regions and ``#live-meta``, "" when nothing changed, None when it must be sent whole.
+    Cached: every spectator of a table, and every seat that sees the same, shares the answer."""
+    old, new = scan(old_html), scan(new_html)
+    if not old or not new or ROOT_ID not in old or ROOT_ID not in new or _version(old_html) + 1 < _version(new_html):
+        return None
+    before, after = old[ROOT_ID], new[ROOT_ID]
+    if before.outline[before.head_end - before.start :] != after.outline[after.head_end - after.start :]:
+        return None  # the outline changed: a region appeared or went
+    head = new_html[after.start : after.head_end]
+    regions = [
+        region
+        for child in after.children
+        if child != META_ID
+        for region in _changed(old_html, old, new_html, new, child)
+    ]
+    if not regions and head == old_html[before.start : before.head_end]:
+        return ""
+    parts = [_meta(head)] + [new_html[new[region].start : new[region].end] for region in regions]
+    message = "".join(parts)
+    return None if len(message) > MOSTLY_CHANGED * len(new_html) else message
+
+
+_VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def _version(html: str) -> int:
+    found = _VERSION.search(html, 0, 400)
+    return int(found.group(1)) if found else 0
+
+
+def _meta(head: str) -> str:
+    """``#live``'s start tag as ``#live-meta``: its data attributes, and its class as data-live-class."""
+    attributes = head[len("<div") : -1]
+    attributes = attributes.replace(f' id="{ROOT_ID}"', f' id="{META_ID}"', 1).replace(' hx-swap-oob="true"', "", 1)
+    attributes = re.sub(r'\sclass="', ' data-live-class="', attributes, count=1)
+    return f"<div{attributes} hidden></div>"
+
+
+_META = re.compile(rf'<div id="{META_ID}"[^>]*></div>')
+
+
+def apply(page: str, message: str) -> str:
+    """What a browser makes of ``page`` (a whole view this socket was sent) on receiving
+    ``message``, as htmx's ws extension and static/js/table.js do it: a whole view replaces it;
+    otherwise each element of the message replaces the element of its id and #live-meta's
+    attributes become #live's. For clients that are not browsers (the tests, the benchmarks)."""
+    if f'id="{ROOT_ID}"' in message[:200]:
+        return message
+    meta = _META.search(message)
+    if meta is None:
+        return page  # not a view (a flash, a hint, chat)
+    body = message[: meta.start()] + message[meta.end() :]
+    found = scan(body) or {}
+    for element_id, region in found.items():
+        if any(other.start < region.start and region.end <= other.end for other in found.values()):
+            continue  # inside another element of the message: replaced with it
+        where = scan(page)[element_id]
+        page = page[: where.start] + body[region.start : region.end] + page[where.end :]
+    head = meta.group(0)[: -len(" hidden></div>")]
+    head = head.replace(f' id="{META_ID}"', f' id="{ROOT_ID}" hx-swap-oob="true"', 1).replace(
+        ' data-live-class="', ' class="', 1
+    )
+    root = scan(page)[ROOT_ID]
+    return page[: root.start] + head + ">" + page[root.head_end :]
