@@ -49,7 +49,8 @@ def make_move(table_id: int, rng: random.Random) -> int | None:
     from accounts.models import User
     from games.engines import get_engine
     from games.models import Match
-    from tables import matchstore, services
+    from tables import matchstore
+    from tables.services import play
 
     try:
         match = Match.objects.filter(table_id=table_id).order_by("-pk").first()
@@ -60,7 +61,7 @@ def make_move(table_id: int, rng: random.Random) -> int | None:
         seat = engine.to_act(state)[0]
         user = User.objects.get(pk=match.match_players.get(seat=seat).user_id)
         action = rng.choice(engine.legal_actions(state, seat))
-        return services.match_act(match_id=match.pk, user=user, action=action, version=match.version).version
+        return play.match_act(match_id=match.pk, user=user, action=action, version=match.version).version
     finally:
         connection.close()
 
