@@ -13,7 +13,7 @@ from psycopg.errors import DeadlockDetected
 
 from accounts.models import User
 from config import processes
-from tests import site_settings
+from tests import site_settings, template_db
 from tests.helpers import database_url, is_browser_test
 
 
@@ -44,6 +44,25 @@ def started_table(host):
     from tests.tables.helpers import start_table
 
     return functools.partial(start_table, host)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_test_environment, django_db_blocker, django_db_modify_db_settings):
+    """pytest-django's, except on an xdist worker: there the database is a copy of the run's one
+    migrated template (tests/template_db.py), not a migration of its own."""
+    from django.db import connections
+    from django.test.utils import setup_databases, teardown_databases
+
+    verbosity = request.config.option.verbose
+    run_id = os.environ.get(template_db.RUN_ID)
+    with django_db_blocker.unblock():
+        if template_db.worker_id() and run_id:
+            databases = [template_db.clone_for_worker(connections["default"], run_id, verbosity)]
+        else:
+            databases = setup_databases(verbosity=verbosity, interactive=False)
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(databases, verbosity=verbosity)
 
 
 @pytest.fixture
@@ -155,6 +174,23 @@ def pytest_xdist_setupnodes(config, specs) -> None:
     for spec in specs:
         for name in ("CHANNELS_PREFIX", "CELERY_QUEUE"):
             spec.env[name] = f"{os.environ.get(name, 'test')}-{spec.id}"
+        spec.env[template_db.RUN_ID] = template_run_id(config)
+
+
+def template_run_id(config) -> str:
+    """The id that marks this run's template database (tests/template_db.py), made once."""
+    if not hasattr(config, "_template_run_id"):
+        config._template_run_id = template_db.new_run_id()
+    return config._template_run_id
+
+
+def pytest_sessionfinish(session) -> None:
+    """The controller drops the template its workers copied, once they are all done."""
+    run_id = getattr(session.config, "_template_run_id", None)
+    if run_id and not template_db.worker_id():
+        from django.conf import settings
+
+        template_db.drop_template(settings.DATABASES["default"], run_id)
 
 
 @pytest.fixture(autouse=True)
