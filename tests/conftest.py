@@ -159,8 +159,12 @@ def pytest_collection_modifyitems(config, items) -> None:
             # starts its own Daphne and Celery worker (tests/browser/conftest.py) for the session.
             if config.pluginmanager.hasplugin("xdist"):
                 item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
-            # A real browser against real servers on a shared machine can miss a deadline once: a
-            # browser test gets one more try (pytest-rerunfailures); a test that fails twice fails the run.
+        retry = item.get_closest_marker("retry")
+        if retry is not None:
+            # One more try (pytest-rerunfailures) only for a test that names the cause outside the
+            # site it retries: every other failure, once, fails the run.
+            if not retry.kwargs.get("reason"):
+                raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.retry needs reason=<the outside cause>")
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
 
 
