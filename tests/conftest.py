@@ -168,6 +168,35 @@ def pytest_collection_modifyitems(config, items) -> None:
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
 
 
+def pytest_deselected(items) -> None:
+    """On an xdist worker, what its markers left out goes back to the controller's summary."""
+    workeroutput = getattr(items[0].config, "workeroutput", None) if items else None
+    if workeroutput is not None:
+        workeroutput["deselected"] = workeroutput.get("deselected", 0) + len(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    # Every worker collects the whole suite, so each leaves out the same tests.
+    config = node.config
+    config._deselected_on_workers = max(
+        getattr(config, "_deselected_on_workers", 0), node.workeroutput.get("deselected", 0)
+    )
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """A run narrowed by markers (``make test-fast``) says what share of the suite it ran."""
+    left_out = len(terminalreporter.stats.get("deselected", [])) or getattr(config, "_deselected_on_workers", 0)
+    if not config.option.markexpr or not left_out:
+        return
+    outcomes = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
+    ran = sum(len(terminalreporter.stats.get(outcome, [])) for outcome in outcomes)
+    terminalreporter.write_line(
+        f"{ran} tests run, {left_out} left out by -m {config.option.markexpr!r}: "
+        f"{ran / (ran + left_out):.0%} of {ran + left_out}"
+    )
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_setupnodes(config, specs) -> None:
     """Each xdist worker gets a Redis key prefix and a Celery queue of its own (and, from
