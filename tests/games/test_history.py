@@ -15,7 +15,7 @@ from games.history import matches_ended, replay_steps
 from games.models import Match
 from games.records.estimation import explain_points
 from games.scoresheets import score_sheet
-from tables import services
+from tables.services import endings
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, play_to_end, started_match
 from tests.helpers import rolled_back_after
@@ -33,7 +33,7 @@ def built(django_db_setup, django_db_blocker) -> dict:
         admin = User.objects.create_superuser("admin", "admin@example.com", "a-long-pass-phrase")
         played = {game: finished_match(host, game, humans=(player,)) for game in ("sitaratas", "estimation", "sita")}
         aborted = play_to_end(started_match(outsider, "sita"), stop_after=0)
-        services.match_abort(match_id=aborted.pk, by=admin, reason="testing")
+        endings.match_abort(match_id=aborted.pk, by=admin, reason="testing")
         played["aborted"] = Match.objects.get(pk=aborted.pk)
         played["live"] = play_to_end(started_match(outsider, "estimation"), stop_after=3)
         assert played["live"].status == Match.Status.PLAYING
