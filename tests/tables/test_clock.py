@@ -27,6 +27,7 @@ from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 from tests.tables.socket_helpers import connect, drain
 
+# Transactional: a real Celery worker, and the consumer on Channels' threads, read the writes.
 pytestmark = pytest.mark.django_db(transaction=True)
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

@@ -21,6 +21,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import assert_passes_conserved
 from tests.tables.helpers import play_bots_until_human, start_table
 
+# Transactional: votes raced on threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
