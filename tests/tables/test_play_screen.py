@@ -24,7 +24,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _snapshot(game: str, state, engine, *, seats: int, options: dict, version: int = 1) -> Snapshot:

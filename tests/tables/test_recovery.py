@@ -14,7 +14,7 @@ from tables.services import play, recovery, votes
 from tests.tables.helpers import play_bots_until_human, state_of
 from tests.tables.test_votes import start_sitaratas
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 BOT_SEAT = 2
 
 
