@@ -283,7 +283,7 @@ def run_site(daphnes: int = 1, workers: int = 1, proxy: bool = False) -> int:
             if proxy:
                 front = start_front(host, port, [f"{daphne_host}:{first + index}" for index in range(daphnes)])
                 children.append(front.process)
-                log(f"The site is at http://{host}:{port}/ through nginx (logs in {front.prefix}; Ctrl-C stops everything)")
+                log(f"The site is at http://{host}:{port}/ through nginx, logs in {front.prefix} (Ctrl-C stops all)")
             else:
                 ports = ", ".join(f"http://{host}:{port + index}/" for index in range(daphnes))
                 log(f"The site is at {ports}  (Ctrl-C stops everything)")

@@ -13,33 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 import threading
 import time
 
 import pytest
 
-from tests.faults.stack import Stack, migrated_template, say, scratch
+from tests.faults.stack import Stack, say
 from tests.tables.test_multiprocess import Game, Player
 
 pytestmark = pytest.mark.slow
 
 RETRY_FLASH = "could not take that just now"
-
-
-@pytest.fixture(scope="session")
-def template():
-    directory = scratch("template")
-    yield migrated_template(directory)
-    shutil.rmtree(directory, ignore_errors=True)
-
-
-@pytest.fixture
-def stack(template, request):
-    env = getattr(request, "param", {})  # parametrize("stack", [{VARIABLE: value}], indirect=True)
-    site = Stack(scratch("site"), template, request.node.originalname.removeprefix("test_")[:60], **env)
-    yield site
-    site.close()
 
 
 class ReconnectingPlayer(Player):
