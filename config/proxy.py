@@ -107,6 +107,7 @@ class LocalProxy:
     workers: int = 1
     prefix: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="nginx-")))
     process: subprocess.Popen | None = None
+    wrap: list[str] = field(default_factory=list)  # run inside this, e.g. ["ip", "netns", "exec", "web"]
 
     @property
     def access_log(self) -> Path:
@@ -149,7 +150,16 @@ class LocalProxy:
         binary = nginx_binary()
         if binary is None:
             raise FileNotFoundError("nginx not found: install it (apt-get install nginx)")
-        return [binary, "-p", str(self.prefix), "-c", str(self.prefix / "nginx.conf"), "-e", str(self.error_log)]
+        return [
+            *self.wrap,
+            binary,
+            "-p",
+            str(self.prefix),
+            "-c",
+            str(self.prefix / "nginx.conf"),
+            "-e",
+            str(self.error_log),
+        ]
 
     def start(self, **popen: object) -> subprocess.Popen:
         from config import processes

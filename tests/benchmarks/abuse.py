@@ -117,7 +117,7 @@ async def abuse(
                     if "windows open" in first or "Wait a few seconds" in first:
                         # Over the caps, or cooling down after a flood. Then try again a second later:
                         # this abuser floods with messages; a flood of handshakes is the proxy's to
-                        # limit (README, "Production").
+                        # limit (deploy/nginx/: docs/ops.md, "Deployment").
                         counts["refused_at_open"] += 1
                         await asyncio.sleep(1.0)
                         continue

@@ -31,7 +31,7 @@ so a stall of the client (or of the whole machine) shows as such and is not take
 and it times bare durable commits on the same PostgreSQL: every move waits for one.
 
 With several Daphne processes, each table's sockets go to one of them, as the load balancer
-of README's "Production" routes them by the socket's path (``--spread tables``): that process
+of docs/ops.md's "Deployment" (deploy/nginx/) routes them by the socket's path (``--spread tables``): that process
 parses each new state once and renders the blocks every viewer shares once per move.
 ``--spread seats`` spreads a table's seats over the processes instead, as a load balancer that
 ignores the path would. Then idle table sockets are opened in steps while WebSocket pings

@@ -67,13 +67,25 @@ def scene(stack: Stack, game: str = "estimation") -> dict:
 
 
 def play(
-    stack: Stack, found: dict, *, fault_at: int, fault, moves_after: int, timeout: float = 75, before_press=None
+    stack: Stack,
+    found: dict,
+    *,
+    fault_at: int,
+    fault,
+    moves_after: int,
+    timeout: float = 75,
+    before_press=None,
+    entry: tuple[str, int] | None = None,
 ) -> Game:
     """Play until ``fault_at``, run ``fault`` on a thread (the players play on meanwhile), then play on.
 
     With ``before_press`` the fault is left to it instead: a coroutine each player awaits before
-    pressing a button, which sets ``game.fault_version`` and ``game.fault_done`` itself."""
-    game = Game(found["table"], found["sessions"], stack.ports, target=10**9, player_class=ReconnectingPlayer)
+    pressing a button, which sets ``game.fault_version`` and ``game.fault_done`` itself. With
+    ``entry`` (host, port) the players connect there (a proxy) instead of to the stack's Daphnes."""
+    ports = [entry[1]] if entry else stack.ports
+    game = Game(found["table"], found["sessions"], ports, target=10**9, player_class=ReconnectingPlayer)
+    for player in game.players:
+        player.host = entry[0] if entry else player.host
     game.fault_done = threading.Event()
     game.fault_version = None
     game.before_press = before_press and (lambda player: before_press(game, player))
