@@ -19,7 +19,10 @@ def run(*command: str) -> None:
 
 
 def namespaces_refused() -> str | None:
-    """Why network namespaces cannot be made here, or None if they can."""
+    """Why network namespaces cannot be made here, or None if they can. ``FAULT_HOSTS=aliases``
+    asks for loopback aliases anyway (to run that way where namespaces could be made)."""
+    if os.environ.get("FAULT_HOSTS") == "aliases":
+        return "FAULT_HOSTS=aliases"
     probe = f"f43probe{os.getpid()}"
     try:
         run("ip", "netns", "add", probe)
