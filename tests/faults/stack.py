@@ -124,7 +124,8 @@ class Stack:
         self.daphnes[index] = processes.start(
             serve.command("127.0.0.1", port), env=self.env, log=self._log(f"daphne{index}"), append=True
         )
-        processes.wait_for_port(port, process=self.daphnes[index])
+        # Starting Django takes seconds; on a machine busy with other work, tens of them.
+        processes.wait_for_port(port, process=self.daphnes[index], seconds=120)
         return index
 
     def start_front(self) -> proxy.LocalProxy:
