@@ -191,7 +191,7 @@ class Site:
         )
         for port, daphne in zip(self.ports, self.daphnes):
             try:
-                processes.wait_for_port(port, process=daphne)
+                processes.wait_for_port(port, process=daphne, seconds=120)  # a busy machine starts Django slowly
             except RuntimeError as error:
                 raise SystemExit(f"{error}; see the server log.") from None
         if self.front is not None:

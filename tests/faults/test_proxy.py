@@ -103,9 +103,11 @@ def test_a_game_through_nginx_keeps_a_tables_sockets_on_one_daphne(stack: Stack)
     logged = socket_log(front, path)
     before, after = logged[: events["logged_before"]], logged[events["logged_before"] :]
     served_before = {upstream for _, _, upstream in before}
-    # Until the kill: both players' first sockets and their reconnections, all on one process.
+    # Until the kill: both players' first sockets and their reconnections, all on one process
+    # (101: a socket that opened; 499: an opening its client gave up waiting for, on a busy machine).
     on_the_first = [entry for entry in logged if entry[2] == events["upstream"]]
-    assert len(on_the_first) >= 4 and all(status == 101 for _, status, _ in on_the_first), logged
+    assert len(on_the_first) >= 4 and all(status in (101, 499) for _, status, _ in on_the_first), logged
+    assert all(upstream == events["upstream"] for _, _, upstream in before), before
     say(
         f"checked: {len(on_the_first)} sockets of the table (both seats, each reconnected once) all went to "
         f"{served_before.pop()} by the hash of {path}"
