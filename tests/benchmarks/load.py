@@ -302,6 +302,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
     from games.engines import get_engine
     from games.models import Match
     from tables import matchstore
+    from tables.moves import MoveEvent
     from tables.services import steps
 
     rng = random.Random(7)
@@ -311,17 +312,19 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
             engine = get_engine(match.game)
             users = {player.seat: player.user_id for player in match.match_players.all()}
             state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-            events: list[tuple] = []
+            events: list[MoveEvent] = []
             now = timezone.now()
+            to_act = engine.to_act(state)
             for _ in range(moves):
                 if engine.is_over(state) or (until is not None and until(state)):
                     break
-                seat = engine.to_act(state)[0]
+                seat = to_act[0]
                 action = rng.choice(engine.legal_actions(state, seat))
-                state = steps.action_apply(
+                state, to_act = steps.action_apply(
                     match=match,
                     engine=engine,
                     state=state,
+                    to_act=to_act,
                     seat=seat,
                     user_id=users[seat],
                     action=action,
@@ -329,7 +332,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
                     events=events,
                 )
             if events:
-                steps.move_save(match=match, state=state, engine=engine, events=events, now=now)
+                steps.move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
 
 
 def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
