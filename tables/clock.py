@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
-from config.i18n import gettext as _  # the render's catalogue in a live render (config/i18n.py)
+from core.i18n import gettext as _  # the render's catalogue in a live render (core/i18n.py)
 from games import catalog
 
 if TYPE_CHECKING:

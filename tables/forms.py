@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games import catalog
 from games.engines import get_engine
 from tables import clock
