@@ -285,7 +285,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }
 
-# The bare echo sockets (tables/echo.py) are for the load benchmark only: off unless asked for,
+# The bare echo sockets (tests/benchmarks/echo.py) are for the load benchmark only: off unless asked for,
 # so a live site offers no open relay that answers each small message with fragment-sized ones.
 ECHO_SOCKETS = env_bool("ECHO_SOCKETS", False)
 
