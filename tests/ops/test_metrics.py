@@ -56,6 +56,7 @@ def start_sitaratas(host, player):
 
 
 @pytest.mark.asyncio
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_a_move_over_the_socket_moves_the_scraped_values(host, player, settings, eager_bots) -> None:
     settings.METRICS_TOKEN = TOKEN

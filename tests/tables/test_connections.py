@@ -24,6 +24,7 @@ from tables.models import Table
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, start_sitaratas_with_a_bot, state_of
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

@@ -25,6 +25,7 @@ from tests.conftest import make_user
 from tests.helpers import database_url, session_key_for
 from tests.tables.helpers import start_table
 
+# Transactional: another process (a Celery worker, Daphne) reads what the test writes.
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
