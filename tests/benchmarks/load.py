@@ -22,7 +22,7 @@ think time, sending the form's fields as htmx's ws-send does, with the version i
 
 Latency is measured from the *scheduled* send time, so a stall anywhere (client included)
 cannot hide: round trip = scheduled send → the actor's own update; fan-out = scheduled send
-→ the last seat's update. The same Daphne serves two bare echoes (tables/echo.py), measured at
+→ the last seat's update. The same Daphne serves two bare echoes (tests/benchmarks/echo.py), measured at
 the same rates: ``ws/echo/`` (one message in, one out: the physical limit of a round trip
 here) and ``ws/echo/<room>/`` (one in, a group send, a fragment-sized message out to every
 socket of the room: a move with nothing of ours in it). Our round trip and fan-out are
@@ -333,6 +333,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
     from games.engines import get_engine
     from games.models import Match
     from tables import matchstore
+    from tables.moves import MoveEvent
     from tables.services import steps
 
     rng = random.Random(7)
@@ -342,17 +343,19 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
             engine = get_engine(match.game)
             users = {player.seat: player.user_id for player in match.match_players.all()}
             state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-            events: list[tuple] = []
+            events: list[MoveEvent] = []
             now = timezone.now()
+            to_act = engine.to_act(state)
             for _ in range(moves):
                 if engine.is_over(state) or (until is not None and until(state)):
                     break
-                seat = engine.to_act(state)[0]
+                seat = to_act[0]
                 action = rng.choice(engine.legal_actions(state, seat))
-                state = steps.action_apply(
+                state, to_act = steps.action_apply(
                     match=match,
                     engine=engine,
                     state=state,
+                    to_act=to_act,
                     seat=seat,
                     user_id=users[seat],
                     action=action,
@@ -360,7 +363,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
                     events=events,
                 )
             if events:
-                steps.move_save(match=match, state=state, engine=engine, events=events, now=now)
+                steps.move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
 
 
 def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
@@ -854,7 +857,7 @@ async def measure_group_echo(
     ports: list[int], *, rate: float, rooms: int, seats: int, spread: bool, seconds: float, cpu: CpuMeter
 ) -> dict:
     """A move with nothing of ours in it: one socket of a room sends, the channel layer hands it to
-    every socket of the room, and each gets a fragment-sized reply (tables/echo.py). Laid out
+    every socket of the room, and each gets a fragment-sized reply (tests/benchmarks/echo.py). Laid out
     over the Daphne processes as the tables are."""
     import websockets
 
