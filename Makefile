@@ -2,8 +2,9 @@
 # requirements.txt, test requirements-test.txt too.
 .PHONY: run test test-fast
 
+# make run PROXY=1: the same stack behind the production nginx configuration (deploy/nginx/).
 run:
-	python3 config/launch.py run
+	python3 config/launch.py run $(if $(PROXY),--proxy --daphne 2) $(ARGS)
 
 test:
 	python3 config/launch.py test $(ARGS)

@@ -10,9 +10,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.admin_tools import ask_reason
 from accounts.models import User
 from accounts.services import AccountError, account_anonymise
+from core.admin_tools import ask_reason
 
 
 def _reason_field() -> forms.CharField:

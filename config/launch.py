@@ -10,7 +10,8 @@ nothing but Python and git. Then, in the virtualenv:
 * ``run``: migrate, collect static files, run Daphne, a Celery worker (with beat) and the game
   reviews' worker at the lowest CPU priority in the foreground, print the URL; Ctrl-C stops all
   of it.
-  ``run --daphne 2 --workers 2`` runs two of each on the same PostgreSQL and Redis.
+  ``run --daphne 2 --workers 2`` runs two of each on the same PostgreSQL and Redis;
+  ``run --proxy`` puts the production nginx configuration (deploy/nginx/) in front of them.
 * ``test``: install requirements-test.txt too; run ruff (lint and format check) and
   import-linter, then the whole pytest suite in parallel (extra arguments go to pytest).
 """
@@ -227,9 +228,12 @@ def debug_listening_refusal(host: str) -> str | None:
     )
 
 
-def run_site(daphnes: int = 1, workers: int = 1) -> int:
+def run_site(daphnes: int = 1, workers: int = 1, proxy: bool = False) -> int:
     """``run --daphne N --workers M``: N Daphne processes on PORT, PORT+1, … and M Celery workers
-    (the first also runs beat), all on the same PostgreSQL and Redis."""
+    (the first also runs beat), all on the same PostgreSQL and Redis. With ``proxy`` (``--proxy``,
+    ``make run PROXY=1``): nginx on PORT in front of them (deploy/nginx/, rendered by
+    config/proxy.py into a directory of its own), the Daphnes on 127.0.0.1 at PORT+1, … behind it,
+    and the site trusting the address nginx passes on (``DJANGO_BEHIND_PROXY=1``)."""
     os.environ.setdefault("DJANGO_DEBUG", "true")
     os.environ.setdefault("LOG_FORMAT", "text")  # a terminal; production's default is JSON lines (docs/ops.md)
     host = os.environ.get("HOST", "127.0.0.1")
@@ -239,19 +243,25 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
         return 2
     port = int(os.environ.get("PORT", "8000"))
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        # The processes' metric files (ops/metrics.py), emptied each run: a dead process's counters
+        # The processes' metric files (core/metrics.py), emptied each run: a dead process's counters
         # must not be added to the new ones'.
         metrics = LOCAL / "metrics"
         shutil.rmtree(metrics, ignore_errors=True)
         metrics.mkdir(parents=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
+    if proxy:
+        os.environ.setdefault("DJANGO_BEHIND_PROXY", "1")
+    # SIGTERM (a supervisor, ``kill``) unwinds like Ctrl-C: every child and embedded server is stopped.
+    signal.signal(signal.SIGTERM, interrupt)
     with Services():
         manage("migrate", "--noinput", "-v", "0")
         manage("collectstatic", "--noinput", "-v", "0")
         from config import processes, serve
 
+        daphne_host, first = ("127.0.0.1", port + 1) if proxy else (host, port)
         children = [
-            processes.start(serve.command(host, port + index, python=str(VENV_PYTHON))) for index in range(daphnes)
+            processes.start(serve.command(daphne_host, first + index, python=str(VENV_PYTHON)))
+            for index in range(daphnes)
         ] + [
             processes.start(
                 processes.celery_worker_command(
@@ -268,17 +278,41 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
             for index in range(workers)
         ]
         children.append(processes.start(review_worker_command()))
-        ports = ", ".join(f"http://{host}:{port + index}/" for index in range(daphnes))
-        log(f"The site is at {ports}  (Ctrl-C stops everything)")
+        front = None
         try:
+            if proxy:
+                front = start_front(host, port, [f"{daphne_host}:{first + index}" for index in range(daphnes)])
+                children.append(front.process)
+                log(f"The site is at http://{host}:{port}/ through nginx, logs in {front.prefix} (Ctrl-C stops all)")
+            else:
+                ports = ", ".join(f"http://{host}:{port + index}/" for index in range(daphnes))
+                log(f"The site is at {ports}  (Ctrl-C stops everything)")
             while all(child.poll() is None for child in children):
                 time.sleep(0.5)
         except KeyboardInterrupt:
             pass
         finally:
             processes.stop(children, seconds=15)
+            if front is not None:
+                front.cleanup()
         log("Stopped.")
     return 0
+
+
+def interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def start_front(host: str, port: int, daphnes: list[str]):
+    """nginx on ``host``:``port`` before ``daphnes``, its files in a new directory under .local/."""
+    import tempfile
+
+    from config import proxy
+
+    LOCAL.mkdir(exist_ok=True)
+    front = proxy.LocalProxy(daphnes, port, host=host, prefix=Path(tempfile.mkdtemp(prefix="nginx-", dir=LOCAL)))
+    front.start()
+    return front
 
 
 def review_worker_command() -> list[str]:
@@ -368,7 +402,7 @@ def run_as_group(command: list[str], *, grace: float = 10) -> int:
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in REQUIREMENTS:
         print(
-            "usage: python3 config/launch.py run [--daphne N] [--workers M] | test [pytest args]"
+            "usage: python3 config/launch.py run [--daphne N] [--workers M] [--proxy] | test [pytest args]"
             " | test-fast [pytest args]"
         )
         return 2
@@ -384,8 +418,9 @@ def main(argv: list[str]) -> int:
         parser = argparse.ArgumentParser(prog="launch.py run")
         parser.add_argument("--daphne", type=int, default=1, help="Daphne processes (ports PORT, PORT+1, …)")
         parser.add_argument("--workers", type=int, default=1, help="Celery workers (the first runs beat)")
+        parser.add_argument("--proxy", action="store_true", help="nginx on PORT in front (deploy/nginx/)")
         options = parser.parse_args(argv[1:])
-        return run_site(options.daphne, options.workers)
+        return run_site(options.daphne, options.workers, options.proxy)
     if argv[0] == "test-fast":
         # pytest's summary says how many ran and how many the markers left out ("deselected").
         return run_tests([*FAST_MARKERS, *argv[1:]])

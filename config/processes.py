@@ -56,13 +56,15 @@ def start(
     return process
 
 
-def wait_for_port(port: int, *, seconds: float = 30, process: subprocess.Popen | None = None) -> None:
-    """Return once something accepts connections on ``port``; RuntimeError after ``seconds``, or at
-    once if ``process`` (the one meant to listen) has exited."""
+def wait_for_port(
+    port: int, *, seconds: float = 30, process: subprocess.Popen | None = None, host: str = "127.0.0.1"
+) -> None:
+    """Return once something accepts connections on ``host``:``port``; RuntimeError after ``seconds``,
+    or at once if ``process`` (the one meant to listen) has exited."""
     deadline = time.monotonic() + seconds
     while True:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            with socket.create_connection((host, port), timeout=0.2):
                 return
         except OSError:
             if process is not None and process.poll() is not None:

@@ -13,10 +13,10 @@ import time
 
 from django.conf import settings
 
+from core import metrics
 from games.bots import bot_move, get_bot
 from games.bots.budget import Budget
 from games.models import Match
-from ops import metrics
 from tables import fairness
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
@@ -9,10 +11,13 @@ from accounts.selectors import users_named_publicly
 from games import catalog
 from games.engines import get_engine
 from games.models import Match
+from games.records import fairness as protocol
+from payouts import selectors as payout_selectors
 from tables import matchstore
-from tables.models import DismissalVote, Table
+from tables.models import DealCommitment, DismissalVote, Table
 
 OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
+ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)  # the deal's secret is shown
 
 
 def open_tables(*, game: str = "") -> QuerySet[Table]:
@@ -79,3 +84,68 @@ def vote_panel(match: Match) -> dict:
             }
         )
     return panel
+
+
+def clock_public(match: Match | None) -> dict | None:
+    """What every viewer may see of the clock: deadlines, away seats, the time left while paused.
+    Keys stay strings: the channel layer's msgpack refuses other map keys."""
+    if match is None:
+        return None
+    seats = match.clock_seats or {}
+    return {
+        "seconds": match.turn_clock,
+        "deadlines": {seat: at for seat, (at, _) in (match.deadlines or {}).items()},
+        "away": sorted(int(seat) for seat in seats.get("away", {})),
+        "paused": dict(seats.get("paused", {})),
+    }
+
+
+def fairness_panel(*, table: Table, match: Match | None) -> dict | None:
+    """The table page's panel: the commitment; once started, the values; once over, the secret.
+
+    The secret is put in only for a match that has ended: this dict is what the live
+    fragment renders, for every viewer, on every push.
+    """
+    if match is not None:
+        commitment = DealCommitment.objects.filter(match=match).first()
+        if commitment is None:
+            return {"legacy": True}
+        return _fairness_panel(commitment, revealed=match.status in ENDED, match=match)
+    if table.status != Table.Status.LOBBY:
+        return None
+    commitment = DealCommitment.objects.filter(table=table, attempt=table.matches.count() + 1).first()
+    return _fairness_panel(commitment, revealed=False, match=None) if commitment else None
+
+
+def _fairness_panel(commitment: DealCommitment, *, revealed: bool, match: Match | None) -> dict:
+    panel = {
+        "legacy": False,
+        "version": (commitment.contributions or {}).get("version", protocol.VERSION if match is None else protocol.V1),
+        "commitment": commitment.commitment,
+        "table": commitment.table_id,
+    }
+    if match is not None and commitment.contributions:  # RULING P32: public once the game starts
+        panel["contributions"] = commitment.contributions["values"]
+        panel["match_id"] = match.pk
+    if revealed:
+        panel["secret"] = commitment.secret
+    return panel
+
+
+class Dismissal(NamedTuple):
+    match_id: int
+    counted: tuple[int, int] | None  # the vote's (yes, no), when its row is there
+    passes: str | None  # RULING P6: "restored" or "spent" at a table that costs passes, else None
+
+
+def last_dismissal(table: Table) -> Dismissal | None:
+    """The table's last attempt, if it was dismissed by vote (RULING S12): its vote's count and what
+    became of its game passes (a pass comes back once; a dismissed restart's stay used, issue 37)."""
+    match = table.matches.order_by("-attempt").only("pk", "status").first()
+    if match is None or match.status != Match.Status.DISMISSED:
+        return None
+    vote = DismissalVote.objects.filter(match_id=match.pk).first()
+    passes = None
+    if costs_pass(table.game):
+        passes = "restored" if payout_selectors.passes_restored(match=match) else "spent"
+    return Dismissal(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, passes)

@@ -13,7 +13,7 @@ from psycopg.errors import DeadlockDetected
 
 from accounts.models import User
 from config import processes
-from tests import site_settings
+from tests import site_settings, template_db
 from tests.helpers import database_url, is_browser_test
 
 
@@ -44,6 +44,25 @@ def started_table(host):
     from tests.tables.helpers import start_table
 
     return functools.partial(start_table, host)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_test_environment, django_db_blocker, django_db_modify_db_settings):
+    """pytest-django's, except on an xdist worker: there the database is a copy of the run's one
+    migrated template (tests/template_db.py), not a migration of its own."""
+    from django.db import connections
+    from django.test.utils import setup_databases, teardown_databases
+
+    verbosity = request.config.option.verbose
+    run_id = os.environ.get(template_db.RUN_ID)
+    with django_db_blocker.unblock():
+        if template_db.worker_id() and run_id:
+            databases = [template_db.clone_for_worker(connections["default"], run_id, verbosity)]
+        else:
+            databases = setup_databases(verbosity=verbosity, interactive=False)
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(databases, verbosity=verbosity)
 
 
 @pytest.fixture
@@ -140,9 +159,42 @@ def pytest_collection_modifyitems(config, items) -> None:
             # starts its own Daphne and Celery worker (tests/browser/conftest.py) for the session.
             if config.pluginmanager.hasplugin("xdist"):
                 item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
-            # A real browser against real servers on a shared machine can miss a deadline once: a
-            # browser test gets one more try (pytest-rerunfailures); a test that fails twice fails the run.
+        retry = item.get_closest_marker("retry")
+        if retry is not None:
+            # One more try (pytest-rerunfailures) only for a test that names the cause outside the
+            # site it retries: every other failure, once, fails the run.
+            if not retry.kwargs.get("reason"):
+                raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.retry needs reason=<the outside cause>")
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
+
+
+def pytest_deselected(items) -> None:
+    """On an xdist worker, what its markers left out goes back to the controller's summary."""
+    workeroutput = getattr(items[0].config, "workeroutput", None) if items else None
+    if workeroutput is not None:
+        workeroutput["deselected"] = workeroutput.get("deselected", 0) + len(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    # Every worker collects the whole suite, so each leaves out the same tests.
+    config = node.config
+    config._deselected_on_workers = max(
+        getattr(config, "_deselected_on_workers", 0), node.workeroutput.get("deselected", 0)
+    )
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """A run narrowed by markers (``make test-fast``) says what share of the suite it ran."""
+    left_out = len(terminalreporter.stats.get("deselected", [])) or getattr(config, "_deselected_on_workers", 0)
+    if not config.option.markexpr or not left_out:
+        return
+    outcomes = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
+    ran = sum(len(terminalreporter.stats.get(outcome, [])) for outcome in outcomes)
+    terminalreporter.write_line(
+        f"{ran} tests run, {left_out} left out by -m {config.option.markexpr!r}: "
+        f"{ran / (ran + left_out):.0%} of {ran + left_out}"
+    )
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -155,6 +207,23 @@ def pytest_xdist_setupnodes(config, specs) -> None:
     for spec in specs:
         for name in ("CHANNELS_PREFIX", "CELERY_QUEUE"):
             spec.env[name] = f"{os.environ.get(name, 'test')}-{spec.id}"
+        spec.env[template_db.RUN_ID] = template_run_id(config)
+
+
+def template_run_id(config) -> str:
+    """The id that marks this run's template database (tests/template_db.py), made once."""
+    if not hasattr(config, "_template_run_id"):
+        config._template_run_id = template_db.new_run_id()
+    return config._template_run_id
+
+
+def pytest_sessionfinish(session) -> None:
+    """The controller drops the template its workers copied, once they are all done."""
+    run_id = getattr(session.config, "_template_run_id", None)
+    if run_id and not template_db.worker_id():
+        from django.conf import settings
+
+        template_db.drop_template(settings.DATABASES["default"], run_id)
 
 
 @pytest.fixture(autouse=True)

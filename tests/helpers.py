@@ -6,12 +6,14 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import connections
+from django.db import connections, transaction
 
 
 def fair_value() -> str:
@@ -79,3 +81,16 @@ def wait_for(predicate, seconds: float) -> bool:
             return True
         time.sleep(0.2)
     return False
+
+
+@contextmanager
+def rolled_back_after(django_db_blocker) -> Iterator[None]:
+    """Django's ``setUpTestData`` for a class- or module-scoped fixture: what it writes inside is
+    read by every test of its scope (each test's own writes roll back to a savepoint inside this
+    transaction) and rolled back after the last. For data the tests only read; on-commit work
+    never runs here, as in any ``db`` test."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games import catalog
 
 COMMANDS = {
@@ -76,7 +76,8 @@ def parse_message(content: object, *, game: str) -> Message:
         # RULING S13: the Sitaratas' signature; games.services checks and cleans the text.
         extra["signature"] = content.get("signature")
     if command == "bot_add" and content.get("level"):
-        extra["level"] = content.get("level")  # the host's pick (RULING P45); services.bot_add refuses an unknown one
+        # The host's pick (RULING P45); tables.services.lobby.bot_add refuses an unknown one.
+        extra["level"] = content.get("level")
     return Message(command=command, action=action, version=version, position=position, extra=extra)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.utils.translation import pgettext_lazy
 from markupsafe import Markup, escape
 
-# Drawn in a live render: the render's catalogue (config/i18n.py), not Django's per call.
-from config.i18n import gettext as _
-from config.i18n import text
+# Drawn in a live render: the render's catalogue (core/i18n.py), not Django's per call.
+from core.i18n import gettext as _
+from core.i18n import text
 from games.bots import DEFAULT_LEVEL, LEVELS
 from games.templatetags.card_tags import escape_text
 

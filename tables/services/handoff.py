@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from django.db.models import Count, Q
+
 from accounts.models import User
-from games.models import Match, MatchPlayer
+from games.models import Match, MatchEvent, MatchPlayer
 from games.ratings import ratings_update
 from games.reviews import reviews_request
 from payouts import services as payouts
@@ -67,7 +69,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
             User.objects.filter(pk__in=[p.user_id for p in players], is_bot=False).values_list("pk", flat=True)
         )
         humans = {p.seat for p in players if p.user_id in human_ids}
-        by_seat = clock.pot_forfeits(match, humans)
+        by_seat = _pot_forfeits(match, humans)
         forfeits = {p.user_id: by_seat[p.seat] for p in players if p.seat in by_seat}
         paid = payouts.pot_settle(
             table=table, match=match, places={p.user_id: p.place for p in players}, forfeits=forfeits
@@ -92,3 +94,17 @@ def match_aborted(*, table: Table, match: Match, by: User | None = None) -> None
         payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.", by=by)
     if selectors.costs_pass(table.game):
         payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.", by=by)
+
+
+def _pot_forfeits(match: Match, humans: set[int]) -> dict[int, str]:
+    """RULING P50: the human seats that take no share of a staked game's pot, with why: "away"
+    (marked away when the game ended) or "clock" (more than half of their decisions were played
+    by the clock or the house). Read under the Match lock, after the last move's events are written."""
+    counts = (
+        MatchEvent.objects.filter(match_id=match.pk, seat__in=humans)
+        .values("seat")
+        .annotate(decisions=Count("pk"), clocked=Count("pk", filter=Q(by_clock=True)))
+    )
+    forfeits = {row["seat"]: "clock" for row in counts if 2 * row["clocked"] > row["decisions"]}
+    forfeits.update({seat: "away" for seat in clock.away_seats(match) & humans})
+    return forfeits

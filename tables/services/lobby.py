@@ -16,15 +16,14 @@ from django.utils.translation import ngettext_lazy
 
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_bot_accounts
 from accounts.models import User
-from config.i18n import lazy_format, refusal
+from core.i18n import lazy_format, refusal
 from games import catalog
 from games.models import Match, MatchPlayer
 from tables import clock, fairness
 from tables.errors import TableError
-from tables.live.broadcast import table_changed_on_commit
 from tables.models import Seat, Table
 from tables.services import handoff
-from tables.services.steps import engine_for, move_save, vacate
+from tables.services.steps import engine_for, move_save, table_changed, vacate
 
 MAX_STAKE = 1_000_000
 
@@ -209,7 +208,7 @@ def _close(table: Table, reason: str, admin: User | None = None) -> None:
     table.status = Table.Status.CLOSED
     table.closed_reason = reason
     table.save(update_fields=["status", "closed_reason"])
-    table_changed_on_commit(table.pk, lobby=True)
+    table_changed(table.pk)
 
 
 def lobbies_close_idle(*, now: datetime) -> int:
@@ -266,7 +265,7 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         table.last_activity_at = now
         table.save(update_fields=["status", "last_activity_at"])
         handoff.match_started(table=table, match=match, users=[seat.user for seat in seats])
-        move_save(match=match, state=state, engine=engine, now=now)
+        move_save(match=match, state=state, engine=engine, to_act=engine.to_act(state), now=now)
     return match
 
 
@@ -319,4 +318,4 @@ def _require_host(table: Table, user: User) -> None:
 def _touch(table: Table) -> None:
     table.last_activity_at = timezone.now()
     table.save(update_fields=["last_activity_at"])
-    table_changed_on_commit(table.pk, lobby=True)
+    table_changed(table.pk)

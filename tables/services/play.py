@@ -14,12 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import refusal
+from core.i18n import refusal
 from games.engines import IllegalAction
 from games.models import Match
 from tables import botplay, clock, matchstore, selectors
 from tables.errors import TableError
-from tables.services.steps import action_apply, bot_level, engine_for, move_save, seat_of
+from tables.moves import MoveEvent
+from tables.services.steps import action_apply, bot_level, engine_for, house_play, move_save, seat_of
 
 
 def match_act(*, match_id: int, user: User, action: object, version: int | None, now: datetime | None = None) -> Match:
@@ -52,26 +53,24 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
         # RULING P12: the house plays for an away seat as for a bot, after the same pause.
         away = clock.away_seats(match)
         bots = {seat: user_id for seat, user_id, is_bot in matchstore.seating(match) if is_bot or seat in away}
-        events: list[tuple] = []
-        # In SITA every bot chooses at once; in the trick games exactly one seat is awaited.
-        for seat in [seat for seat in engine.to_act(state) if seat in bots]:
-            if seat not in engine.to_act(state):
-                continue
-            view = engine.view(state, seat)
-            action = botplay.bot_action(match=match, seat=seat, level=bot_level(bots[seat]), view=view)
-            state = action_apply(
-                match=match,
-                engine=engine,
-                state=state,
-                seat=seat,
-                user_id=bots[seat],
-                action=action,
-                now=now,
-                events=events,
-                by_clock=seat in away,
-            )
+        to_act = engine.to_act(state)
+        events: list[MoveEvent] = []
+        state, to_act = house_play(
+            match=match,
+            engine=engine,
+            state=state,
+            to_act=to_act,
+            seats=[seat for seat in to_act if seat in bots],
+            users=bots,
+            choose=lambda seat, view: botplay.bot_action(
+                match=match, seat=seat, level=bot_level(bots[seat]), view=view
+            ),
+            by_clock=lambda seat: seat in away,
+            now=now,
+            events=events,
+        )
         if events:
-            move_save(match=match, state=state, engine=engine, events=events, now=now)
+            move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
         return len(events)
 
 
@@ -82,14 +81,23 @@ def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime
         raise TableError(_("Play is paused while the dismissal vote is open."))
     engine = engine_for(match.game)
     state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-    if seat not in engine.to_act(state):
+    to_act = engine.to_act(state)
+    if seat not in to_act:
         raise TableError(_("It is not your turn."))
-    events: list[tuple] = []
+    events: list[MoveEvent] = []
     try:
-        state = action_apply(
-            match=match, engine=engine, state=state, seat=seat, user_id=user.pk, action=action, now=now, events=events
+        state, to_act = action_apply(
+            match=match,
+            engine=engine,
+            state=state,
+            to_act=to_act,
+            seat=seat,
+            user_id=user.pk,
+            action=action,
+            now=now,
+            events=events,
         )
     except IllegalAction as error:
         raise TableError(refusal(error)) from None
-    move_save(match=match, state=state, engine=engine, events=events, now=now)
+    move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
     return match

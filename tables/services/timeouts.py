@@ -17,10 +17,10 @@ from accounts.models import User
 from games.models import Match
 from tables import botplay, clock, matchstore, selectors
 from tables.errors import TableError
-from tables.live.broadcast import table_changed_on_commit
+from tables.moves import MoveEvent
 from tables.services.endings import match_abandon_idle
 from tables.services.play import bots_act
-from tables.services.steps import action_apply, engine_for, move_save, seat_of
+from tables.services.steps import clock_armed, engine_for, house_play, move_save, seat_of, table_changed
 
 
 def clock_expire(*, match_id: int, version: int | None, at: int | None = None, now: datetime | None = None) -> int:
@@ -45,31 +45,30 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
         due = clock.due_seats(match, now=now)
         if not due:
             # The player moved in time: arm the task for the next deadline, if any.
-            clock.arm(match, now=now)
+            clock_armed(match, clock.arm(match, now=now))
             match.save(update_fields=["clock_seats"])
             return 0
         engine = engine_for(match.game)
         state = matchstore.loaded(match.game, match.pk, match.version, match.state)
         users = {seat: user_id for seat, user_id, _level in matchstore.seating(match)}
-        events: list[tuple] = []
         # SITA: every seat that has not chosen when time is up gets a bot choice at once.
-        for seat in due:
-            if seat not in engine.to_act(state):
-                continue
-            action = botplay.clock_action(match=match, seat=seat, view=engine.view(state, seat))
-            state = action_apply(
-                match=match,
-                engine=engine,
-                state=state,
-                seat=seat,
-                user_id=users[seat],
-                action=action,
-                now=now,
-                events=events,
-                by_clock=True,
-            )
-            clock.expired(match, seat, now=now)
-        move_save(match=match, state=state, engine=engine, events=events, now=now)
+        to_act = engine.to_act(state)
+        events: list[MoveEvent] = []
+        state, to_act = house_play(
+            match=match,
+            engine=engine,
+            state=state,
+            to_act=to_act,
+            seats=due,
+            users=users,
+            choose=lambda seat, view: botplay.clock_action(match=match, seat=seat, view=view),
+            by_clock=lambda seat: True,
+            now=now,
+            events=events,
+        )
+        for event in events:
+            clock.expired(match, event.seat, now=now)
+        move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
         return len(events)
 
 
@@ -87,9 +86,10 @@ def seat_back(*, match_id: int, user: User, position: int | None = None, now: da
             raise TableError(_("You are not marked away."))
         engine = engine_for(match.game)
         state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-        clock.back(match, seat, awaited=engine.to_act(state), paused=selectors.is_paused(match), now=now)
+        timer = clock.back(match, seat, awaited=engine.to_act(state), paused=selectors.is_paused(match), now=now)
+        clock_armed(match, timer)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
-        table_changed_on_commit(match.table_id, lobby=True)
+        table_changed(match.table_id)
 
 
 def clocks_sweep(*, now: datetime | None = None) -> dict[str, int]:

@@ -22,16 +22,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games import catalog
 from games.engines import get_engine
 from games.models import Match
-from tables import clock, matchstore, selectors
+from tables import clock, matchstore, outbox, selectors
 from tables.errors import TableError
-from tables.live.broadcast import table_changed_on_commit
 from tables.models import DismissalVote
 from tables.services import steps
-from tables.tasks import vote_expire
 
 Status = DismissalVote.Status
 
@@ -76,9 +74,8 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
         clock.pause(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         if not _decide(match, vote, voters=len(humans), now=now):
-            vote_id, countdown = vote.pk, settings.DISMISSAL_VOTE_SECONDS
-            transaction.on_commit(lambda: vote_expire.apply_async((vote_id,), countdown=countdown))
-        table_changed_on_commit(match.table_id, lobby=True)
+            outbox.send(outbox.VoteDue(vote_id=vote.pk, seconds=settings.DISMISSAL_VOTE_SECONDS))
+        steps.table_changed(match.table_id)
         return vote
 
 
@@ -100,7 +97,7 @@ def vote_cast(*, match_id: int, user: User, yes: bool, now: datetime | None = No
         (vote.yes_voters if yes else vote.no_voters).append(user.pk)
         vote.save(update_fields=["yes_voters", "no_voters"])
         _decide(match, vote, voters=len(humans), now=now)
-        table_changed_on_commit(match.table_id, lobby=True)
+        steps.table_changed(match.table_id)
         return vote
 
 
@@ -117,8 +114,7 @@ def vote_close_expired(*, vote_id: int, now: datetime | None = None) -> bool:
             return False
         if now < vote.deadline:
             # Delivered early (a clock or a retry): look again at the deadline.
-            seconds = (vote.deadline - now).total_seconds()
-            transaction.on_commit(lambda: vote_expire.apply_async((vote_id,), countdown=seconds))
+            outbox.send(outbox.VoteDue(vote_id=vote_id, seconds=(vote.deadline - now).total_seconds()))
             return False
         _close(match, vote, Status.EXPIRED, now=now)
         return True
@@ -151,11 +147,11 @@ def _close(match: Match, vote: DismissalVote, status: str, *, now: datetime) -> 
     else:
         # Play resumes exactly where it stopped: a bot task dropped during the pause is re-queued,
         # and the turn clock restarts with the time that was left (RULING P13).
-        clock.resume(match, now=now)
+        steps.clock_armed(match, clock.resume(match, now=now))
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-        steps.bots_queue(match=match, state=state, engine=get_engine(match.game))
-    table_changed_on_commit(match.table_id, lobby=True)
+        steps.bots_queue(match=match, to_act=get_engine(match.game).to_act(state))
+    steps.table_changed(match.table_id)
 
 
 def _humans(match: Match) -> set[int]:

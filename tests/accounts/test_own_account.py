@@ -120,6 +120,7 @@ def test_the_pages_need_a_login(client) -> None:
         assert client.get(reverse(name)).status_code == 302
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_deleting_closes_the_players_table_sockets_here_and_elsewhere(host, player) -> None:

@@ -3,6 +3,7 @@
     .venv/bin/python tests/benchmarks/abuse.py                 # 100 tables at 50 moves/s, 7 abusers x 3 pairs
     .venv/bin/python tests/benchmarks/abuse.py --scenarios 2,3  # only some abusers (numbers: --help)
     .venv/bin/python tests/benchmarks/abuse.py --quick         # a short smoke run
+    .venv/bin/python tests/benchmarks/abuse.py --proxy nginx   # everyone through nginx (deploy/nginx/)
 
 The site, players, tables and honest seat clients are the load benchmark's
 (tests/benchmarks/load.py): 100 four-seat Estimation tables played at 50 moves/s, latency
@@ -116,7 +117,7 @@ async def abuse(
                     if "windows open" in first or "Wait a few seconds" in first:
                         # Over the caps, or cooling down after a flood. Then try again a second later:
                         # this abuser floods with messages; a flood of handshakes is the proxy's to
-                        # limit (README, "Production").
+                        # limit (deploy/nginx/: docs/ops.md, "Deployment").
                         counts["refused_at_open"] += 1
                         await asyncio.sleep(1.0)
                         continue
@@ -300,14 +301,15 @@ def start_abuser(args, site: Site, scenario: Scenario, table_ids, single, floods
     results = spawn.Queue()
     if scenario.accounts == 0:
         session, lobby_id = single
-        target, arguments = abuser_process, (site.ports, session, table_ids, lobby_id, args.abuse_rate, seconds)
+        ports = site.entry(args.proxy)
+        target, arguments = abuser_process, (ports, session, table_ids, lobby_id, args.abuse_rate, seconds)
     else:
         addresses = abuser_addresses(scenario.addresses)
         accounts = [
             (session, lobby_id, addresses[number % len(addresses)])
             for number, (session, lobby_id) in enumerate(floods[: scenario.accounts])
         ]
-        target, arguments = accounts_process, (site.ports, accounts, table_ids, scenario.kind, seconds)
+        target, arguments = accounts_process, (site.entry(args.proxy), accounts, table_ids, scenario.kind, seconds)
     process = spawn.Process(target=target, args=(*arguments, results))
     process.start()
     return process, results
@@ -318,7 +320,7 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, single, 
     bench = Bench()
     seats = args.seats
     tables = [
-        TableRun(bench, table_id, players[i * seats : (i + 1) * seats], site.ports)
+        TableRun(bench, table_id, players[i * seats : (i + 1) * seats], site.entry(args.proxy))
         for i, table_id in enumerate(table_ids)
     ]
     log(f"connecting {len(tables) * seats} seat clients")
@@ -371,7 +373,8 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, single, 
     mem = lambda values: " + ".join(f"{value:.0f}" for value in values)  # noqa: E731
     lines = [
         f"abuse benchmark: {len(tables)} {args.game} tables x {seats} seats at {args.rate:.0f} moves/s, "
-        f"{len(site.ports)} Daphne process(es), 1 Celery worker, DEBUG off; machine: {machine()}",
+        f"{len(site.ports)} Daphne process(es){' behind nginx (deploy/nginx/)' if site.front else ''}, "
+        f"1 Celery worker, DEBUG off; machine: {machine()}",
         f"interleaved halves of {args.seconds:.0f} s (after {args.warmup:.0f} s warm-up), "
         f"{args.rounds} pairs per abuser; honest players on 127.1.x.y, one address per table; abusers on 127.0.0.2 on",
         f"many accounts: {SOCKETS_PER_ACCOUNT} sockets each tried (5 on its own lobby), "
@@ -444,6 +447,12 @@ def main() -> int:
         help="which abusers, by number: "
         + "; ".join(f"{number} {scenario.name}" for number, scenario in enumerate(SCENARIOS)),
     )
+    parser.add_argument(
+        "--proxy",
+        choices=["direct", "nginx"],
+        default="direct",
+        help="nginx: honest players and abusers all through nginx (deploy/nginx/), each from its own address",
+    )
     parser.add_argument("--quick", action="store_true", help="10 tables at 5 moves/s, 5-second halves, 1 pair")
     args = parser.parse_args()
     args.scenarios = [int(number) for number in args.scenarios.split(",")]
@@ -470,7 +479,7 @@ def main() -> int:
     from django.db import connections
 
     connections.close_all()
-    site = Site(env, args.daphne, ROOT / "test-artifacts" / "abuse-logs")
+    site = Site(env, args.daphne, ROOT / "test-artifacts" / "abuse-logs", proxy=args.proxy == "nginx")
     try:
         site.start()
         lines = uvloop.run(run(args, site, players, table_ids, single, floods))

@@ -8,29 +8,17 @@ Screenshots land in ``test-artifacts/`` for a person to look at.
 from __future__ import annotations
 
 import os
-import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from config import processes, serve
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers import database_url, in_ci, is_browser_test
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-# Debian's headless shell (package chromium-headless-shell) when it is there: the same Blink as
-# the full browser without its display compositing, it costs about a fifth less CPU per page push.
-CHROMIUM = shutil.which("chromium-headless-shell") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-sync",
-]
 
 
 def pytest_collection_modifyitems(items) -> None:

@@ -14,6 +14,7 @@ from chat.models import ChatMessage, ChatReport
 from tests.chat.helpers import chat_received, errors, no_chat, open_sockets, say, sita_table, texts
 from tests.conftest import make_user
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 count_messages = database_sync_to_async(lambda **filters: ChatMessage.objects.filter(**filters).count())

@@ -138,7 +138,7 @@ def test_moderation_without_a_reason_is_refused(admin_user, host, player) -> Non
     assert LogEntry.objects.count() == 1 and not ChatMute.objects.exists()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_messages_are_append_only_in_the_database(admin_user, host, player) -> None:
     table = seated_sita_table(host, player)
     message = post(table, player, "what I said")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+# Transactional: another process (a Celery worker, Daphne) reads what the test writes.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

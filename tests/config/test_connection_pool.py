@@ -30,6 +30,7 @@ EXECUTOR_THREADS, HTTP_REQUESTS = 3, 3
 POOL_SIZE = EXECUTOR_THREADS + 1 + HTTP_REQUESTS  # config/database.py PoolSize
 WORKER_CONCURRENCY = 2
 
+# Transactional: another process (a Celery worker, Daphne) reads what the test writes.
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 

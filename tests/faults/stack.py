@@ -24,7 +24,7 @@ from pathlib import Path
 
 import psycopg
 
-from config import launch, processes, serve
+from config import launch, processes, proxy, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "faults"
@@ -104,6 +104,7 @@ class Stack:
         self.daphnes: list[subprocess.Popen | None] = []
         self.ports: list[int] = []
         self.worker: subprocess.Popen | None = None
+        self.front: proxy.LocalProxy | None = None
         self.supervised, self.closing = False, False
         self._supervisor: threading.Thread | None = None
         say(f"{name}: PostgreSQL {self.database_url.split('@', 1)[1]} and Redis {self.redis_url}, both its own")
@@ -123,8 +124,23 @@ class Stack:
         self.daphnes[index] = processes.start(
             serve.command("127.0.0.1", port), env=self.env, log=self._log(f"daphne{index}"), append=True
         )
-        processes.wait_for_port(port, process=self.daphnes[index])
+        # Starting Django takes seconds; on a machine busy with other work, tens of them.
+        processes.wait_for_port(port, process=self.daphnes[index], seconds=120)
         return index
+
+    def start_front(self) -> proxy.LocalProxy:
+        """nginx with the production configuration (deploy/nginx/) in front of every Daphne started
+        so far; the site then trusts the address it passes on only if the stack was made with
+        ``DJANGO_BEHIND_PROXY=1``."""
+        self.front = proxy.LocalProxy(
+            [f"127.0.0.1:{port}" for port in self.ports],
+            processes.free_port(),
+            static_root=ROOT / "static",  # DEBUG: the source files, by their own names
+            prefix=self.directory / "nginx",
+        )
+        self.front.start()
+        say(f"nginx on port {self.front.port} in front of Daphne on {', '.join(map(str, self.ports))}")
+        return self.front
 
     def kill_daphne(self, index: int) -> None:
         self.daphnes[index].kill()
@@ -190,6 +206,11 @@ class Stack:
     def close(self) -> None:
         self.closing, self.supervised = True, False
         processes.stop([*self.daphnes, self.worker])
+        if self.front is not None:
+            self.front.stop()
+            for log in (self.front.access_log, self.front.error_log):
+                if log.exists():
+                    shutil.copy(log, self._log(f"nginx-{log.stem}"))
         if self.redis.poll() is None:
             self.redis.kill()
         stopped(self.postgres)

@@ -13,33 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 import threading
 import time
 
 import pytest
 
-from tests.faults.stack import Stack, migrated_template, say, scratch
+from tests.faults.stack import Stack, say
 from tests.tables.test_multiprocess import Game, Player
 
 pytestmark = pytest.mark.slow
 
 RETRY_FLASH = "could not take that just now"
-
-
-@pytest.fixture(scope="session")
-def template():
-    directory = scratch("template")
-    yield migrated_template(directory)
-    shutil.rmtree(directory, ignore_errors=True)
-
-
-@pytest.fixture
-def stack(template, request):
-    env = getattr(request, "param", {})  # parametrize("stack", [{VARIABLE: value}], indirect=True)
-    site = Stack(scratch("site"), template, request.node.originalname.removeprefix("test_")[:60], **env)
-    yield site
-    site.close()
 
 
 class ReconnectingPlayer(Player):
@@ -83,13 +67,25 @@ def scene(stack: Stack, game: str = "estimation") -> dict:
 
 
 def play(
-    stack: Stack, found: dict, *, fault_at: int, fault, moves_after: int, timeout: float = 75, before_press=None
+    stack: Stack,
+    found: dict,
+    *,
+    fault_at: int,
+    fault,
+    moves_after: int,
+    timeout: float = 75,
+    before_press=None,
+    entry: tuple[str, int] | None = None,
 ) -> Game:
     """Play until ``fault_at``, run ``fault`` on a thread (the players play on meanwhile), then play on.
 
     With ``before_press`` the fault is left to it instead: a coroutine each player awaits before
-    pressing a button, which sets ``game.fault_version`` and ``game.fault_done`` itself."""
-    game = Game(found["table"], found["sessions"], stack.ports, target=10**9, player_class=ReconnectingPlayer)
+    pressing a button, which sets ``game.fault_version`` and ``game.fault_done`` itself. With
+    ``entry`` (host, port) the players connect there (a proxy) instead of to the stack's Daphnes."""
+    ports = [entry[1]] if entry else stack.ports
+    game = Game(found["table"], found["sessions"], ports, target=10**9, player_class=ReconnectingPlayer)
+    for player in game.players:
+        player.host = entry[0] if entry else player.host
     game.fault_done = threading.Event()
     game.fault_version = None
     game.before_press = before_press and (lambda player: before_press(game, player))

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from accounts.models import User
 from games import storage
 from games.engines import estimation as E
 from games.engines import get_engine
@@ -15,21 +16,43 @@ from games.models import Match
 from games.records.estimation import explain_points
 from games.scoresheets import score_sheet
 from tables.services import endings
+from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, play_to_end, started_match
+from tests.helpers import rolled_back_after
 
-pytestmark = pytest.mark.django_db
+# One worker runs the module, so its games are built once a run (pytest-xdist's loadgroup).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("history-games")]
+
+
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker) -> dict:
+    """The personas and the games every test here reads, built once for the module (each game is
+    seconds of play): a finished game of each kind, an aborted one, and one still being played."""
+    with rolled_back_after(django_db_blocker):
+        host, player, outsider = make_user("hana"), make_user("piet"), make_user("olga")
+        admin = User.objects.create_superuser("admin", "admin@example.com", "a-long-pass-phrase")
+        played = {game: finished_match(host, game, humans=(player,)) for game in ("sitaratas", "estimation", "sita")}
+        aborted = play_to_end(started_match(outsider, "sita"), stop_after=0)
+        endings.match_abort(match_id=aborted.pk, by=admin, reason="testing")
+        played["aborted"] = Match.objects.get(pk=aborted.pk)
+        played["live"] = play_to_end(started_match(outsider, "estimation"), stop_after=3)
+        assert played["live"].status == Match.Status.PLAYING
+        yield {"host": host, "player": player, "outsider": outsider, "games": played}
 
 
 @pytest.fixture
-def games(host, player, outsider, admin_user) -> dict[str, Match]:
-    """A finished game of each kind, an aborted one, and one still being played."""
-    played = {game: finished_match(host, game, humans=(player,)) for game in ("sitaratas", "estimation", "sita")}
-    aborted = play_to_end(started_match(outsider, "sita"), stop_after=0)
-    endings.match_abort(match_id=aborted.pk, by=admin_user, reason="testing")
-    played["aborted"] = Match.objects.get(pk=aborted.pk)
-    played["live"] = play_to_end(started_match(outsider, "estimation"), stop_after=3)
-    assert played["live"].status == Match.Status.PLAYING
-    return played
+def games(built) -> dict[str, Match]:
+    return built["games"]
+
+
+@pytest.fixture
+def host(built) -> User:
+    return built["host"]
+
+
+@pytest.fixture
+def outsider(built) -> User:
+    return built["outsider"]
 
 
 def test_the_list_shows_ended_games_newest_first_with_filters(client, games, host, outsider) -> None:
@@ -52,22 +75,6 @@ def test_the_list_shows_ended_games_newest_first_with_filters(client, games, hos
     assert reverse("match", args=[games["aborted"].pk]) in filtered
     assert reverse("match", args=[games["sita"].pk]) not in filtered
     assert "There is no player" in client.get(reverse("history"), {"player": "nobody"}).content.decode()
-
-
-def test_the_list_paginates(client, host, player, settings) -> None:
-    from games import views
-
-    for _ in range(3):
-        finished_match(host, "sita", humans=(player,), options={"matches": 1})
-    views.PAGE_SIZE, size = 2, views.PAGE_SIZE
-    try:
-        first = client.get(reverse("history")).content.decode()
-        second = client.get(reverse("history"), {"page": 2}).content.decode()
-    finally:
-        views.PAGE_SIZE = size
-    assert "Page 1 of 2" in first and "Page 2 of 2" in second
-    assert first.count('class="button small secondary" href="/games/') == 2
-    assert second.count('class="button small secondary" href="/games/') == 1
 
 
 def test_a_game_in_progress_shows_nothing_in_history(client, games) -> None:
@@ -297,15 +304,3 @@ def test_the_leaderboard_lists_rated_players_per_game(client, games, host) -> No
     # An unknown game falls back to the default game's board, which the fixture's games filled.
     unknown = client.get(reverse("ratings"), {"game": "nope"}).content.decode()
     assert host.name in unknown and "Nobody has finished" not in unknown
-
-
-def test_an_empty_leaderboard_says_nobody_has_finished(client, db) -> None:
-    page = client.get(reverse("ratings"), {"game": "estimation"}).content.decode()
-    assert "Nobody has finished a game of Estimation yet." in page
-
-
-def test_the_navigation_links_history_and_ratings(client, host) -> None:
-    client.force_login(host)
-    page = client.get(reverse("history")).content.decode()
-    assert f'href="{reverse("history")}"' in page and f'href="{reverse("ratings")}"' in page
-    assert f"?player={host.username}" in page  # my own games, one click away

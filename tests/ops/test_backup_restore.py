@@ -14,6 +14,7 @@ from tests.helpers import database_url
 from tests.ops.test_verify_matches import finished_staked_game
 from tests.tables.helpers import start_sitaratas_with_a_bot
 
+# Transactional: pg_dump and the restore read committed rows.
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 SCRIPT = Path(__file__).with_name("backup_restore.py")
 

@@ -9,8 +9,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
+from core.logs import JsonFormatter, task_done
 from games.models import Match
-from ops.logs import JsonFormatter, task_done
 from tests.tables.helpers import open_table, start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version
 
@@ -46,6 +46,7 @@ def start_sita(host, player):
 
 
 @pytest.mark.asyncio
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_command_is_one_line_with_its_ids_and_never_the_card_chosen(caplog, host, player) -> None:
     table, match = await start_sita(host, player)

@@ -56,6 +56,7 @@ def start_sitaratas(host, player):
 
 
 @pytest.mark.asyncio
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_a_move_over_the_socket_moves_the_scraped_values(host, player, settings, eager_bots) -> None:
     settings.METRICS_TOKEN = TOKEN
@@ -121,7 +122,7 @@ def test_every_metric_the_grafana_dashboard_plots_is_served(settings) -> None:
     import re
     from pathlib import Path
 
-    from ops.metrics import exposition
+    from core.metrics import exposition
 
     dashboard = json.loads(
         (Path(__file__).resolve().parents[2] / "docs" / "ops" / "grafana-dashboard.json").read_text()

@@ -12,6 +12,7 @@ from tests.helpers import fair_value, race
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, wallet
 from tests.tables.helpers import fill_with_bots, open_table, seat_guests
 
+# Transactional: transfers raced on threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

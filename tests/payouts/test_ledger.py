@@ -12,6 +12,7 @@ from payouts.services import PayoutError
 from tests.conftest import make_user
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, wallet
 
+# Transactional: the ledger's deferred triggers check at COMMIT.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

@@ -26,6 +26,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, play_to_end
 from tests.tables.helpers import fill_with_bots
 
+# Transactional: the ledger's deferred triggers check at COMMIT.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 names = itertools.count()
 

@@ -19,6 +19,7 @@ from tables.services import lobby
 from tests.tables.helpers import open_table, start_table
 from tests.tables.socket_helpers import connect, drain, session_cookie
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 

@@ -15,6 +15,7 @@ from tables.tasks import close_idle_lobbies
 from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import open_table
 
+# Transactional: another process (a Celery worker, Daphne) reads what the test writes.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

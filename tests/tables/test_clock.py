@@ -27,16 +27,9 @@ from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 from tests.tables.socket_helpers import connect, drain
 
+# Transactional: a real Celery worker, and the consumer on Channels' threads, read the writes.
 pytestmark = pytest.mark.django_db(transaction=True)
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def queued(monkeypatch) -> list:
-    """Countdown tasks queued after commit, recorded instead of sent (the worker tests send them)."""
-    calls: list = []
-    monkeypatch.setattr(tasks.clock_expire, "apply_async", lambda args, countdown: calls.append(tuple(args)))
-    return calls
 
 
 @pytest.fixture
@@ -135,7 +128,7 @@ def test_the_move_that_makes_a_seat_awaited_stores_its_deadline_and_queues_its_t
     deadline, version = deadline_of(match, 0)
     assert deadline == clock.ms(T0) + 30_000 and version == match.version
     assert match.clock_due == at(deadline)
-    assert (match.pk, version, deadline) in queued
+    assert (match.pk, version, deadline) in queued.args("clock_expire")
     assert all(str(seat) not in match.deadlines for seat in (1, 2, 3))  # bots have no clock
 
 
@@ -165,7 +158,7 @@ def test_a_task_that_runs_early_does_nothing(host, travel, queued) -> None:
 def test_one_task_is_armed_per_match_and_a_superseded_one_does_nothing(host, travel, queued) -> None:
     match = start_estimation(host)
     deadline, version = deadline_of(match, 0)
-    assert queued == [(match.pk, version, deadline)]
+    assert queued.args("clock_expire") == [(match.pk, version, deadline)]
     # A task for any other timer (an older one, or a copy) plays nothing and disarms nothing.
     assert timeouts.clock_expire(match_id=match.pk, version=version - 1, at=deadline, now=at(deadline)) == 0
     assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline - 5, now=at(deadline)) == 0
@@ -238,7 +231,7 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     assert match.clock_seats["paused"] == {}
     # The task armed for the old deadline runs first, plays nothing, and arms the next one.
     assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 0
-    assert queued[-1] == (match.pk, match.version, resumed_deadline)
+    assert queued.args("clock_expire")[-1] == (match.pk, match.version, resumed_deadline)
     assert (
         timeouts.clock_expire(match_id=match.pk, version=match.version, at=resumed_deadline, now=at(resumed_deadline))
         == 1

@@ -10,6 +10,7 @@ from tables.services import play
 from tests.helpers import race
 from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
+# Transactional: writes raced on threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

@@ -16,6 +16,7 @@ from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 

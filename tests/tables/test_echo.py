@@ -8,8 +8,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.echo import FRAGMENT_SIZE
 from tables.live.routing import routes
+from tests.benchmarks.echo import FRAGMENT_SIZE
 
 # The routes as the load benchmark's site has them (ECHO_SOCKETS on).
 BENCHMARK_SITE = URLRouter(routes(echo=True))
@@ -22,6 +22,7 @@ async def open_socket(path: str, *, expect: bool = True, app=BENCHMARK_SITE) -> 
     return communicator
 
 
+# Transactional: Channels closes stale connections around each message.
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_live_site_has_no_echo_sockets() -> None:
@@ -29,7 +30,8 @@ async def test_a_live_site_has_no_echo_sockets() -> None:
     await open_socket("/ws/echo/3/", expect=False, app=application)
 
 
-@pytest.mark.django_db(transaction=True)  # Channels closes stale connections around each message
+# Transactional: Channels closes stale connections around each message.
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_echo_sends_back_what_it_receives() -> None:
     echo = await open_socket("/ws/echo/")
@@ -38,6 +40,7 @@ async def test_the_echo_sends_back_what_it_receives() -> None:
     await echo.disconnect()
 
 
+# Transactional: Channels closes stale connections around each message.
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_group_echo_reaches_every_socket_of_its_room_and_no_other() -> None:

@@ -204,6 +204,7 @@ def test_a_malformed_value_is_refused_and_changes_nothing(host, player) -> None:
     assert DealCommitment.objects.get(table=table).entropy == {}
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_socket_refuses_ready_and_start_without_a_players_value(host, player) -> None:
@@ -242,7 +243,7 @@ async def test_the_socket_refuses_ready_and_start_without_a_players_value(host, 
         await socket.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_a_dismissal_reveals_the_secret_and_the_next_attempt_gets_a_new_commitment(
     client, host, player, monkeypatch
 ) -> None:

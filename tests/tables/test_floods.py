@@ -18,6 +18,7 @@ from tables.live import broadcast, guard, snapshot
 from tests.tables.helpers import open_table, start_table
 from tests.tables.socket_helpers import connect, drain
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 

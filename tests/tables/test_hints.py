@@ -131,6 +131,7 @@ def test_the_hint_button_shows_at_a_practice_table_on_your_turn_only(db, host, s
     assert 'value="hint"' not in live
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_a_hint_goes_to_the_asking_socket_only(host, outsider) -> None:
     match = await database_sync_to_async(practice_match)(host)
@@ -148,6 +149,7 @@ async def test_a_hint_goes_to_the_asking_socket_only(host, outsider) -> None:
         await socket.disconnect()
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_a_hint_at_a_rated_table_is_refused_over_the_socket(host, started_table) -> None:
     _, match = await database_sync_to_async(started_table)("sita", options={"matches": 1})

@@ -12,6 +12,7 @@ from tables.live import snapshot
 from tests.tables.helpers import start_table
 from tests.tables.socket_helpers import connect, drain
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ARABIC_ROUND, ESTONIAN_ROUND = "الجولة", "Voor"

@@ -26,6 +26,7 @@ from tables.models import DealCommitment
 from tests.tables.helpers import start_table
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}

@@ -11,29 +11,13 @@ from games.engines import get_engine
 from games.templatetags.card_tags import card, cards, escape_text
 from tables.live.snapshot import SeatInfo, Snapshot, live_context, render_live
 from tables.live.templates import SHARED_BLOCKS
+from tests.tables.snapshots import playing_snapshot
 
 SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')
 
 
 def snapshot(version: int, state: str = "s", extra: dict | None = None, game: str = "sita") -> Snapshot:
-    seats = tuple(SeatInfo(i, i + 1, f"P{i}", f"p{i}", False, True) for i in range(2))
-    return Snapshot(
-        table_id=1,
-        game=game,
-        status="playing",
-        options={},
-        seat_count=2,
-        stake=0,
-        host_id=1,
-        host_name="P0",
-        closed_reason="",
-        seats=seats,
-        match_id=99,
-        match_status="playing",
-        version=version,
-        state=state,
-        extra=extra or {},
-    )
+    return playing_snapshot(game, seat_count=2, match_id=99, version=version, state=state, extra=extra or {})
 
 
 def test_a_shared_block_renders_once_per_version_and_again_for_the_next() -> None:
@@ -52,25 +36,10 @@ def test_sharing_never_changes_what_a_viewer_sees(game, seats) -> None:
     engine = get_engine(game)
     options = engine.validate_options(seats, {"length": "micro"} if game == "estimation" else {})
     state = engine.new_game(seats, options, 23)
-    infos = tuple(SeatInfo(i, i + 1, f"P{i}", f"p{i}", False, True) for i in range(seats))
     version = 0
     while True:
-        snap = Snapshot(
-            table_id=1,
-            game=game,
-            status="playing",
-            options=options,
-            seat_count=seats,
-            stake=0,
-            host_id=1,
-            host_name="P0",
-            closed_reason="",
-            seats=infos,
-            match_id=96,
-            seed=23,
-            match_status="playing",
-            version=version,
-            state=engine.dumps(state),
+        snap = playing_snapshot(
+            game, seat_count=seats, options=options, match_id=96, seed=23, version=version, state=engine.dumps(state)
         )
         viewers = [*range(1, seats + 1), None]
         shared = [render_live(snap, user_id=viewer, connected=set()) for viewer in viewers]
@@ -104,21 +73,12 @@ def test_the_dismissal_offer_follows_the_round_not_the_snapshot() -> None:
     # RULING S12: proposals only in rounds 1..N, though the snapshot was read in round 1.
     engine = get_engine("sitaratas")
     state = engine.new_game(3, {}, 5)
-    seats = tuple(SeatInfo(i, i + 1, f"P{i}", f"p{i}", False, True) for i in range(3))
     vote = {"can_propose": True, "rounds": 3, "round_number": 1, "open": False}
-    snap = Snapshot(
-        table_id=1,
-        game="sitaratas",
-        status="playing",
-        options=engine.validate_options(3, {}),
+    snap = playing_snapshot(
+        "sitaratas",
         seat_count=3,
-        stake=0,
-        host_id=1,
-        host_name="P0",
-        closed_reason="",
-        seats=seats,
+        options=engine.validate_options(3, {}),
         match_id=98,
-        match_status="playing",
         version=0,
         state=engine.dumps(state),
         extra={"vote": vote},
@@ -143,20 +103,15 @@ def test_a_players_name_is_escaped_wherever_the_fragment_shows_it(game, seats) -
     for _ in range(6):  # into play, so names show in the status, the board and the score sheet
         seat = engine.to_act(state)[0]
         state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
-    seat_infos = tuple(SeatInfo(i, i + 1, NASTY if i == 1 else f"P{i}", f"p{i}", False, True) for i in range(seats))
-    snap = Snapshot(
-        table_id=1,
-        game=game,
-        status="playing",
-        options=options,
+    named = tuple(SeatInfo(i, i + 1, NASTY if i == 1 else f"P{i}", f"p{i}", False, True) for i in range(seats))
+    snap = playing_snapshot(
+        game,
         seat_count=seats,
-        stake=0,
+        options=options,
         host_id=2,
         host_name=NASTY,
-        closed_reason="",
-        seats=seat_infos,
+        seats=named,
         match_id=97,
-        match_status="playing",
         version=6,
         state=engine.dumps(state),
     )

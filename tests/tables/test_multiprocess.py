@@ -25,6 +25,7 @@ from tests.conftest import make_user
 from tests.helpers import database_url, session_key_for
 from tests.tables.helpers import start_table
 
+# Transactional: another process (a Celery worker, Daphne) reads what the test writes.
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,16 +101,19 @@ class Player:
         self.ports_used: list[int] = []
         self.acted: set[int] = set()
         self.rng = random.Random(seat)
+        self.host = "127.0.0.1"  # where the site is reached
+        self.local_address: str | None = None  # the client's own loopback address (127.0.0.x), if set
 
     async def run(self) -> None:
         while not self.game.done.is_set():
             port = self.game.ports[self.port_index]
             try:
                 async with websockets.connect(
-                    f"ws://127.0.0.1:{port}/ws/tables/{self.game.table_id}/",
-                    origin=f"http://127.0.0.1:{port}",
+                    f"ws://{self.host}:{port}/ws/tables/{self.game.table_id}/",
+                    origin=f"http://{self.host}:{port}",
                     open_timeout=5,
                     additional_headers={"Cookie": f"sessionid={self.session}"},
+                    **({"local_addr": (self.local_address, 0)} if self.local_address else {}),
                 ) as ws:
                     self.ws = ws
                     self.ports_used.append(port)

@@ -17,34 +17,19 @@ from games.templatetags.card_tags import card, options_label
 from payouts.models import Transfer
 from tables import tasks
 from tables.live.presenters import present
-from tables.live.snapshot import SeatInfo, Snapshot, load_snapshot, render_live
+from tables.live.snapshot import Snapshot, load_snapshot, render_live
 from tables.services import endings, lobby, votes
 from tests.conftest import make_user
 from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table
+from tests.tables.snapshots import playing_snapshot
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _snapshot(game: str, state, engine, *, seats: int, options: dict, version: int = 1) -> Snapshot:
-    infos = tuple(SeatInfo(i, i + 1, f"P{i}", f"p{i}", False, True) for i in range(seats))
-    return Snapshot(
-        table_id=1,
-        game=game,
-        status="playing",
-        options=options,
-        seat_count=seats,
-        stake=0,
-        host_id=1,
-        host_name="P0",
-        closed_reason="",
-        seats=infos,
-        match_id=None,
-        match_status="playing",
-        version=version,
-        state=engine.dumps(state),
-    )
+    return playing_snapshot(game, seat_count=seats, options=options, version=version, state=engine.dumps(state))
 
 
 # --- cards and choices ------------------------------------------------------------------

@@ -28,7 +28,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, seat_guests, start_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _html(table_id: int, user) -> str:
@@ -256,6 +256,8 @@ def test_a_countdown_s_unit_is_the_reader_s_language(host) -> None:
     assert units == {"en": "s", "et": "s", "ar": "ث"}
 
 
+# Transactional: set up on database_sync_to_async's thread, on a connection of its own.
+@pytest.mark.django_db(transaction=True)
 async def test_a_closed_table_s_shared_render_tells_each_viewer_only_what_came_back_to_them(host, player) -> None:
     # One snapshot is rendered once per kind of viewer (tables/live/fanout.py): what came back to a
     # former player is theirs alone, so a spectator rendered after them must not be shown it.

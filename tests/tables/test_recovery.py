@@ -9,23 +9,13 @@ import time_machine
 from django.utils import timezone
 
 from games.models import Match
-from tables import tasks
 from tables.models import DismissalVote
 from tables.services import play, recovery, votes
 from tests.tables.helpers import play_bots_until_human, state_of
 from tests.tables.test_votes import start_sitaratas
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 BOT_SEAT = 2
-
-
-@pytest.fixture
-def queued(monkeypatch) -> list:
-    """Bot tasks and vote expiries queued, recorded instead of sent to the broker (as if lost)."""
-    calls: list = []
-    monkeypatch.setattr(tasks.bots_move, "apply_async", lambda args, **options: calls.append(tuple(args)))
-    monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
-    return calls
 
 
 def until_the_bot_is_awaited(match: Match) -> Match:
@@ -53,7 +43,7 @@ def test_a_game_waiting_for_its_bot_longer_than_the_limit_gets_its_task_again(ho
         assert recovery.stalled_work_resume(now=timezone.now()) == {"votes_closed": 0, "bots_queued": 0}
     with time_machine.travel(start + timedelta(seconds=11), tick=False):
         assert recovery.stalled_work_resume(now=timezone.now()) == {"votes_closed": 0, "bots_queued": 1}
-    assert queued == [(match.pk, match.version)]
+    assert queued.args("bots_move") == [(match.pk, match.version)]
     # The task that was "lost" turns up after all: the version guard makes the second one a no-op.
     assert play.bots_act(match_id=match.pk, version=match.version) == 1
     assert play.bots_act(match_id=match.pk, version=match.version) == 0

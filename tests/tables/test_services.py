@@ -12,7 +12,7 @@ from tables.services import lobby, play
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_sitaratas_with_a_bot, state_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_the_host_opens_a_table_and_takes_the_first_seat(host) -> None:

@@ -18,6 +18,7 @@ from tests.tables.helpers import open_table
 from tests.tables.socket_helpers import connect, drain
 from tests.tables.test_abuse_sockets import closed_with, connect_with_cookie, still_open
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 NEW_PASSWORD = "Kolm-Kaardi-Trikk-9"
 

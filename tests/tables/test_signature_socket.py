@@ -10,6 +10,7 @@ from games.services import sitaratas_player
 from tests.games.history_helpers import finished_match
 from tests.tables.socket_helpers import connect, drain
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

@@ -21,15 +21,8 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import assert_passes_conserved
 from tests.tables.helpers import play_bots_until_human, start_table
 
+# Transactional: votes raced on threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def queued(monkeypatch) -> list:
-    """Expiry tasks queued after commit, recorded instead of sent to the broker."""
-    calls: list = []
-    monkeypatch.setattr(vote_expire, "apply_async", lambda args, countdown: calls.append((*args, countdown)))
-    return calls
 
 
 def start_sitaratas(host, guests, seat_count=3) -> Match:
@@ -122,12 +115,12 @@ def test_the_vote_expires_after_its_deadline_and_a_late_or_repeated_task_is_harm
     with time_machine.travel(start, tick=False):
         match = start_sitaratas(host, [player, outsider])
         vote = votes.vote_propose(match_id=match.pk, user=player)
-    assert queued == [(vote.pk, 60)]
+    assert queued.calls("vote_expire") == [(vote.pk, 60)]
     with time_machine.travel(start + timedelta(seconds=59), tick=False):
         assert vote_expire(vote.pk) is False  # early: still open, looks again later
         vote.refresh_from_db()
         assert vote.status == DismissalVote.Status.OPEN
-        assert queued[-1] == (vote.pk, 1.0)
+        assert queued.calls("vote_expire")[-1] == (vote.pk, 1.0)
     with time_machine.travel(start + timedelta(seconds=60), tick=False):
         assert vote_expire(vote.pk) is True
         assert vote_expire(vote.pk) is False  # delivered twice
@@ -205,7 +198,7 @@ def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and not selectors.is_paused(match)
     assert payout_selectors.pass_counts(user=host) == {"free": 4, "reserved": 0, "used": 1}
-    assert queued == []  # closed at once: no expiry task
+    assert queued.calls("vote_expire") == []  # closed at once: no expiry task
     assert selectors.vote_panel(match)["status"] == DismissalVote.Status.REJECTED
     with pytest.raises(TableError, match="already been proposed"):
         votes.vote_propose(match_id=match.pk, user=host)

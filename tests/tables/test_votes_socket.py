@@ -23,6 +23,7 @@ from tests.conftest import make_user
 from tests.tables.helpers import play_bots_until_human
 from tests.tables.test_votes import start_sitaratas
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

@@ -6,7 +6,7 @@ import time
 
 from django.utils import translation
 
-from ops import logs, metrics
+from core import logs, metrics
 
 
 def command_done(consumer, message, started: float, *, refused: str | None = None) -> None:
