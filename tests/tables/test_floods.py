@@ -16,7 +16,7 @@ from django.db.backends import utils as db_utils
 from accounts.models import User
 from tables.live import broadcast, guard, snapshot
 from tests.tables.helpers import open_table, start_table
-from tests.tables.socket_helpers import connect, drain
+from tests.tables.socket_helpers import connect, drain, receive
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -142,14 +142,14 @@ async def test_openings_from_one_address_are_limited_over_every_account(host, mo
     sockets = []
     for user in floods[:4]:
         socket, connected = await connect(table.pk, user, address="198.51.100.7")
-        assert 'id="live"' in await socket.receive_from(timeout=5)
+        assert 'id="live"' in await receive(socket)
         sockets.append(socket)
     refused, _ = await connect(table.pk, floods[4], address="198.51.100.7")
-    assert "Too many table windows opened from your network" in await refused.receive_from(timeout=5)
+    assert "Too many table windows opened from your network" in await receive(refused)
     assert (await refused.receive_output(timeout=3))["code"] == guard.CLOSE_FLOODING
     # Another address is not affected.
     elsewhere, _ = await connect(table.pk, floods[4], address="192.0.2.8")
-    assert 'id="live"' in await elsewhere.receive_from(timeout=5)
+    assert 'id="live"' in await receive(elsewhere)
     for socket in [*sockets, elsewhere]:
         await socket.disconnect()
 
@@ -177,7 +177,7 @@ async def test_messages_from_one_address_are_limited_over_every_account(host, mo
     other, _ = await connect(table.pk, host, address="192.0.2.9")
     await drain(other)
     await other.send_json_to({"command": "resync"})
-    assert 'id="live"' in await other.receive_from(timeout=5)
+    assert 'id="live"' in await receive(other)
     for socket in [*sockets, other]:
         await socket.disconnect()
 
@@ -202,6 +202,6 @@ async def test_lobby_commands_are_limited_per_user_over_every_socket(host, playe
     assert player.pk in seats  # the refused "leave" was not carried out
     # Other commands are not limited by it.
     await second.send_json_to({"command": "resync"})
-    assert 'id="live"' in await second.receive_from(timeout=5)
+    assert 'id="live"' in await receive(second)
     for socket in (first, second):
         await socket.disconnect()

@@ -21,7 +21,7 @@ ARABIC_ROUND, ESTONIAN_ROUND = "الجولة", "Voor"
 async def refusal(communicator) -> str:
     """The next frame that is not a push of the table: the other player's arrival may still be on
     its way to this socket (a presence push) when the refusal is asked for."""
-    while 'id="live"' in (frame := await communicator.receive_from()):
+    while 'id="live' in (frame := await communicator.receive_from()):  # a whole view or changed regions
         pass
     return frame
 
