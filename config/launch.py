@@ -295,12 +295,14 @@ def review_worker_command() -> list[str]:
 
 
 def checks() -> list[list[str]]:
-    """The style and import-rule checks the test command runs before pytest (pyproject.toml,
+    """The style, import-rule and type checks the test command runs before pytest (pyproject.toml,
     .importlinter); each must pass."""
     bin_dir = VENV / "bin"
     commands = [[str(bin_dir / "ruff"), "check", "."], [str(bin_dir / "ruff"), "format", "--check", "."]]
     if (ROOT / ".importlinter").exists():
         commands.append([str(bin_dir / "lint-imports")])
+    # mypy with django-stubs (pyproject.toml [tool.mypy]): the pure library under --strict's options.
+    commands.append([str(bin_dir / "mypy"), "games/engines", "games/bots", "games/records"])
     return commands
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason, each_with_reason
 from games import storage
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Review, ReviewDecision, Signature
 from games.reviews import ReviewError, review_rerun
 from games.services import signatures_clear

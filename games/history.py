@@ -16,11 +16,10 @@ from accounts.models import User
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from games import catalog, charts
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.engines.cards import SUIT_SYMBOL, is_joker, rank_of, suit_of
 from games.engines.sita import PENALTY
 from games.models import Match, MatchPlayer, Signature
-from games.records.replay import replay_steps
 from games.scoresheets import score_sheet
 from games.services import sitaratas_player
 
@@ -221,3 +220,8 @@ def _clocked_seats(frame: dict, moves: list[dict]) -> list[int]:
     if frame.get("turn"):
         return [seat for seat, card in enumerate(frame["turn"]["chosen"]) if (number, seat, card) in cards]
     return []
+
+
+def replay_steps(record: dict) -> list[dict]:
+    """Every step of a finished game's replay, as its own records module makes them."""
+    return catalog.get(record["game"]).records.replay_steps(record)

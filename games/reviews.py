@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import catalog
 from games.bots.evaluate import Evaluation, evaluate
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, Review, ReviewDecision
 from ops import metrics
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from games import catalog
 from games.records import sheet
 
 
@@ -29,9 +30,9 @@ def _worded(built: dict) -> dict:
 
 def score_sheet(record: dict) -> dict:
     """A record's sheet (history): ``{"game", "rows", "totals", "running"}``."""
-    return _worded(sheet.record_sheet(record))
+    return _worded(sheet.record_sheet(catalog.get(record["game"]).records, record))
 
 
 def live_sheet(game: str, entries: list[dict], seats: int) -> dict:
     """The sheet of a game in play, from its engine view's ``score_sheet`` entries."""
-    return _worded(sheet.score_sheet(game, entries, seats))
+    return _worded(sheet.score_sheet(catalog.get(game).records, game, entries, seats))

@@ -25,7 +25,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from games.engines import codec, get_engine
+from games.catalog import get_engine
+from games.engines import codec
 
 # game -> the field of its state holding the finished rounds (a tuple of record-shaped dicts)
 ROUNDS_KEY = {"estimation": "history"}

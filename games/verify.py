@@ -15,7 +15,11 @@ import argparse
 import json
 import sys
 
+from games.engines import estimation, sita, sitaratas
 from games.records.fairness import NotVerifiable, check_record, proved
+
+# The engines themselves, not the catalogue: this command runs without Django.
+ENGINES = {engine.name: engine for engine in (sitaratas, estimation, sita)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"✗ record: cannot read {args.record}: {error}")
         return 2
     try:
-        checks = check_record(record, noted_commitment=args.commitment)
+        checks = check_record(record, engines=ENGINES, noted_commitment=args.commitment)
     except NotVerifiable as error:
         print(f"✗ not verifiable: {error}")
         return 2

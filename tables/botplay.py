@@ -13,8 +13,8 @@ import time
 
 from django.conf import settings
 
-from games.bots import bot_move, get_bot
 from games.bots.budget import Budget
+from games.catalog import bot_move, get_bot
 from games.models import Match
 from ops import metrics
 from tables import fairness

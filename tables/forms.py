@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.i18n import lazy_format
 from games import catalog
-from games.engines import get_engine
+from games.catalog import get_engine
 from tables import clock
 
 

@@ -39,7 +39,7 @@ from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
 from games import storage
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent
 from tables.caching import BoundedCache
 from tables.errors import TableError

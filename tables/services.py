@@ -23,7 +23,8 @@ from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_b
 from accounts.models import User
 from config.i18n import lazy_format, refusal
 from games import catalog, storage
-from games.engines import IllegalAction, get_engine
+from games.catalog import get_engine
+from games.engines import IllegalAction
 from games.models import Match, MatchPlayer
 from games.records.places import places_from_groups
 from ops import metrics

@@ -25,15 +25,20 @@ them to the rule-based bot too, RULING P48). A decision with one legal action is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from games.bots import strong_estimation, strong_sita, strong_sitaratas
+from games.engines.contract import JSON
+
+# An action of any of the games: the evaluator weighs them alike.
+AnyAction = Mapping[str, object]
 
 
 @dataclass(frozen=True)
 class Value:
-    action: dict
+    action: AnyAction
     points: float  # expected final total (SITA: penalty points)
     first: float  # chance of leading when the playout ends, 0 … 1
 
@@ -50,10 +55,10 @@ class Evaluation:
     def best(self) -> Value:
         return self.values[0]
 
-    def value_of(self, action: dict) -> Value | None:
+    def value_of(self, action: AnyAction) -> Value | None:
         return next((value for value in self.values if value.action == action), None)
 
-    def loss(self, action: dict) -> float | None:
+    def loss(self, action: AnyAction) -> float | None:
         """How many expected points ``action`` gives away against the best (never negative);
         None for an action that was not scored."""
         value = self.value_of(action)
@@ -65,10 +70,17 @@ class Evaluation:
         return worse - better if self.lower_is_better else better - worse
 
 
-Outcome = Callable[[dict, object], list]
+# A strong bot's ``outcome_*``: a candidate played out on one sampled world, every seat's result.
+Outcome = Callable[[Any, Any], list[int]]
 
 
-def evaluate(view: dict, rng: random.Random, samples: int) -> Evaluation:
+class Position(Protocol):
+    """A strong bot's reading of a view (``games.bots.strong_<game>.Position``)."""
+
+    def sample(self, rng: random.Random) -> Any: ...
+
+
+def evaluate(view: JSON, rng: random.Random, samples: int) -> Evaluation:
     """The expected result of each legal action for the seat whose ``view`` this is."""
     if samples < 1:
         raise ValueError("An evaluation needs at least one sample.")
@@ -76,7 +88,7 @@ def evaluate(view: dict, rng: random.Random, samples: int) -> Evaluation:
         raise ValueError("Only a seat's view can be evaluated.")
     game = view["game"]
     if game == "sita":
-        position: object = strong_sita.Position(view)
+        position: Position = strong_sita.Position(view)
         candidates, outcome = _sita(position, view)
         lower = True
     elif game == "estimation":
@@ -93,7 +105,7 @@ def evaluate(view: dict, rng: random.Random, samples: int) -> Evaluation:
     points = [0.0] * len(candidates)
     first = [0.0] * len(candidates)
     for _ in range(samples):
-        world = position.sample(rng)  # type: ignore[attr-defined]
+        world = position.sample(rng)
         for index, action in enumerate(candidates):
             result = outcome(action, world)
             final = [total + extra for total, extra in zip(totals, result)]
@@ -115,13 +127,13 @@ def _leading(final: list[float], me: int, lower: bool) -> float:
     return 1.0 / sum(1 for value in final if value == best)
 
 
-def _sitaratas(position, view: dict) -> tuple[list[dict], Outcome]:
+def _sitaratas(position: Any, view: JSON) -> tuple[list[AnyAction], Outcome]:
     if view["phase"] == "bidding":
         return list(view["legal_actions"]), position.outcome_bid
     return list(view["legal_actions"]), position.outcome_play
 
 
-def _estimation(position, view: dict) -> tuple[list[dict], Outcome]:
+def _estimation(position: Any, view: JSON) -> tuple[list[AnyAction], Outcome]:
     legal = list(view["legal_actions"])
     phase = view["phase"]
     if phase == "auction":
@@ -133,7 +145,7 @@ def _estimation(position, view: dict) -> tuple[list[dict], Outcome]:
     return legal, position.outcome_play
 
 
-def _sita(position, view: dict) -> tuple[list[dict], Outcome]:
+def _sita(position: Any, view: JSON) -> tuple[list[AnyAction], Outcome]:
     legal = list(view["legal_actions"])
     if legal and legal[0]["type"] == "take_row":
         return legal, position.outcome_row

@@ -23,7 +23,7 @@ from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from config import i18n
 from games import catalog
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, Signature
 from games.records.places import places_from_groups
 from payouts import selectors as payout_selectors

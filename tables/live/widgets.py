@@ -5,10 +5,12 @@ from __future__ import annotations
 from django.utils.translation import pgettext_lazy
 from markupsafe import Markup, escape
 
+from accounts.bots import BOT_LEVELS as LEVELS
+from accounts.bots import DEFAULT_BOT_LEVEL as DEFAULT_LEVEL
+
 # Drawn in a live render: the render's catalogue (config/i18n.py), not Django's per call.
 from config.i18n import gettext as _
 from config.i18n import text
-from games.bots import DEFAULT_LEVEL, LEVELS
 from games.templatetags.card_tags import escape_text
 
 

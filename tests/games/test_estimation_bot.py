@@ -6,7 +6,8 @@ import random
 import statistics
 
 from games.bots import estimation as bot
-from games.bots import get_bot, random_bot
+from games.bots import random_bot
+from games.catalog import get_bot
 from games.engines import estimation as E
 from games.engines.cards import RANKS, SUITS
 

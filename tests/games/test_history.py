@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from games import storage
+from games.catalog import get_engine
 from games.engines import estimation as E
-from games.engines import get_engine
 from games.history import matches_ended, replay_steps
 from games.models import Match
 from games.records.estimation import explain_points

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from config.celery import app
 from games import catalog, reviews
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, Review, ReviewDecision
 from ops import metrics
 from tests.conftest import make_user

@@ -8,8 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bots import get_bot, random_bot
+from games.bots import random_bot
 from games.bots.sita import choose
+from games.catalog import get_bot
 from games.engines import sita
 from games.engines.sita import scenario
 

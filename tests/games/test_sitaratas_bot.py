@@ -8,8 +8,9 @@ import statistics
 
 import pytest
 
-from games.bots import get_bot, random_bot
+from games.bots import random_bot
 from games.bots import sitaratas as bot
+from games.catalog import get_bot
 from games.engines import sitaratas as engine
 from games.engines.sitaratas import scenario
 

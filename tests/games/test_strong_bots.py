@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from games.bots import LEVELS, get_bot, strong_estimation, strong_sita, strong_sitaratas, tricks
+from accounts.bots import BOT_LEVELS as LEVELS
 from games.bots import budget as budget_module
 from games.bots import estimation as rule_based_estimation
+from games.bots import strong_estimation, strong_sita, strong_sitaratas, tricks
 from games.bots.budget import Budget
-from games.engines import estimation, get_engine, sita, sitaratas
+from games.catalog import get_bot, get_engine
+from games.engines import estimation, sita, sitaratas
 from tests.games.deal_helpers import others_redealt
 
 STRONG = {"sitaratas": strong_sitaratas, "estimation": strong_estimation, "sita": strong_sita}

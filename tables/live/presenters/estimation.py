@@ -33,6 +33,7 @@ from accounts.names import with_names
 from config.i18n import gettext as _
 from config.i18n import language as get_language
 from config.i18n import text
+from games import catalog
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
 from games.engines.estimation import MIN_CALL, TRICKS
 from games.scoresheets import live_sheet
@@ -339,7 +340,7 @@ def _sheet(view: dict, names: list[str]) -> list[dict]:
     """The score sheet's rows (games.scoresheets, as the history page builds them), in the live
     table's words: trumps and calls drawn, names for seats."""
     rows = []
-    for row in live_sheet("estimation", view["score_sheet"], SEATS)["rows"]:
+    for row in live_sheet(catalog.ESTIMATION.name, view["score_sheet"], SEATS)["rows"]:
         cells = [
             {
                 "estimate": cell["estimate"],
