@@ -1,4 +1,7 @@
+from __future__ import annotations
+
 import json
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -7,12 +10,16 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm, AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_tools import ask_reason
 from accounts.models import User
 from accounts.services import AccountError, account_anonymise
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 
 def _reason_field() -> forms.CharField:
@@ -65,7 +72,7 @@ class UserAdmin(BaseUserAdmin):
         return False
 
     @admin.action(description=gettext_lazy("Delete account (anonymise; games and ledger kept)"))
-    def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]):
+    def delete_accounts(self, request: AuthenticatedRequest, queryset: QuerySet[User]) -> TemplateResponse | None:
         """RULING P23: each account through the service, one transaction each; RULING P19: the admin
         says why, and each deletion is in the admin log."""
         answers, page = ask_reason(self, request, queryset, _("Delete the selected accounts"))
@@ -95,7 +102,7 @@ class UserAdmin(BaseUserAdmin):
         if not change:
             # The starting coins and passes are minted on this save (payouts/signals.py): they name
             # the admin and the reason (RULING P19).
-            obj.opened_by, obj.opened_reason = request.user, form.cleaned_data["reason"]
+            obj.opened_by, obj.opened_reason = cast("AuthenticatedRequest", request).user, form.cleaned_data["reason"]
         super().save_model(request, obj, form, change)
 
     def construct_change_message(self, request, form, formsets, add=False):

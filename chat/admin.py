@@ -8,11 +8,13 @@ reads them and never edits or deletes them.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -21,6 +23,9 @@ from accounts.admin_tools import ViewOnlyInline, each_with_reason
 from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
 from chat.services import ChatError
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 MUTE_PERIODS = [
     ("1", gettext_lazy("1 hour")),
@@ -117,7 +122,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         return obj is None and request.user.is_staff  # the list and its actions, never an edit form
 
     @admin.action(description=gettext_lazy("Hide the selected messages (asks for a reason)"))
-    def hide_messages(self, request: HttpRequest, queryset: QuerySet):
+    def hide_messages(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]) -> TemplateResponse | None:
         # The chat services write each action's admin log entry themselves.
         return each_with_reason(
             self,
@@ -133,7 +138,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=gettext_lazy("Dismiss the reports on the selected messages (keep them)"))
-    def dismiss_reports(self, request: HttpRequest, queryset: QuerySet):
+    def dismiss_reports(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]) -> None:
         for message in queryset:
             count = services.reports_dismiss(message_id=message.pk, by=request.user)
             self.message_user(
@@ -192,7 +197,7 @@ class ChatMuteAdmin(admin.ModelAdmin):
         return obj is None and request.user.is_staff
 
     @admin.action(description=gettext_lazy("Lift the selected mutes now (asks for a reason)"))
-    def lift(self, request: HttpRequest, queryset: QuerySet):
+    def lift(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMute]) -> TemplateResponse | None:
         # RULING P19: lifting says why, as muting did; the service writes the admin log entry.
         return each_with_reason(
             self,

@@ -8,10 +8,12 @@ admin (tables/admin.py), which extends this one: it writes through the table ser
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -22,6 +24,9 @@ from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Review, ReviewDecision, Signature
 from games.reviews import ReviewError, review_rerun
 from games.services import signatures_clear
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 
 class MatchPlayerInline(ViewOnlyInline):
@@ -180,7 +185,7 @@ class ReviewAdmin(ServiceWrittenAdmin):
         return False
 
     @admin.action(description=gettext_lazy("Run the review again"))
-    def rerun(self, request: HttpRequest, queryset: QuerySet[Review]):
+    def rerun(self, request: AuthenticatedRequest, queryset: QuerySet[Review]) -> TemplateResponse | None:
         return each_with_reason(
             self,
             request,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -33,12 +33,15 @@ from games.records import estimation as estimation_records
 from games.records import sita as sita_records
 from games.records import sitaratas as sitaratas_records
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 @dataclass(frozen=True)
 class Choice:
     value: str
-    label: str  # in the new-table form
-    short: str  # in a table's one-line summary (lobby, table, history)
+    label: StrOrPromise  # in the new-table form
+    short: StrOrPromise  # in a table's one-line summary (lobby, table, history)
 
 
 @dataclass(frozen=True)
@@ -46,13 +49,13 @@ class Option:
     """One engine option the host chooses: from ``choices``, or a whole number when there are none."""
 
     name: str  # the engine's option key
-    label: str
+    label: StrOrPromise
     choices: tuple[Choice, ...] = ()
     minimum: int = 1
     maximum: int = 1
     initial: int | str | None = None
     # A whole number's summary, e.g. "3 matches": an ngettext_lazy keyed on "num".
-    short: str = ""
+    short: StrOrPromise = ""
     # The form field's name where it cannot be the option's: a control named "matches" shadows
     # the form element's own ``matches`` method in the browser, and htmx calls it.
     field: str = ""
@@ -71,7 +74,7 @@ class Option:
 @dataclass(frozen=True)
 class Game:
     name: str  # the engine's name, the key stored on tables and matches
-    title: str
+    title: StrOrPromise
     min_players: int
     max_players: int
     options: tuple[Option, ...]
@@ -85,7 +88,7 @@ class Game:
     signature: bool = False  # RULING S13: only Sitaratas names a Sitaratas, who may sign
     clock: int = 60  # RULING P9: seconds per decision a new table starts with (0 = off)
     numbered_cards: bool = False  # its cards are whole numbers (SITA, RULING T1), not "10H"
-    round_word: str = _("Round")  # what the game calls one of its rounds
+    round_word: StrOrPromise = _("Round")  # what the game calls one of its rounds
     live_template: str = ""  # Jinja2, inside the table's live fragment
     sheet_template: str = ""  # the score sheet of the game's history page
     replay_template: str = ""  # one step of the game's replay
@@ -235,12 +238,12 @@ def bot_move(name: str, level: str, view: JSON, rng: random.Random, budget: Budg
     return get_bot(name, level)(view, rng, budget)
 
 
-def choices() -> list[tuple[str, str]]:
+def choices() -> list[tuple[str, StrOrPromise]]:
     """``(name, title)`` per game, for model and form choices."""
     return [(game.name, game.title) for game in GAMES]
 
 
-def titles() -> dict[str, str]:
+def titles() -> dict[str, StrOrPromise]:
     return {game.name: game.title for game in GAMES}
 
 
