@@ -54,7 +54,7 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ["is_bot", "bot_level", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
     fieldsets = [
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         (gettext_lazy("Player"), {"fields": ["display_name", "is_bot", "bot_level"]}),
         (gettext_lazy("Moderation"), {"fields": ["reason"]}),
     ]
@@ -76,7 +76,7 @@ class UserAdmin(BaseUserAdmin):
         """RULING P23: each account through the service, one transaction each; RULING P19: the admin
         says why, and each deletion is in the admin log."""
         answers, page = ask_reason(self, request, queryset, _("Delete the selected accounts"))
-        if page is not None:
+        if answers is None:  # the page asking why
             return page
         reason = answers["reason"]
         done = 0

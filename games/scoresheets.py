@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from games import catalog
+from games.engines.contract import Record
 from games.records import sheet
 
 
@@ -28,7 +29,7 @@ def _worded(built: dict) -> dict:
     return built
 
 
-def score_sheet(record: dict) -> dict:
+def score_sheet(record: Record) -> dict:
     """A record's sheet (history): ``{"game", "rows", "totals", "running"}``."""
     return _worded(sheet.record_sheet(catalog.get(record["game"]).records, record))
 

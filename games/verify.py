@@ -12,6 +12,7 @@ dealt before fair deals).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 
@@ -62,5 +63,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(encoding="utf-8")  # the ✓ and ✗ on any console
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")  # the ✓ and ✗ on any console
     sys.exit(main())
