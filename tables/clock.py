@@ -1,8 +1,11 @@
 """The turn clock (issue 19, RULINGS P9–P14): deadlines, expiries, away seats, pause and resume.
 
-Everything here reads and changes a locked ``Match`` in memory; the move services in
-``tables.services`` call it inside their transaction and write the result with the move,
-so a deadline is set in the same transaction as the move that makes a seat awaited.
+Pure arithmetic on a locked ``Match`` in memory, with ``now`` passed in: no database, no task,
+no wall clock. The services (tables/services/) call it inside their transaction and write the
+result with the move, so a deadline is set in the same transaction as the move that makes a
+seat awaited; when a function arms a new countdown it returns its ``Timer``, and the service
+hands it to the outbox (tables/outbox.py), which queues the task after commit. What a viewer
+sees of the clock is read by tables/selectors.py.
 
 ``match.deadlines`` maps each awaited human seat (not away) to ``[epoch ms, version]``:
 when its time is up, and the match version that set it. ``match.clock_due`` is the
@@ -24,15 +27,16 @@ when the seat went away, and during a dismissal vote the time each seat had left
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-
-from django.db import transaction
-from django.db.models import Count, Q
+from typing import TYPE_CHECKING, NamedTuple
 
 from config.i18n import gettext as _  # the render's catalogue in a live render (config/i18n.py)
 from games import catalog
-from games.models import MatchEvent
-from tables.tasks import clock_expire
+
+if TYPE_CHECKING:
+    from games.models import Match
+    from tables.moves import MoveEvent
 
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
 AWAY_AFTER = 2  # RULING P12: consecutive expiries that mark a seat away.
@@ -41,8 +45,11 @@ UNTIMED_IDLE_HOURS = 24  # RULING P14
 WARNING_SECONDS = 10
 
 
-def label(seconds: int) -> str:
-    return _("%(seconds)s s clock") % {"seconds": seconds} if seconds else _("no clock")
+class Timer(NamedTuple):
+    """The match's armed countdown: its time (epoch ms) and the version that armed it."""
+
+    at: int
+    version: int
 
 
 def validate(*, game: str, seconds: object, stake: int) -> int:
@@ -66,54 +73,42 @@ def from_ms(value: int) -> datetime:
     return datetime.fromtimestamp(value / 1000, tz=UTC)
 
 
-def away_seats(match) -> set[int]:
+def away_seats(match: Match) -> set[int]:
     return {int(seat) for seat in (match.clock_seats or {}).get("away", {})}
 
 
-def is_away(match, seat: int) -> bool:
+def is_away(match: Match, seat: int) -> bool:
     return str(seat) in (match.clock_seats or {}).get("away", {})
 
 
-def pot_forfeits(match, humans: set[int]) -> dict[int, str]:
-    """RULING P50: the human seats that take no share of a staked game's pot, with why: "away"
-    (marked away when the game ended) or "clock" (more than half of their decisions were played
-    by the clock or the house). Read under the Match lock, after the last move's events are written."""
-    counts = (
-        MatchEvent.objects.filter(match_id=match.pk, seat__in=humans)
-        .values("seat")
-        .annotate(decisions=Count("pk"), clocked=Count("pk", filter=Q(by_clock=True)))
-    )
-    forfeits = {row["seat"]: "clock" for row in counts if 2 * row["clocked"] > row["decisions"]}
-    forfeits.update({seat: "away" for seat in away_seats(match) & humans})
-    return forfeits
-
-
-def _seats(match) -> dict:
+def _seats(match: Match) -> dict:
     seats = dict(match.clock_seats or {})
     for key in ("expiries", "away", "paused"):
         seats[key] = dict(seats.get(key, {}))
     return seats
 
 
-def after_move(match, *, awaited: list[int], humans: set[int], events: list[tuple], now: datetime) -> None:
+def after_move(
+    match: Match, *, awaited: list[int], humans: set[int], events: Iterable[MoveEvent], now: datetime
+) -> Timer | None:
     """Set the deadlines for the seats the new state awaits (RULING P10), in the move's transaction.
 
     A human seat that acted itself is present again: its expiries and away mark are cleared
     (RULING P12). Every seat newly awaited, or awaited again after acting (a trick's winner
     leads), gets a full decision's time; a seat still awaited that did not act keeps its
-    deadline (SITA: the others' choices do not restart a seat's clock).
+    deadline (SITA: the others' choices do not restart a seat's clock). Returns the countdown
+    it armed, if any.
     """
     seats = _seats(match)
     acted = set()
     for event in events:
-        seat, by_clock = event[1], event[5]
-        acted.add(seat)
-        if not by_clock and seat in humans:
-            seats["expiries"].pop(str(seat), None)
-            seats["away"].pop(str(seat), None)
+        acted.add(event.seat)
+        if not event.by_clock and event.seat in humans:
+            seats["expiries"].pop(str(event.seat), None)
+            seats["away"].pop(str(event.seat), None)
     match.clock_seats = seats
     if not match.turn_clock:
-        return
+        return None
     old = match.deadlines or {}
     deadlines = {}
     for seat in awaited:
@@ -124,36 +119,31 @@ def after_move(match, *, awaited: list[int], humans: set[int], events: list[tupl
             deadlines[str(seat)] = kept
         else:
             deadlines[str(seat)] = [ms(now) + match.turn_clock * 1000, match.version]
-    _set(match, deadlines, now=now)
+    return _set(match, deadlines, now=now)
 
 
-def _set(match, deadlines: dict, *, now: datetime) -> None:
+def _set(match: Match, deadlines: dict, *, now: datetime) -> Timer | None:
     match.deadlines = deadlines
     match.clock_due = from_ms(min(at for at, _ in deadlines.values())) if deadlines else None
-    arm(match, now=now)
+    return arm(match, now=now)
 
 
-def arm(match, *, now: datetime) -> None:
-    """Queue the countdown task for the earliest deadline, unless an armed one runs before it."""
+def arm(match: Match, *, now: datetime) -> Timer | None:
+    """Arm the countdown for the earliest deadline, unless an armed one runs before it; the new
+    timer, for the caller to queue after commit, or None."""
     if not match.deadlines:
-        return  # an armed task finds nothing due and clears itself
+        return None  # an armed task finds nothing due and clears itself
     earliest = min(at for at, _ in match.deadlines.values())
     timer = (match.clock_seats or {}).get("timer")
     if timer and ms(now) <= timer[0] <= earliest:
-        return
+        return None
     seats = _seats(match)
     seats["timer"] = [earliest, match.version]
     match.clock_seats = seats
-    match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: _queue(match_id, version, earliest))
+    return Timer(earliest, match.version)
 
 
-def _queue(match_id: int, version: int, at: int) -> None:
-    countdown = max(0.0, (at - ms(datetime.now(UTC))) / 1000)
-    clock_expire.apply_async((match_id, version, at), countdown=countdown)
-
-
-def take_timer(match, *, version: int, at: int | None, now: datetime) -> bool:
+def take_timer(match: Match, *, version: int, at: int | None, now: datetime) -> bool:
     """Whether the task (version, at) is this match's armed timer and its time has come; if so it
     is disarmed, for the caller to play what is due and arm the next."""
     timer = (match.clock_seats or {}).get("timer")
@@ -165,12 +155,12 @@ def take_timer(match, *, version: int, at: int | None, now: datetime) -> bool:
     return True
 
 
-def due_seats(match, *, now: datetime) -> list[int]:
+def due_seats(match: Match, *, now: datetime) -> list[int]:
     """Seats whose deadline has passed."""
     return sorted(int(seat) for seat, (at, _) in (match.deadlines or {}).items() if at <= ms(now))
 
 
-def expired(match, seat: int, *, now: datetime) -> None:
+def expired(match: Match, seat: int, *, now: datetime) -> None:
     """RULING P12: count an expiry; the second in a row marks the seat away."""
     seats = _seats(match)
     count = seats["expiries"].get(str(seat), 0) + 1
@@ -180,7 +170,7 @@ def expired(match, seat: int, *, now: datetime) -> None:
     match.clock_seats = seats
 
 
-def back(match, seat: int, *, awaited: list[int], paused: bool, now: datetime) -> None:
+def back(match: Match, seat: int, *, awaited: list[int], paused: bool, now: datetime) -> Timer | None:
     """The player says they are back: present again, with a full decision's time if awaited."""
     seats = _seats(match)
     seats["away"].pop(str(seat), None)
@@ -191,10 +181,11 @@ def back(match, seat: int, *, awaited: list[int], paused: bool, now: datetime) -
     if match.turn_clock and seat in awaited and not paused:
         deadlines = dict(match.deadlines or {})
         deadlines[str(seat)] = [ms(now) + match.turn_clock * 1000, match.version]
-        _set(match, deadlines, now=now)
+        return _set(match, deadlines, now=now)
+    return None
 
 
-def pause(match, *, now: datetime) -> None:
+def pause(match: Match, *, now: datetime) -> None:
     """RULING P13: a dismissal vote stops the clock; each seat keeps the time it had left."""
     if not match.deadlines:
         return
@@ -204,75 +195,23 @@ def pause(match, *, now: datetime) -> None:
     match.deadlines, match.clock_due = {}, None
 
 
-def resume(match, *, now: datetime) -> None:
+def resume(match: Match, *, now: datetime) -> Timer | None:
     """Play resumes: each paused seat gets back exactly the time it had left."""
     seats = _seats(match)
     paused = seats.pop("paused", {})
     seats["paused"] = {}
     match.clock_seats = seats
     if paused:
-        _set(match, {seat: [ms(now) + left, match.version] for seat, left in paused.items()}, now=now)
+        return _set(match, {seat: [ms(now) + left, match.version] for seat, left in paused.items()}, now=now)
+    return None
 
 
-def all_away_since(match, humans: set[int]) -> datetime | None:
+def all_away_since(match: Match, humans: set[int]) -> datetime | None:
     """When the last of the human seats went away, or None if any human is present."""
     away = (match.clock_seats or {}).get("away", {})
     if not humans or any(str(seat) not in away for seat in humans):
         return None
     return from_ms(max(away[str(seat)] for seat in humans))
-
-
-def public(match) -> dict | None:
-    """What every viewer may see of the clock: deadlines, away seats, the time left while paused.
-    Keys stay strings: the channel layer's msgpack refuses other map keys."""
-    if match is None:
-        return None
-    seats = match.clock_seats or {}
-    return {
-        "seconds": match.turn_clock,
-        "deadlines": {seat: at for seat, (at, _) in (match.deadlines or {}).items()},
-        "away": sorted(int(seat) for seat in seats.get("away", {})),
-        "paused": dict(seats.get("paused", {})),
-    }
-
-
-def live(
-    data: dict | None,
-    *,
-    seconds: int,
-    game: str,
-    viewer_seat: int | None,
-    to_act: list[int],
-    lobby: bool,
-    now: datetime,
-) -> dict:
-    """The table page's clock: each awaited seat's countdown from the stored deadline (the page
-    counts down from it, corrected by ``server_now``), the away seats, and the notes."""
-    data = data or {}
-    now_ms = ms(now)
-    deadlines = {int(seat): at for seat, at in data.get("deadlines", {}).items() if int(seat) in to_act}
-    away = set(data.get("away", []))
-    note = ""
-    if lobby and seconds and not catalog.get(game).clock:
-        # RULING P9: said before anyone sits, because it departs from the rule book (S11).
-        note = _(
-            "This table has a %(seconds)s-second turn clock: when a player's time runs out the house "
-            "plays for them, although the rule book says a lost connection never skips a turn."
-        ) % {"seconds": seconds}
-    return {
-        "seconds": seconds,
-        "label": label(seconds),
-        "choices": CHOICES,
-        "deadlines": deadlines,
-        "left": {seat: max(0, -(-(at - now_ms) // 1000)) for seat, at in deadlines.items()},
-        "warning_ms": WARNING_SECONDS * 1000,
-        "now": now_ms,
-        "away": away,
-        "paused": bool(data.get("paused")),
-        "i_am_away": viewer_seat is not None and viewer_seat in away,
-        "my_turn": viewer_seat is not None and viewer_seat in to_act,
-        "note": note,
-    }
 
 
 def idle_cutoff(now: datetime) -> datetime:

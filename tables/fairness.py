@@ -5,7 +5,7 @@ lock: each step of the table's life cycle has its part here. The secret is read
 only to derive the seed at the start, to seed the bots' moves (under another label) and to
 reveal it once the game is over;
 nothing that renders a page or a socket frame gets it before then
-(``live_panel``, ``match_panel``).
+(``tables.selectors.fairness_panel``, ``match_panel``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from games.models import Match, MatchEvent
 from games.records import fairness as protocol
 from tables.errors import TableError
 from tables.models import DealCommitment, Seat, Table
-
-ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)
 
 
 def player_value(raw: object) -> str:
@@ -162,38 +160,3 @@ def with_fairness(match: Match, record: dict) -> dict:
             "actions": actions,
         },
     }
-
-
-# --- what pages show ------------------------------------------------------------------------
-
-
-def live_panel(*, table: Table, match: Match | None) -> dict | None:
-    """The table page's panel: the commitment; once started, the values; once over, the secret.
-
-    The secret is put in only for a match that has ended: this dict is what the live
-    fragment renders, for every viewer, on every push.
-    """
-    if match is not None:
-        commitment = DealCommitment.objects.filter(match=match).first()
-        if commitment is None:
-            return {"legacy": True}
-        return _panel(commitment, revealed=match.status in ENDED, match=match)
-    if table.status != Table.Status.LOBBY:
-        return None
-    commitment = DealCommitment.objects.filter(table=table, attempt=table.matches.count() + 1).first()
-    return _panel(commitment, revealed=False, match=None) if commitment else None
-
-
-def _panel(commitment: DealCommitment, *, revealed: bool, match: Match | None) -> dict:
-    panel = {
-        "legacy": False,
-        "version": (commitment.contributions or {}).get("version", protocol.VERSION if match is None else protocol.V1),
-        "commitment": commitment.commitment,
-        "table": commitment.table_id,
-    }
-    if match is not None and commitment.contributions:  # RULING P32: public once the game starts
-        panel["contributions"] = commitment.contributions["values"]
-        panel["match_id"] = match.pk
-    if revealed:
-        panel["secret"] = commitment.secret
-    return panel

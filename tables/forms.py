@@ -9,6 +9,7 @@ from config.i18n import lazy_format
 from games import catalog
 from games.catalog import get_engine
 from tables import clock
+from tables.live import clock_view
 
 
 def _players_help() -> str:
@@ -25,7 +26,7 @@ def _players_help() -> str:
 
 def _clock_help() -> str:
     """What the clock does, and each game's default clock (RULING P9)."""
-    defaults = " · ".join(f"{game.title} {clock.label(game.clock)}" for game in catalog.GAMES)
+    defaults = " · ".join(f"{game.title} {clock_view.label(game.clock)}" for game in catalog.GAMES)
     return " ".join(
         [
             str(_("When a player's time runs out the house plays for them. A staked table needs a clock.")),

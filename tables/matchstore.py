@@ -30,6 +30,7 @@ finished, so a longer list serves a state that needs fewer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -43,6 +44,7 @@ from games.catalog import get_engine
 from games.models import Match, MatchEvent
 from tables.caching import BoundedCache
 from tables.errors import TableError
+from tables.moves import MoveEvent
 
 # match id -> (game, version, text, parsed state): only each match's latest
 STATES: BoundedCache[tuple[str, int, str, object]] = BoundedCache(512)
@@ -206,9 +208,9 @@ def lock_match(match_id: int) -> Match:
     return Match.from_db(connection.alias, [field.attname for field in MATCH_FIELDS], values)
 
 
-def write_move(match: Match, events: list[tuple], rounds_write: tuple[str | None, str | None]) -> None:
+def write_move(match: Match, events: Sequence[MoveEvent], rounds_write: tuple[str | None, str | None]) -> None:
     """Append the move's MatchEvents and save the new state, versions and any finished round, in one
-    statement. ``events``: (version, seat, user id, action, time, by the clock) each.
+    statement. ``events``: tuples in the columns' order (tables/moves.py).
     ``rounds_write``: (the whole rounds column, or rounds to append to it), as
     ``games.storage.rounds_write`` gives them; (None, None) leaves it as it is."""
     versions, seats, users, actions, times, by_clock = (

@@ -1,13 +1,23 @@
-"""Reads for lobby and table pages (docs/style.md §5)."""
+"""Reads for lobby and table pages and the live render (docs/style.md §5): nothing here writes."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from accounts.selectors import users_named_publicly
-from tables.models import Table
+from games import catalog
+from games.catalog import get_engine
+from games.models import Match
+from games.records import fairness as protocol
+from payouts import selectors as payout_selectors
+from tables import matchstore
+from tables.models import DealCommitment, DismissalVote, Table
 
 OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
+ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)  # the deal's secret is shown
 
 
 def open_tables(*, game: str = "") -> QuerySet[Table]:
@@ -21,3 +31,121 @@ def open_tables(*, game: str = "") -> QuerySet[Table]:
     if game:
         tables = tables.filter(game=game)
     return tables
+
+
+def costs_pass(game: str) -> bool:
+    """RULING P6: whether a seat at this game reserves a game pass (the catalogue says which)."""
+    return catalog.get(game).costs_pass
+
+
+def is_paused(match: Match) -> bool:
+    """RULING S12: no action and no bot move while a dismissal vote is open."""
+    if not catalog.get(match.game).dismissal_vote:  # no query on the moves of a game without votes
+        return False
+    return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()
+
+
+def vote_round(match: Match) -> tuple[int, int]:
+    """RULING S12: the current round and N (= players): proposals are allowed in rounds 1..N."""
+    engine = get_engine(match.game)
+    view = engine.view(matchstore.loaded(match.game, match.pk, match.version, match.state), None)
+    return view.get("round_number") or 1, match.players
+
+
+def vote_panel(match: Match) -> dict:
+    """What the table page shows of the vote (no viewer-specific data; the template adds that)."""
+    vote = DismissalVote.objects.filter(match=match).first()
+    round_number, limit = vote_round(match)
+    panel = {
+        "can_propose": vote is None and match.status == Match.Status.PLAYING and round_number <= limit,
+        "rounds": limit,
+        "round_number": round_number,
+        "open": False,
+        "eligible_players": match.players,
+        # RULING S12: bots never vote and count as not approving; the panel says so when any sit.
+        "bots": match.match_players.filter(user__is_bot=True).count(),
+        "majority": match.players // 2 + 1,
+    }
+    panel["can_pass"] = match.players - panel["bots"] >= panel["majority"]
+    if vote is not None:
+        seats = dict(match.match_players.values_list("user_id", "seat"))
+        panel.update(
+            {
+                "status": vote.status,
+                "status_label": vote.get_status_display(),
+                "open": vote.status == DismissalVote.Status.OPEN,
+                "yes": len(vote.yes_voters),
+                "no": len(vote.no_voters),
+                "needed": vote.needed,
+                "eligible": vote.eligible,
+                "voted_seats": [seats[user_id] for user_id in vote.yes_voters + vote.no_voters if user_id in seats],
+                "deadline_ms": int(vote.deadline.timestamp() * 1000),
+                "seconds_left": max(0, int((vote.deadline - timezone.now()).total_seconds() + 0.999)),
+            }
+        )
+    return panel
+
+
+def clock_public(match: Match | None) -> dict | None:
+    """What every viewer may see of the clock: deadlines, away seats, the time left while paused.
+    Keys stay strings: the channel layer's msgpack refuses other map keys."""
+    if match is None:
+        return None
+    seats = match.clock_seats or {}
+    return {
+        "seconds": match.turn_clock,
+        "deadlines": {seat: at for seat, (at, _) in (match.deadlines or {}).items()},
+        "away": sorted(int(seat) for seat in seats.get("away", {})),
+        "paused": dict(seats.get("paused", {})),
+    }
+
+
+def fairness_panel(*, table: Table, match: Match | None) -> dict | None:
+    """The table page's panel: the commitment; once started, the values; once over, the secret.
+
+    The secret is put in only for a match that has ended: this dict is what the live
+    fragment renders, for every viewer, on every push.
+    """
+    if match is not None:
+        commitment = DealCommitment.objects.filter(match=match).first()
+        if commitment is None:
+            return {"legacy": True}
+        return _fairness_panel(commitment, revealed=match.status in ENDED, match=match)
+    if table.status != Table.Status.LOBBY:
+        return None
+    commitment = DealCommitment.objects.filter(table=table, attempt=table.matches.count() + 1).first()
+    return _fairness_panel(commitment, revealed=False, match=None) if commitment else None
+
+
+def _fairness_panel(commitment: DealCommitment, *, revealed: bool, match: Match | None) -> dict:
+    panel = {
+        "legacy": False,
+        "version": (commitment.contributions or {}).get("version", protocol.VERSION if match is None else protocol.V1),
+        "commitment": commitment.commitment,
+        "table": commitment.table_id,
+    }
+    if match is not None and commitment.contributions:  # RULING P32: public once the game starts
+        panel["contributions"] = commitment.contributions["values"]
+        panel["match_id"] = match.pk
+    if revealed:
+        panel["secret"] = commitment.secret
+    return panel
+
+
+class Dismissal(NamedTuple):
+    match_id: int
+    counted: tuple[int, int] | None  # the vote's (yes, no), when its row is there
+    passes: str | None  # RULING P6: "restored" or "spent" at a table that costs passes, else None
+
+
+def last_dismissal(table: Table) -> Dismissal | None:
+    """The table's last attempt, if it was dismissed by vote (RULING S12): its vote's count and what
+    became of its game passes (a pass comes back once; a dismissed restart's stay used, issue 37)."""
+    match = table.matches.order_by("-attempt").only("pk", "status").first()
+    if match is None or match.status != Match.Status.DISMISSED:
+        return None
+    vote = DismissalVote.objects.filter(match_id=match.pk).first()
+    passes = None
+    if costs_pass(table.game):
+        passes = "restored" if payout_selectors.passes_restored(match=match) else "spent"
+    return Dismissal(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, passes)

@@ -11,11 +11,8 @@ from django.utils.functional import lazy
 # Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
 from config.i18n import gettext as _
 from config.i18n import text
-from games.models import Match
 from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
-from payouts import selectors as payout_selectors
-from tables.hooks import costs_pass
-from tables.models import DismissalVote
+from tables import selectors
 
 
 def tricks_done(view: dict | None) -> str:
@@ -52,16 +49,11 @@ def last_attempt_note(table) -> str:
     """What the table's lobby says after its last game was dismissed by vote (RULING S12): the
     players are back in this lobby, and each needs to read what happened and that their game
     pass came back (RULING P6). Empty when the table has not had a dismissed game."""
-    match = table.matches.order_by("-attempt").only("pk", "status").first()
-    if match is None or match.status != Match.Status.DISMISSED:
+    dismissed = selectors.last_dismissal(table)
+    if dismissed is None:
         return ""
-    vote = DismissalVote.objects.filter(match_id=match.pk).first()
-    # RULING P6: a pass comes back once; a dismissed restart's passes stay used (issue 37).
-    passes = None
-    if costs_pass(table.game):
-        passes = "restored" if payout_selectors.passes_restored(match=match) else "spent"
     # Lazy: the snapshot that holds this note is shared by viewers of every language (issue 26).
-    return _note(match.pk, (len(vote.yes_voters), len(vote.no_voters)) if vote else None, passes)
+    return _note(dismissed.match_id, dismissed.counted, dismissed.passes)
 
 
 def _note_text(match_id: int, counted: tuple[int, int] | None, passes: str | None) -> str:

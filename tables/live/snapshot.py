@@ -27,15 +27,12 @@ from games.catalog import get_engine
 from games.models import Match, Signature
 from games.records.places import places_from_groups
 from payouts import selectors as payout_selectors
-from tables import clock as turn_clock
-from tables import fairness, matchstore
+from tables import matchstore, selectors
 from tables.connections import retry_on_dead_connection
-from tables.hooks import costs_pass
-from tables.live import templates
+from tables.live import clock_view, templates
 from tables.live.play_screen import last_attempt_note
 from tables.live.presenters import present
 from tables.models import Table
-from tables.votes import vote_panel
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ class Snapshot:
     state: str | None = None
     extra: dict = field(default_factory=dict)
     turn_clock: int = 0  # the table's clock setting (seconds; 0 = off)
-    clock: dict | None = None  # the match's clock: tables.clock.public
+    clock: dict | None = None  # the match's clock: tables.selectors.clock_public
 
     def with_state(self, *, version: int, state: str, clock: dict | None = None) -> Snapshot:
         return replace(self, version=version, state=state, clock=clock)
@@ -125,7 +122,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         state=match.state if match else None,
         extra=_extra(table=table, match=match),
         turn_clock=table.clock,
-        clock=turn_clock.public(match),
+        clock=selectors.clock_public(match),
     )
 
 
@@ -140,11 +137,11 @@ def _extra(*, table: Table, match: Match | None) -> dict:
             }
         if table.status == Table.Status.LOBBY:
             extra["lobby_note"] = "stake"  # worded by the template in each viewer's language
-    elif costs_pass(table.game) and table.status == Table.Status.LOBBY:
+    elif selectors.costs_pass(table.game) and table.status == Table.Status.LOBBY:
         extra["lobby_note"] = "pass"
     if catalog.get(table.game).dismissal_vote and match is not None:
-        extra["vote"] = vote_panel(match)
-    extra["fairness"] = fairness.live_panel(table=table, match=match)  # RULINGS P30-P33
+        extra["vote"] = selectors.vote_panel(match)
+    extra["fairness"] = selectors.fairness_panel(table=table, match=match)  # RULINGS P30-P33
     if match is not None and catalog.get(match.game).signature and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
@@ -211,7 +208,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]
         vote = extra["vote"]
         extra["vote"] = {**vote, "can_propose": vote["can_propose"] and view["round_number"] <= vote["rounds"]}
     my_ready = any(seat.is_ready for seat in snapshot.seats if seat.position == viewer_seat)
-    clock = turn_clock.live(
+    clock = clock_view.live(
         snapshot.clock,
         seconds=snapshot.turn_clock,
         game=snapshot.game,

@@ -1,6 +1,6 @@
-"""Where the table life cycle meets payouts, votes and ratings.
+"""Where the table life cycle hands off to payouts, ratings and reviews.
 
-The table services call these at each step, inside their transaction; each
+The table services call these at each step, inside their transaction (steps, not transactions); each
 step's money, passes and ratings live in their own app. A ``PayoutError`` (short
 of coins, no free pass) becomes a ``TableError`` so the socket shows it to that
 player, and the transaction rolls back: the seat is not taken.
@@ -10,21 +10,17 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from django.db.models import Count, Q
+
 from accounts.models import User
-from games import catalog
-from games.models import Match, MatchPlayer
+from games.models import Match, MatchEvent, MatchPlayer
 from games.ratings import ratings_update
 from games.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
-from tables import clock
+from tables import clock, selectors
 from tables.errors import TableError
-from tables.models import DismissalVote, Table
-
-
-def costs_pass(game: str) -> bool:
-    """RULING P6: whether a seat at this game reserves a game pass (the catalogue says which)."""
-    return catalog.get(game).costs_pass
+from tables.models import Table
 
 
 @contextmanager
@@ -39,7 +35,7 @@ def seat_taken(*, table: Table, user: User) -> None:
     with _as_table_error():
         if table.stake:
             payouts.stake_hold(user=user, table=table)  # RULING P5
-        if costs_pass(table.game):
+        if selectors.costs_pass(table.game):
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
@@ -52,7 +48,7 @@ def seat_left(
     with _as_table_error():
         if table.stake:
             payouts.stake_release(user=user, table=table, memo=memo, by=by)
-        if costs_pass(table.game):
+        if selectors.costs_pass(table.game):
             payouts.pass_release(user=user, table=table, memo=memo, by=by)
 
 
@@ -60,7 +56,7 @@ def match_started(*, table: Table, match: Match, users: list[User]) -> None:
     with _as_table_error():
         if table.stake:
             payouts.pot_collect(table=table, match=match, users=users)
-        if costs_pass(table.game):
+        if selectors.costs_pass(table.game):
             payouts.pass_use(table=table, match=match, users=users)
 
 
@@ -73,7 +69,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
             User.objects.filter(pk__in=[p.user_id for p in players], is_bot=False).values_list("pk", flat=True)
         )
         humans = {p.seat for p in players if p.user_id in human_ids}
-        by_seat = clock.pot_forfeits(match, humans)
+        by_seat = _pot_forfeits(match, humans)
         forfeits = {p.user_id: by_seat[p.seat] for p in players if p.seat in by_seat}
         paid = payouts.pot_settle(
             table=table, match=match, places={p.user_id: p.place for p in players}, forfeits=forfeits
@@ -87,7 +83,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
 
 
 def match_dismissed(*, table: Table, match: Match) -> None:
-    if costs_pass(table.game):
+    if selectors.costs_pass(table.game):
         payouts.pass_restore(table=table, match=match)  # RULING P6: once per pass.
 
 
@@ -96,12 +92,19 @@ def match_aborted(*, table: Table, match: Match, by: User | None = None) -> None
     # RULING P19: each refund row names the admin who aborted.
     if table.stake:
         payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.", by=by)
-    if costs_pass(table.game):
+    if selectors.costs_pass(table.game):
         payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.", by=by)
 
 
-def is_paused(match: Match) -> bool:
-    """RULING S12: no action and no bot move while a dismissal vote is open."""
-    if not catalog.get(match.game).dismissal_vote:  # no query on the moves of a game without votes
-        return False
-    return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()
+def _pot_forfeits(match: Match, humans: set[int]) -> dict[int, str]:
+    """RULING P50: the human seats that take no share of a staked game's pot, with why: "away"
+    (marked away when the game ended) or "clock" (more than half of their decisions were played
+    by the clock or the house). Read under the Match lock, after the last move's events are written."""
+    counts = (
+        MatchEvent.objects.filter(match_id=match.pk, seat__in=humans)
+        .values("seat")
+        .annotate(decisions=Count("pk"), clocked=Count("pk", filter=Q(by_clock=True)))
+    )
+    forfeits = {row["seat"]: "clock" for row in counts if 2 * row["clocked"] > row["decisions"]}
+    forfeits.update({seat: "away" for seat in clock.away_seats(match) & humans})
+    return forfeits

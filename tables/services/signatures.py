@@ -13,7 +13,7 @@ from accounts.models import User
 from games.models import Signature
 from games.services import GameError, signature_add
 from tables.errors import TableError
-from tables.live.broadcast import table_changed_on_commit
+from tables.services.steps import table_changed
 
 
 def match_sign(*, match_id: int, user: User, text: object) -> Signature:
@@ -22,5 +22,5 @@ def match_sign(*, match_id: int, user: User, text: object) -> Signature:
             signature = signature_add(match_id=match_id, user=user, text=text)
         except GameError as error:
             raise TableError(str(error)) from None
-        table_changed_on_commit(signature.match.table_id, lobby=True)
+        table_changed(signature.match.table_id)
         return signature

@@ -1,0 +1,47 @@
+"""Where the outbox's events go (tables/outbox.py): the table's sockets and the Celery tasks.
+
+Connected once, from ``TablesConfig.ready``. This is the one module of the write path that
+knows both the sockets (``tables.live.broadcast``) and the tasks; the services know neither.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.conf import settings
+
+from tables import clock, outbox, tasks
+from tables.live.broadcast import send_table_changed
+
+
+def connect() -> None:
+    outbox.handle(outbox.TableChanged, table_changed)
+    outbox.handle(outbox.BotsDue, bots_due)
+    outbox.handle(outbox.ClockDue, clock_due)
+    outbox.handle(outbox.VoteDue, vote_due)
+
+
+def table_changed(event: outbox.TableChanged) -> None:
+    send_table_changed(
+        event.table_id,
+        match_id=event.match_id,
+        version=event.version,
+        state=event.state,
+        lobby=event.lobby,
+        clock=event.clock,
+    )
+
+
+def bots_due(event: outbox.BotsDue) -> None:
+    countdown = settings.BOT_DELAY_SECONDS if event.delay else None
+    tasks.bots_move.apply_async((event.match_id, event.version), countdown=countdown)
+
+
+def clock_due(event: outbox.ClockDue) -> None:
+    # The countdown from the moment it is queued, after commit: the deadline itself is in the row.
+    countdown = max(0.0, (event.at - clock.ms(datetime.now(UTC))) / 1000)
+    tasks.clock_expire.apply_async((event.match_id, event.version, event.at), countdown=countdown)
+
+
+def vote_due(event: outbox.VoteDue) -> None:
+    tasks.vote_expire.apply_async((event.vote_id,), countdown=event.seconds)
