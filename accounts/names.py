@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -84,7 +85,7 @@ def with_names(message: object, named: dict[str, object], /, **params: object) -
     return mark_safe(escape(str(message)) % values)
 
 
-def names_html(names: list[object]) -> SafeString:
+def names_html(names: Sequence[object]) -> SafeString:
     """Several names, each isolated, with commas between (a sentence joins the last itself)."""
     return mark_safe(", ".join(name_html(name) for name in names))
 

@@ -302,8 +302,9 @@ def checks() -> list[list[str]]:
     commands = [[str(bin_dir / "ruff"), "check", "."], [str(bin_dir / "ruff"), "format", "--check", "."]]
     if (ROOT / ".importlinter").exists():
         commands.append([str(bin_dir / "lint-imports")])
-    # mypy with django-stubs (pyproject.toml [tool.mypy]): the pure library under --strict's options.
-    commands.append([str(bin_dir / "mypy"), "games/engines", "games/bots", "games/records"])
+    # mypy with django-stubs (pyproject.toml [tool.mypy]): every app, the pure library under
+    # --strict's options.
+    commands.append([str(bin_dir / "mypy")])
     return commands
 
 

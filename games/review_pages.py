@@ -9,7 +9,8 @@ from the seat's view at that decision (RULING P63), so a review never shows anot
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Avg, Count, Prefetch
 from django.utils.formats import number_format
@@ -51,7 +52,7 @@ def visible_reviews(*, match: Match, viewer: User | AnonymousUser | None) -> lis
     ]
 
 
-def action_text(action: dict) -> str:
+def action_text(action: Mapping[str, Any]) -> str:
     """An action in a player's words."""
     kind = action.get("type")
     if kind == "play":

@@ -8,6 +8,7 @@ useful, and is refused with the reason. The answer goes back to the asking socke
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -28,7 +29,7 @@ from tables.errors import TableError
 
 @dataclass(frozen=True)
 class Hint:
-    action: dict
+    action: Mapping[str, object]
     text: str  # the bot's choice and why, in one line
 
 
