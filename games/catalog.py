@@ -23,9 +23,11 @@ from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from games import bots
 from games.bots import Bot, Move, StrongBot, strong_estimation, strong_sita, strong_sitaratas
 from games.bots import estimation as estimation_bot
+from games.bots import evaluate as evaluation
 from games.bots import sita as sita_bot
 from games.bots import sitaratas as sitaratas_bot
 from games.bots.budget import Budget
+from games.bots.evaluate import Evaluation
 from games.engines import estimation, sita, sitaratas
 from games.engines.contract import JSON, Engine
 from games.records import GameRecords
@@ -88,6 +90,13 @@ class Game:
     signature: bool = False  # RULING S13: only Sitaratas names a Sitaratas, who may sign
     clock: int = 60  # RULING P9: seconds per decision a new table starts with (0 = off)
     numbered_cards: bool = False  # its cards are whole numbers (SITA, RULING T1), not "10H"
+    # What a trick game's seats declare each round: "bid" (Sitaratas: each seat its tricks, the
+    # rounds told by hand size) or "estimate" (Estimation: Dash Calls, an auction for the Caller,
+    # then the estimates; the rounds told by kind). "" for a game without tricks.
+    declares: str = ""
+    # The field of its engine's state that holds the finished rounds, which games/storage.py
+    # stores once each in Match.rounds rather than with every move ("" : none stored apart).
+    stored_rounds: str = ""
     round_word: StrOrPromise = _("Round")  # what the game calls one of its rounds
     live_template: str = ""  # Jinja2, inside the table's live fragment
     sheet_template: str = ""  # the score sheet of the game's history page
@@ -132,6 +141,7 @@ GAMES: tuple[Game, ...] = (
         records=sitaratas_records,
         # RULING P9: the rule book says a lost connection never skips a turn (S11), so its tables
         # start without a clock; the host may still choose one.
+        declares="bid",
         costs_pass=True,
         dismissal_vote=True,
         signature=True,
@@ -160,6 +170,8 @@ GAMES: tuple[Game, ...] = (
         bot=estimation_bot,
         strong_bot=strong_estimation,
         records=estimation_records,
+        declares="estimate",
+        stored_rounds="history",
         staked=True,
         mistake=4.0,
         blunder=10.0,
@@ -230,6 +242,12 @@ def get_bot(name: str, level: str = DEFAULT_BOT_LEVEL) -> Move[Any]:
     if level == "easy":
         return bots.easy(game.bot)
     return bots.plain(game.bot.choose)
+
+
+def evaluate(view: JSON, rng: random.Random, samples: int) -> Evaluation:
+    """Every legal action's worth for the seat whose ``view`` this is (games.bots.evaluate), weighed
+    by its game's strong bot."""
+    return evaluation.evaluate(get(view["game"]).strong_bot, view, rng, samples)
 
 
 def bot_move(name: str, level: str, view: JSON, rng: random.Random, budget: Budget) -> Any:

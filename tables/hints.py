@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import catalog
-from games.bots.evaluate import Evaluation, evaluate
-from games.catalog import get_engine
+from games.bots.evaluate import Evaluation
+from games.catalog import evaluate, get_engine
 from games.models import Match
 from games.review_pages import action_text
 from games.reviews import secret_rng

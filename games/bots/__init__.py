@@ -36,10 +36,29 @@ class Bot(Protocol[ActionT_co]):
     def choose(self, view: JSON, rng: random.Random) -> ActionT_co: ...
 
 
+class Sampler(Protocol):
+    """A strong bot's reading of a view: it deals the cards the seat cannot see."""
+
+    def sample(self, rng: random.Random) -> Any: ...
+
+
+# A candidate played out on one sampled world: every seat's result (a Position's ``outcome_*``).
+Outcome = Callable[[Any, Any], list[int]]
+
+
 class StrongBot(Protocol[ActionT_co]):
-    """A game's strong (sampling) bot module."""
+    """A game's strong (sampling) bot module; the evaluator (games.bots.evaluate) weighs with it."""
+
+    @property
+    def LOWER_IS_BETTER(self) -> bool: ...  # SITA's points are penalties
 
     def choose(self, view: JSON, rng: random.Random, budget: Budget | None = None) -> ActionT_co: ...
+
+    def Position(self, view: JSON) -> Sampler: ...  # noqa: N802 - the module's class
+
+    def weighed(self, position: Any, view: JSON) -> tuple[list[Any], Outcome]:
+        """The actions an evaluation weighs for ``view`` and the outcome that plays each out."""
+        ...
 
 
 class Move(Protocol[ActionT_co]):

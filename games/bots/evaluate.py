@@ -25,11 +25,11 @@ them to the rule-based bot too, RULING P48). A decision with one legal action is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from games.bots import strong_estimation, strong_sita, strong_sitaratas
+from games.bots import StrongBot
 from games.engines.contract import JSON
 
 # An action of any of the games: the evaluator weighs them alike.
@@ -70,37 +70,16 @@ class Evaluation:
         return worse - better if self.lower_is_better else better - worse
 
 
-# A strong bot's ``outcome_*``: a candidate played out on one sampled world, every seat's result.
-Outcome = Callable[[Any, Any], list[int]]
-
-
-class Position(Protocol):
-    """A strong bot's reading of a view (``games.bots.strong_<game>.Position``)."""
-
-    def sample(self, rng: random.Random) -> Any: ...
-
-
-def evaluate(view: JSON, rng: random.Random, samples: int) -> Evaluation:
-    """The expected result of each legal action for the seat whose ``view`` this is."""
+def evaluate(strong: StrongBot[Any], view: JSON, rng: random.Random, samples: int) -> Evaluation:
+    """The expected result of each legal action for the seat whose ``view`` this is, weighed by
+    the game's strong bot (the catalogue's ``strong_bot``; ``games.catalog.evaluate`` finds it)."""
     if samples < 1:
         raise ValueError("An evaluation needs at least one sample.")
     if view.get("seat") is None:
         raise ValueError("Only a seat's view can be evaluated.")
-    game = view["game"]
-    if game == "sita":
-        position: Position = strong_sita.Position(view)
-        candidates, outcome = _sita(position, view)
-        lower = True
-    elif game == "estimation":
-        position = strong_estimation.Position(view)
-        candidates, outcome = _estimation(position, view)
-        lower = False
-    elif game == "sitaratas":
-        position = strong_sitaratas.Position(view)
-        candidates, outcome = _sitaratas(position, view)
-        lower = False
-    else:
-        raise ValueError(f"No evaluator for {game!r}.")
+    position = strong.Position(view)
+    candidates, outcome = strong.weighed(position, view)
+    lower = strong.LOWER_IS_BETTER
     me, totals = view["seat"], view["totals"]
     points = [0.0] * len(candidates)
     first = [0.0] * len(candidates)
@@ -125,28 +104,3 @@ def _leading(final: list[float], me: int, lower: bool) -> float:
     if final[me] != best:
         return 0.0
     return 1.0 / sum(1 for value in final if value == best)
-
-
-def _sitaratas(position: Any, view: JSON) -> tuple[list[AnyAction], Outcome]:
-    if view["phase"] == "bidding":
-        return list(view["legal_actions"]), position.outcome_bid
-    return list(view["legal_actions"]), position.outcome_play
-
-
-def _estimation(position: Any, view: JSON) -> tuple[list[AnyAction], Outcome]:
-    legal = list(view["legal_actions"])
-    phase = view["phase"]
-    if phase == "auction":
-        return legal, position.outcome_call
-    if phase == "dash_call":
-        return legal, position.outcome_dash
-    if phase == "estimating":
-        return [action for action in legal if "trump" not in action], position.outcome_estimate
-    return legal, position.outcome_play
-
-
-def _sita(position: Any, view: JSON) -> tuple[list[AnyAction], Outcome]:
-    legal = list(view["legal_actions"])
-    if legal and legal[0]["type"] == "take_row":
-        return legal, position.outcome_row
-    return legal, position.outcome_card

@@ -21,6 +21,8 @@ Super Calls are left to the rule-based bot (RULING P48).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.bots import estimation as rule_based
 from games.bots.budget import Budget
@@ -267,6 +269,22 @@ class Position:
         if action["type"] == "pass":
             return self._auction(hands, self.dash, self.bidders)
         return self._call_round(hands, self.me, action["tricks"], action["trump"], self.dash)
+
+
+LOWER_IS_BETTER = False
+
+
+def weighed(position: Position, view: JSON) -> tuple[list[Action], Callable[[Any, list[list[int]]], list[int]]]:
+    """The actions the evaluator weighs (not the Super Calls, RULING P48), with their playout."""
+    legal: list[Action] = list(view["legal_actions"])
+    phase = view["phase"]
+    if phase == "auction":
+        return legal, position.outcome_call
+    if phase == "dash_call":
+        return legal, position.outcome_dash
+    if phase == "estimating":
+        return [action for action in legal if "trump" not in action], position.outcome_estimate
+    return legal, position.outcome_play
 
 
 def call_candidates(view: JSON, legal: list[Action]) -> list[CallAction | PassAction]:

@@ -13,6 +13,8 @@ taken, the rest of the turn placed, and the remaining turns played out.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.bots.budget import Budget
 from games.bots.tricks import search
@@ -171,3 +173,14 @@ class Position:
                 points[target] += PENALTY[card]
         _play_out([list(hand) for hand in hands], ends, lengths, points, taken, {})
         return taken
+
+
+LOWER_IS_BETTER = True  # penalty points
+
+
+def weighed(position: Position, view: JSON) -> tuple[list[Action], Callable[[Any, list[list[int]]], list[int]]]:
+    """Every legal action, with the playout of its kind (the evaluator's, games.bots.evaluate)."""
+    legal: list[Action] = list(view["legal_actions"])
+    if legal and legal[0]["type"] == "take_row":
+        return legal, position.outcome_row
+    return legal, position.outcome_card

@@ -18,6 +18,8 @@ seat's own information, not a shortcut (RULING P46).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.bots import sitaratas as rule_based
 from games.bots.budget import Budget
@@ -52,6 +54,17 @@ def choose(view: JSON, rng: random.Random, budget: Budget | None = None) -> Acti
         return bids[search(bids, game.evaluate_bid, lambda: game.sample(rng), budget)]
     plays = [action for action in legal if action["type"] == "play"]
     return plays[search(plays, game.evaluate_play, lambda: game.sample(rng), budget)]
+
+
+LOWER_IS_BETTER = False
+
+
+def weighed(position: Position, view: JSON) -> tuple[list[Action], Callable[[Any, World], list[int]]]:
+    """Every legal action, with the playout of its phase (the evaluator's, games.bots.evaluate)."""
+    legal: list[Action] = list(view["legal_actions"])
+    if view["phase"] == "bidding":
+        return legal, position.outcome_bid
+    return legal, position.outcome_play
 
 
 def round_points(won: list[int], bids: list[int]) -> list[int]:

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bots.evaluate import evaluate
-from games.catalog import get_engine
+from games.catalog import evaluate, get_engine
 from games.engines import sita, sitaratas
 from tests.games.deal_helpers import others_redealt
 
