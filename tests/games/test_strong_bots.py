@@ -70,7 +70,11 @@ def test_every_level_has_a_bot_for_every_game() -> None:
     for game in ("sitaratas", "estimation", "sita"):
         for level in LEVELS:
             assert callable(get_bot(game, level))
-    assert get_bot("sita", "strong").strong is strong_sita.choose
+    view = get_engine("sita").view(get_engine("sita").new_game(3, None, 2), 0)
+    budget = Budget(samples=4, cpu_seconds=None)
+    assert get_bot("sita", "strong")(view, random.Random(1), budget) == strong_sita.choose(
+        view, random.Random(1), Budget(samples=4, cpu_seconds=None)
+    )
     with pytest.raises(ValueError):
         get_bot("sita", "grandmaster")
 
