@@ -308,6 +308,12 @@ def checks() -> list[list[str]]:
     return commands
 
 
+def check_environment() -> dict[str, str]:
+    """The checks' environment: mypy's Django plugin imports the settings, which ask for the
+    services' addresses that the run gives pytest later (the checks connect to neither)."""
+    return {"DATABASE_URL": "postgres://127.0.0.1/unused", "REDIS_URL": "redis://127.0.0.1/0", **os.environ}
+
+
 def parallel(pytest_args: list[str]) -> list[str]:
     """pytest-xdist's options, unless the arguments choose their own: two workers per core (much
     of a browser or socket test is waiting on another process), each browser test file on one
@@ -318,12 +324,8 @@ def parallel(pytest_args: list[str]) -> list[str]:
 
 
 def run_tests(pytest_args: list[str]) -> int:
-    for command in checks():
-        log(" ".join([Path(command[0]).name, *command[1:]]))
-        result = subprocess.run(command, cwd=ROOT)
-        if result.returncode:
-            return result.returncode
-    # Production-like settings, but plain HTTP for the test client and no bot delay.
+    # Production-like settings, but plain HTTP for the test client and no bot delay (set first:
+    # mypy's Django plugin reads the settings too).
     os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEFG")
     os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
     os.environ.setdefault("DJANGO_SECURE_COOKIES", "false")
@@ -333,6 +335,11 @@ def run_tests(pytest_args: list[str]) -> int:
     # worker its own below it).
     os.environ.setdefault("CHANNELS_PREFIX", f"test{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"test{os.getpid()}")
+    for command in checks():
+        log(" ".join([Path(command[0]).name, *command[1:]]))
+        result = subprocess.run(command, cwd=ROOT, env=check_environment())
+        if result.returncode:
+            return result.returncode
     with Services():
         return run_as_group([str(VENV_PYTHON), "-m", "pytest", *parallel(pytest_args), *pytest_args])
 
