@@ -10,8 +10,8 @@ from django.utils import translation
 
 from accounts import sessions
 from accounts.names import NameRefused, name_clean
-from config.addresses import limit_key, request_address
-from config.i18n import supported
+from core.addresses import limit_key, request_address
+from core.i18n import supported
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -35,7 +35,7 @@ class AccountAdapter(DefaultAccountAdapter):
             super().send_mail(template_prefix, email, context)
 
     def get_client_ip(self, request) -> str:
-        # Issue 34: the one reading of the client's address (config/addresses.py), so allauth's
+        # Issue 34: the one reading of the client's address (core/addresses.py), so allauth's
         # limits count the player behind the proxy, not the proxy.
         return request_address(request)
 

@@ -14,9 +14,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.admin_tools import ask_reason
 from accounts.models import User
 from accounts.services import AccountError, account_anonymise
+from core.admin_tools import ask_reason
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest

@@ -59,7 +59,7 @@ def bot_base_name(username: str) -> str:
 def bot_label(username: str, level: str | None) -> str | None:
     """A bot's name and level in the active language ("Ada (tugev robot)"); None for an account
     that is not one of the site's bots (an admin may have renamed one: kept as it is)."""
-    from config.i18n import gettext, text
+    from core.i18n import gettext, text
 
     spoken = _SPOKEN_NAMES.get(bot_base_name(username))
     level = level or DEFAULT_BOT_LEVEL

@@ -32,7 +32,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from accounts.bots import BOT_LEVELS, BOT_NAMES, bot_display_name
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 
 RESERVED_PREFIXES = ("deleted-", "bot", "admin", "staff", "moderator")
 # Letters that draw nothing but are not in Cf (Hangul fillers, the braille blank, Mongolian

@@ -18,7 +18,7 @@ from accounts import services
 from accounts.export import user_export
 from accounts.forms import AccountDeleteForm, ProfileForm
 from accounts.models import User
-from config.i18n import supported
+from core.i18n import supported
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest

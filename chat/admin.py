@@ -19,10 +19,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.admin_tools import ViewOnlyInline, each_with_reason
 from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
 from chat.services import ChatError
+from core.admin_tools import ViewOnlyInline, each_with_reason
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest

@@ -13,12 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import ChatMessage
-
-
-def group_name(table_id: int) -> str:
-    """The table's group: the game's events (tables/live/broadcast.py) and chat's share it. Named
-    here, as chat sits below tables and the table's socket hears both on one group."""
-    return f"table.{table_id}"
+from core.groups import table_group
 
 
 def message_payload(message: ChatMessage, *, author_name: str) -> dict:
@@ -36,11 +31,11 @@ def message_payload(message: ChatMessage, *, author_name: str) -> dict:
 
 
 async def send_message(table_id: int, payload: dict) -> None:
-    await get_channel_layer().group_send(group_name(table_id), {"type": "chat.message", "message": payload})
+    await get_channel_layer().group_send(table_group(table_id), {"type": "chat.message", "message": payload})
 
 
 def _send(table_id: int, event: dict) -> None:
-    async_to_sync(get_channel_layer().group_send)(group_name(table_id), event)
+    async_to_sync(get_channel_layer().group_send)(table_group(table_id), event)
 
 
 def hidden_on_commit(table_id: int, message_id: int) -> None:

@@ -19,7 +19,7 @@ from accounts.models import User
 from chat import broadcast, rules
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from chat.selectors import mute_active, mute_message, spectator_chat_on, viewer_role
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 
 REASON_LENGTH = 200
 _LOCK_NAMESPACE = 23_0001  # pg_advisory_xact_lock(namespace, user id): one chat writer per user

@@ -118,7 +118,7 @@ def database_settings(url_config: dict, *, process: Process, size: PoolSize, tim
         # connection is tested (one empty query) each time it is lent, and a dead one is
         # dropped and another taken. Without one (Celery, manage.py), each task or command
         # opens its connection fresh, and the work that may meet one dying in use retries
-        # once (tables/connections.py).
+        # once (core/connections.py).
         database["CONN_HEALTH_CHECKS"] = True
     else:
         database["CONN_HEALTH_CHECKS"] = False

@@ -153,7 +153,7 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
         "`0` (`false`)",
         "how many proxies of your own stand in front (`true` is 1): then `X-Forwarded-Proto: https` is trusted"
         " and the client's address is the right-most entry of `X-Forwarded-For` they did not write themselves"
-        " (config/addresses.py; never Daphne's `--proxy-headers`). Login, sign-up and socket limits count that"
+        " (core/addresses.py; never Daphne's `--proxy-headers`). Login, sign-up and socket limits count that"
         " address (P18, P51, P53)",
     ),
     (

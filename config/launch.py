@@ -240,7 +240,7 @@ def run_site(daphnes: int = 1, workers: int = 1) -> int:
         return 2
     port = int(os.environ.get("PORT", "8000"))
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        # The processes' metric files (ops/metrics.py), emptied each run: a dead process's counters
+        # The processes' metric files (core/metrics.py), emptied each run: a dead process's counters
         # must not be added to the new ones'.
         metrics = LOCAL / "metrics"
         shutil.rmtree(metrics, ignore_errors=True)

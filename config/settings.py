@@ -62,7 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "ops.logs.RequestLogMiddleware",  # first: it times the whole request (issue 28)
+    "core.logs.RequestLogMiddleware",  # first: it times the whole request (issue 28)
     "django.middleware.security.SecurityMiddleware",
     "config.hardening.RequestSanityMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -73,7 +73,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.i18n.ProfileLanguageMiddleware",  # a signed-in player's own choice wins (issue 26)
+    "core.i18n.ProfileLanguageMiddleware",  # a signed-in player's own choice wins (issue 26)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -198,7 +198,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 # person guessing cannot lock everyone behind the same address out, nor lock an account for
 # people elsewhere. The per-address cap on all login attempts is high, against floods only.
 # Issue 34: the account is the one the login text names (its username or its e-mail address), and the
-# address is the client's behind the proxy (config/addresses.py). Sign-ups from one address are
+# address is the client's behind the proxy (core/addresses.py). Sign-ups from one address are
 # limited too (RULING P53): 20 sign-up forms sent an hour, filled in well or not.
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key", "login": "100/m/ip", "signup": "20/h/ip"}
 ACCOUNT_UNIQUE_EMAIL = True
@@ -251,7 +251,7 @@ SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 3600, minim
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 # Issue 34: how many proxies of our own stand in front (`true` is one). The client's address is then
-# read from X-Forwarded-For as config/addresses.py says, for the site's limits and allauth's alike.
+# read from X-Forwarded-For as core/addresses.py says, for the site's limits and allauth's alike.
 TRUSTED_PROXIES = env_proxies("DJANGO_BEHIND_PROXY")
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXIES
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
@@ -279,14 +279,14 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "ops.logs.JsonFormatter"}, "text": {"format": "%(levelname)s %(name)s %(message)s"}},
+    "formatters": {"json": {"()": "core.logs.JsonFormatter"}, "text": {"format": "%(levelname)s %(name)s %(message)s"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": env_choice("LOG_FORMAT", "json", ("json", "text"))}
     },
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }
 
-# The bare echo sockets (tables/echo.py) are for the load benchmark only: off unless asked for,
+# The bare echo sockets (tests/benchmarks/echo.py) are for the load benchmark only: off unless asked for,
 # so a live site offers no open relay that answers each small message with fragment-sized ones.
 ECHO_SOCKETS = env_bool("ECHO_SOCKETS", False)
 

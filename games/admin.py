@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason, each_with_reason
+from core.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason, each_with_reason
 from games import storage
 from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Review, ReviewDecision, Signature

@@ -94,9 +94,6 @@ class Game:
     # rounds told by hand size) or "estimate" (Estimation: Dash Calls, an auction for the Caller,
     # then the estimates; the rounds told by kind). "" for a game without tricks.
     declares: str = ""
-    # The field of its engine's state that holds the finished rounds, which games/storage.py
-    # stores once each in Match.rounds rather than with every move ("" : none stored apart).
-    stored_rounds: str = ""
     round_word: StrOrPromise = _("Round")  # what the game calls one of its rounds
     live_template: str = ""  # Jinja2, inside the table's live fragment
     sheet_template: str = ""  # the score sheet of the game's history page
@@ -171,7 +168,6 @@ GAMES: tuple[Game, ...] = (
         strong_bot=strong_estimation,
         records=estimation_records,
         declares="estimate",
-        stored_rounds="history",
         staked=True,
         mistake=4.0,
         blunder=10.0,

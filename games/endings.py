@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext, ngettext
 
-# Each stored sentence, as tables/services.py writes it, and how to say it.
+# Each stored sentence, as tables/services/ writes it, and how to say it.
 _ENDINGS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
     (re.compile(r"Finished\."), lambda: gettext("Finished.")),
     (re.compile(r"Dismissed by vote\."), lambda: gettext("Dismissed by vote.")),

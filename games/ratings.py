@@ -1,7 +1,7 @@
 """Skill ratings: OpenSkill's Plackett-Luce model, one rating per (player, game).
 
 ``ratings_update`` runs inside the transaction that settles a finished game
-(``tables.hooks.match_finished``), with the Match row already locked by the move
+(``tables.services.handoff.match_finished``), with the Match row already locked by the move
 that ended it. It is idempotent: a match whose players already carry
 ``rating_after`` is never counted again, so a retried save changes nothing.
 Dismissed and aborted games are never rated. Bots are rated like anyone, so a

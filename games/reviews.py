@@ -39,11 +39,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core import metrics
 from games import catalog
 from games.bots.evaluate import Evaluation
 from games.catalog import evaluate, get_engine
 from games.models import Match, MatchEvent, Review, ReviewDecision
-from ops import metrics
 
 # The fewest samples a decision gets, whatever the budget: below this the values are noise.
 MIN_SAMPLES = 8

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games import catalog
 from games.engines.sitaratas import sitaratas_seat
 from games.models import Match, MatchPlayer, Signature

@@ -25,16 +25,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from games import catalog
-from games.catalog import get_engine
 from games.engines import codec
+from games.engines.registry import engine_for as get_engine
+from games.engines.registry import stored_rounds
 
 
 def _rounds_key(game: str) -> str | None:
-    """The field of ``game``'s state holding the finished rounds stored apart (the catalogue's
-    ``stored_rounds``), or None."""
-    found = catalog.BY_NAME.get(game)
-    return found.stored_rounds or None if found else None
+    return stored_rounds(game)
 
 
 def splits(game: str) -> bool:

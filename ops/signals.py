@@ -9,7 +9,7 @@ from celery import signals as celery_signals
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from ops import logs, metrics
+from core import logs, metrics
 from payouts.models import Transfer
 
 _started: dict[str, float] = {}  # task id -> perf_counter at its start, in this worker process

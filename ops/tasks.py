@@ -8,7 +8,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from tables.connections import retry_on_dead_connection
+from core.connections import retry_on_dead_connection
 
 logger = logging.getLogger("ops.integrity")
 

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from ops.metrics import exposition
+from core.metrics import exposition
 
 
 @require_GET

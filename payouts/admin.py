@@ -11,8 +11,8 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.admin_tools import ViewOnlyAdmin, action_page
 from accounts.models import User
+from core.admin_tools import ViewOnlyAdmin, action_page
 from payouts import services
 from payouts.models import Account, Entry, Transfer
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games.models import Match
 from payouts.models import Account, Asset, Entry, Transfer
 from payouts.split import split_pot

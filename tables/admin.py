@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, each_with_reason
+from core.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, each_with_reason
 from games.admin import MatchAdmin as GamesMatchAdmin
 from games.models import Match
 from tables.errors import TableError

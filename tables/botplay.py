@@ -13,10 +13,10 @@ import time
 
 from django.conf import settings
 
+from core import metrics
 from games.bots.budget import Budget
 from games.catalog import bot_move, get_bot
 from games.models import Match
-from ops import metrics
 from tables import fairness
 
 

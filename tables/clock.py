@@ -5,7 +5,8 @@ no wall clock. The services (tables/services/) call it inside their transaction 
 result with the move, so a deadline is set in the same transaction as the move that makes a
 seat awaited; when a function arms a new countdown it returns its ``Timer``, and the service
 hands it to the outbox (tables/outbox.py), which queues the task after commit. What a viewer
-sees of the clock is read by tables/selectors.py.
+sees of the clock is read by tables/selectors.py (``clock_public``) and drawn by
+tables/live/clock_view.py; import-linter holds it to this (``.importlinter``).
 
 ``match.deadlines`` maps each awaited human seat (not away) to ``[epoch ms, version]``:
 when its time is up, and the match version that set it. ``match.clock_due`` is the
@@ -31,7 +32,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
-from config.i18n import gettext as _  # the render's catalogue in a live render (config/i18n.py)
+from core.i18n import gettext as _  # the render's catalogue in a live render (core/i18n.py)
 from games import catalog
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ import secrets
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import lazy_format, refusal
+from core.i18n import lazy_format, refusal
 from games.models import Match, MatchEvent
 from games.records import fairness as protocol
 from tables.errors import TableError

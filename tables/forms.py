@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games import catalog
 from games.catalog import get_engine
 from tables import clock

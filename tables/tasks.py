@@ -9,7 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from tables.connections import retry_on_dead_connection
+from core.connections import retry_on_dead_connection
 from tables.services import lobby, play, recovery, timeouts, votes
 
 

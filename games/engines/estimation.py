@@ -85,6 +85,8 @@ min_players = 4
 max_players = 4
 
 SEATS = 4
+# The state's field of finished rounds, which games.storage stores once each, apart from the rest.
+STORED_ROUNDS = "history"
 TRICKS = 13
 LENGTHS = {"micro": 5, "mini": 10, "full": 18}  # RULING E12
 FIXED_TRUMPS = ("NT", "S", "H", "D", "C")  # RULING E6: the last five rounds, in this order.

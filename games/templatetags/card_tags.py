@@ -11,11 +11,11 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 from markupsafe import Markup, _escape_inner, escape
 
-# Inside a live render these read the render's catalogue (config/i18n.py): the fragment is drawn
+# Inside a live render these read the render's catalogue (core/i18n.py): the fragment is drawn
 # per seat on every move. Elsewhere they are Django's own.
-from config.i18n import gettext as _
-from config.i18n import language as get_language
-from config.i18n import ngettext, text
+from core.i18n import gettext as _
+from core.i18n import language as get_language
+from core.i18n import ngettext, text
 from games import catalog
 from games.endings import ending_text
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of

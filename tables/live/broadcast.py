@@ -24,7 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from chat.broadcast import group_name
+from core.groups import table_group
 
 logger = logging.getLogger(__name__)
 
@@ -57,9 +57,9 @@ def send_table_changed(
     if loop is not None and loop.is_running():
         # Simultaneous moves of one table (SITA) commit in order but may be handed over out of
         # order by their threads; a consumer never replaces a newer version with an older one.
-        loop.call_soon_threadsafe(_start_sending, group_name(table_id), event)
+        loop.call_soon_threadsafe(_start_sending, table_group(table_id), event)
     else:
-        async_to_sync(get_channel_layer().group_send)(group_name(table_id), event)
+        async_to_sync(get_channel_layer().group_send)(table_group(table_id), event)
 
 
 # Issue 34: lobby changes of one table (a seat taken or left, ready, not ready) sent from one process

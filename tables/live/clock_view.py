@@ -1,6 +1,6 @@
 """The turn clock as the table page shows it: the words for a clock and each viewer's countdowns.
 
-Drawn in a live render, with the render's catalogue (config/i18n.py). The deadlines come from
+Drawn in a live render, with the render's catalogue (core/i18n.py). The deadlines come from
 ``tables.selectors.clock_public`` (the match's, pushed with each move); the arithmetic is
 tables/clock.py.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from config.i18n import gettext as _
+from core.i18n import gettext as _
 from games import catalog
 from tables.clock import CHOICES, WARNING_SECONDS, ms
 

@@ -7,8 +7,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from chat.selectors import mute_active, mute_message
+from core.connections import retry_on_dead_connection
 from tables import fairness, hints
-from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
 from tables.live import snapshot
 from tables.live.messages import Message

@@ -23,11 +23,11 @@ from django.db import DatabaseError, DataError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from config import addresses
-from config.i18n import scope_language
-from ops import metrics, observe
+from core import addresses, metrics
+from core.groups import table_group
+from core.i18n import scope_language
 from tables.errors import TableError
-from tables.live import broadcast, fanout, guard, layer_watch, limits, presence, snapshot
+from tables.live import broadcast, fanout, guard, layer_watch, limits, observe, presence, snapshot
 from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
@@ -48,7 +48,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     connected: AbstractSet[int] | None = None
     admitted = False  # holds one of the user's socket places (RULING P16)
     closing = False
-    language: str | None = None  # the viewer's, from the handshake (config/i18n.py, issue 26)
+    language: str | None = None  # the viewer's, from the handshake (core/i18n.py, issue 26)
     pushed: str | None = None  # the last view sent: answers a resync (issue 34)
 
     async def connect(self) -> None:
@@ -73,7 +73,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             await self._refuse_and_close(refusal, guard.CLOSE_TOO_MANY_SOCKETS)
             return
         self.admitted = True
-        group = broadcast.group_name(self.table_id)
+        group = table_group(self.table_id)
         # Join before reading: a move committed after the read is then always heard (the
         # layer delivers only to members), and one committed before it is in the snapshot.
         await self.channel_layer.group_add(group, self.channel_name)

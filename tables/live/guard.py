@@ -42,9 +42,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import sessions
 from accounts.models import User
-from config import addresses
-from config.i18n import scope_language
-from tables.connections import retry_on_dead_connection
+from core import addresses
+from core.connections import retry_on_dead_connection
+from core.i18n import scope_language
 from tables.live import limits, snapshot
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ RATE = 5.0  # messages per second, refilled continuously
 # sockets at 5 a second each would let one account make 100 refused commands a second.
 USER_BURST = 20
 USER_RATE = 10.0
-# RULING P51: per client address (config/addresses.py), over every account behind it: issue 34
+# RULING P51: per client address (core/addresses.py), over every account behind it: issue 34
 # found five fresh accounts, each inside its own limits, together slowing every table. An office
 # or a school behind one address plays at a message every few seconds a head; this is fifty people
 # clicking at once, every second.

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games import catalog
 
 COMMANDS = {

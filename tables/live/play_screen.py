@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from django.utils.functional import lazy
 
-# Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
-from config.i18n import gettext as _
-from config.i18n import text
+# Inside a live render this reads the render's catalogue (core/i18n.py): it runs per seat.
+from core.i18n import gettext as _
+from core.i18n import text
 from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
 from tables import selectors
 

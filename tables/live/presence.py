@@ -26,7 +26,7 @@ import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from tables.live.broadcast import group_name
+from core.groups import table_group
 
 logger = logging.getLogger(__name__)
 
@@ -256,7 +256,7 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
             async with _client().pipeline(transaction=False) as pipe:
                 await pipe.zremrangebyscore(_key(table_id), "-inf", now).hdel(_users_key(table_id), *channels).execute()
             await get_channel_layer().group_send(
-                group_name(table_id), {"type": "presence.changed", "id": uuid.uuid4().hex}
+                table_group(table_id), {"type": "presence.changed", "id": uuid.uuid4().hex}
             )
             told.add(table_id)
     return told

@@ -6,10 +6,11 @@ from tables.live.consumer import TableConsumer
 
 def routes(*, echo: bool) -> list:
     """The table's socket; with ``echo``, the load benchmark's bare echo sockets beside it
-    (tables/echo.py). A live site has no route to them: they read nothing and need no login."""
+    (tests/benchmarks/echo.py, STYLE §22). A live site has no route to them, nor their code: they
+    read nothing and need no login, and they are imported only when the benchmark asks for them."""
     patterns = [path("ws/tables/<int:table_id>/", TableConsumer.as_asgi())]
     if echo:
-        from tables.echo import EchoConsumer, GroupEchoConsumer
+        from tests.benchmarks.echo import EchoConsumer, GroupEchoConsumer
 
         patterns += [path("ws/echo/", EchoConsumer.as_asgi()), path("ws/echo/<int:room>/", GroupEchoConsumer.as_asgi())]
     return patterns

@@ -22,14 +22,14 @@ from django.utils.safestring import SafeString
 from accounts.bots import bot_label
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
-from config import i18n
+from core import i18n
+from core.connections import retry_on_dead_connection
 from games import catalog
 from games.catalog import get_engine
 from games.models import Match, Signature
 from games.records.places import places_from_groups
 from payouts import selectors as payout_selectors
 from tables import matchstore, selectors
-from tables.connections import retry_on_dead_connection
 from tables.live import clock_view, templates
 from tables.live.play_screen import last_attempt_note
 from tables.live.presenters import present
@@ -259,7 +259,7 @@ def render_live(
     snapshot: Snapshot, *, user_id: int | None, connected: AbstractSet[int], oob: bool = False
 ) -> SafeString:
     # The viewer's language is looked up once; the presenters' texts come from its catalogue
-    # (config/i18n.py), each translated once per process rather than once per seat and move.
+    # (core/i18n.py), each translated once per process rather than once per seat and move.
     language = translation.get_language() or settings.LANGUAGE_CODE
     rendering = i18n.RENDERING.set(i18n.catalogue(language))
     try:

@@ -6,9 +6,9 @@ from markupsafe import Markup, escape
 
 from accounts.bots import BOT_LEVEL_NAMES, BOT_LEVELS, DEFAULT_BOT_LEVEL
 
-# Drawn in a live render: the render's catalogue (config/i18n.py), not Django's per call.
-from config.i18n import gettext as _
-from config.i18n import text
+# Drawn in a live render: the render's catalogue (core/i18n.py), not Django's per call.
+from core.i18n import gettext as _
+from core.i18n import text
 from games.templatetags.card_tags import escape_text
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext_lazy
 
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_bot_accounts
 from accounts.models import User
-from config.i18n import lazy_format, refusal
+from core.i18n import lazy_format, refusal
 from games import catalog
 from games.models import Match, MatchPlayer
 from tables import clock, fairness

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import refusal
+from core.i18n import refusal
 from games.engines import IllegalAction
 from games.models import Match
 from tables import botplay, clock, matchstore, selectors

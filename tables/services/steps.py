@@ -19,12 +19,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
-from config.i18n import refusal
+from core import metrics
+from core.i18n import refusal
 from games import storage
 from games.catalog import get_engine
 from games.models import Match, MatchPlayer
 from games.records.places import places_from_groups
-from ops import metrics
 from tables import clock, fairness, matchstore, outbox, selectors
 from tables.errors import TableError
 from tables.models import Seat, Table

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.i18n import lazy_format
+from core.i18n import lazy_format
 from games import catalog
 from games.catalog import get_engine
 from games.models import Match

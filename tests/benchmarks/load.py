@@ -21,7 +21,7 @@ think time, sending the form's fields as htmx's ws-send does, with the version i
 
 Latency is measured from the *scheduled* send time, so a stall anywhere (client included)
 cannot hide: round trip = scheduled send → the actor's own update; fan-out = scheduled send
-→ the last seat's update. The same Daphne serves two bare echoes (tables/echo.py), measured at
+→ the last seat's update. The same Daphne serves two bare echoes (tests/benchmarks/echo.py), measured at
 the same rates: ``ws/echo/`` (one message in, one out: the physical limit of a round trip
 here) and ``ws/echo/<room>/`` (one in, a group send, a fragment-sized message out to every
 socket of the room: a move with nothing of ours in it). Our round trip and fan-out are
@@ -820,7 +820,7 @@ async def measure_group_echo(
     ports: list[int], *, rate: float, rooms: int, seats: int, spread: bool, seconds: float, cpu: CpuMeter
 ) -> dict:
     """A move with nothing of ours in it: one socket of a room sends, the channel layer hands it to
-    every socket of the room, and each gets a fragment-sized reply (tables/echo.py). Laid out
+    every socket of the room, and each gets a fragment-sized reply (tests/benchmarks/echo.py). Laid out
     over the Daphne processes as the tables are."""
     import websockets
 

@@ -12,8 +12,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
 from accounts.adapters import AccountAdapter
-from config import addresses
 from config.env import env_proxies
+from core import addresses
 from tests.config.test_settings import ROOT, start_django
 
 

@@ -9,6 +9,7 @@ from django.template.loader import get_template
 from accounts.bots import BOT_LEVELS as LEVELS
 from games import catalog
 from games.catalog import get_bot, get_engine
+from games.engines import registry
 
 GAMES = [game.name for game in catalog.GAMES]
 
@@ -22,6 +23,8 @@ def test_every_game_of_the_catalogue_has_each_of_its_parts() -> None:
         assert callable(game.records.replay_steps) and callable(game.records.sheet_row)
         assert callable(PRESENTERS[game.name].present)
     assert set(PRESENTERS) == set(catalog.BY_NAME)
+    # The pure tools' own lookup (games.storage, games.verify) holds the same engines.
+    assert registry.ENGINES == catalog.ENGINES
 
 
 @pytest.mark.parametrize("name", GAMES)

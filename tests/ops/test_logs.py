@@ -9,8 +9,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
+from core.logs import JsonFormatter, task_done
 from games.models import Match
-from ops.logs import JsonFormatter, task_done
 from tests.tables.helpers import open_table, start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version
 

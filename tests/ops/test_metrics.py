@@ -121,7 +121,7 @@ def test_every_metric_the_grafana_dashboard_plots_is_served(settings) -> None:
     import re
     from pathlib import Path
 
-    from ops.metrics import exposition
+    from core.metrics import exposition
 
     dashboard = json.loads(
         (Path(__file__).resolve().parents[2] / "docs" / "ops" / "grafana-dashboard.json").read_text()

@@ -139,10 +139,10 @@ def test_the_admin_speaks_the_admin_language(host: User) -> None:
 
 
 def test_a_live_render_reads_each_text_once_from_its_language_catalogue() -> None:
-    # config/i18n.py: the same answers as Django's, without asking Django per seat and move.
+    # core/i18n.py: the same answers as Django's, without asking Django per seat and move.
     from django.utils import translation
 
-    from config import i18n
+    from core import i18n
     from tables.live.presenters.estimation import OVER_UNDER, PHASES
 
     for language in ("en", "et", "ar"):

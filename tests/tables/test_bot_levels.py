@@ -91,8 +91,8 @@ def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(cli
 
 
 def test_the_bot_task_plays_the_seats_level_and_the_strong_bots_samples_go_to_the_metrics(host, monkeypatch) -> None:
+    from core import metrics
     from games import catalog
-    from ops import metrics
 
     table = sita_table_with_levels(host)
     asked, sampled = [], []

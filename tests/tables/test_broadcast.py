@@ -8,13 +8,14 @@ import threading
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from tables.live.broadcast import group_name, send_table_changed, socket_loop
+from core.groups import table_group
+from tables.live.broadcast import send_table_changed, socket_loop
 
 
 async def _listen(table_id: int) -> str:
     layer = get_channel_layer()
     channel = await layer.new_channel()
-    await layer.group_add(group_name(table_id), channel)
+    await layer.group_add(table_group(table_id), channel)
     return channel
 
 
@@ -56,7 +57,7 @@ async def test_a_burst_of_moves_reaches_a_process_whose_sockets_are_busy() -> No
     channels = [await _listen(80 + table) for table in range(3)]
     for version in range(1, 101):
         for table in range(3):
-            await layer.group_send(group_name(80 + table), {"type": "table.changed", "version": version})
+            await layer.group_send(table_group(80 + table), {"type": "table.changed", "version": version})
     for channel in channels:
         versions = [(await asyncio.wait_for(layer.receive(channel), 5))["version"] for _ in range(100)]
         assert versions == list(range(1, 101))

@@ -1,4 +1,4 @@
-"""A connection that died while idle costs one retry, not a lost move (tables/connections.py).
+"""A connection that died while idle costs one retry, not a lost move (core/connections.py).
 
 Without a pool, health checks are off (issue 9), so a reused connection is tested only by its
 next query; with one (a Daphne process, issue 34) each connection is checked as it is lent, and
@@ -15,9 +15,9 @@ import pytest
 from django.conf import settings
 from django.db import OperationalError, connection
 
+from core.connections import retry_on_dead_connection
 from games.models import Match, MatchEvent
 from tables import tasks
-from tables.connections import retry_on_dead_connection
 from tables.live.commands import run_command
 from tables.live.messages import Message
 from tables.models import Table

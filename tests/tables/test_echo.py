@@ -8,8 +8,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.echo import FRAGMENT_SIZE
 from tables.live.routing import routes
+from tests.benchmarks.echo import FRAGMENT_SIZE
 
 # The routes as the load benchmark's site has them (ECHO_SOCKETS on).
 BENCHMARK_SITE = URLRouter(routes(echo=True))

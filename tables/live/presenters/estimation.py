@@ -29,11 +29,11 @@ from typing import Any
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from markupsafe import Markup
 
-# Inside a live render these read the render's catalogue (config/i18n.py): they run per seat.
+# Inside a live render these read the render's catalogue (core/i18n.py): they run per seat.
 from accounts.names import with_names
-from config.i18n import gettext as _
-from config.i18n import language as get_language
-from config.i18n import text
+from core.i18n import gettext as _
+from core.i18n import language as get_language
+from core.i18n import text
 from games import catalog
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
 from games.engines.estimation import MIN_CALL, TRICKS

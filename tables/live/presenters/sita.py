@@ -6,10 +6,10 @@ leak through it. Every card is given with its penalty (RULING T5) for the badge.
 
 from __future__ import annotations
 
-# Inside a live render these read the render's catalogue (config/i18n.py): they run per seat.
+# Inside a live render these read the render's catalogue (core/i18n.py): they run per seat.
 from accounts.names import names_html, with_names
-from config.i18n import gettext as _
-from config.i18n import ngettext
+from core.i18n import gettext as _
+from core.i18n import ngettext
 from games import catalog
 from games.engines.sita import ROW_LIMIT, penalty
 from games.scoresheets import live_sheet

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from functools import partial
 
-# Inside a live render this reads the render's catalogue (config/i18n.py): it runs per seat.
+# Inside a live render this reads the render's catalogue (core/i18n.py): it runs per seat.
 from accounts.names import with_names
-from config.i18n import gettext as _
+from core.i18n import gettext as _
 from games import catalog
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker
 from games.scoresheets import live_sheet

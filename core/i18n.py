@@ -71,7 +71,7 @@ def is_rtl(language: str | None) -> bool:
 def lazy_format(message: StrOrPromise, **params: object) -> str:
     """``message % params``, translated when it is read rather than now: a refusal raised in a
     service is read by the socket that shows it, in that viewer's language, and in English by
-    the metrics that sort refusals (ops/observe.py)."""
+    the metrics that sort refusals (tables/live/observe.py)."""
     return _lazy_format(message, params)
 
 

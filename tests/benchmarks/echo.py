@@ -2,7 +2,7 @@
 
 The load benchmark (tests/benchmarks/load.py) measures them beside a move, on the
 same Daphne, so our own cost shows as a ratio. They read nothing and need no login, so they are
-routed only where ``ECHO_SOCKETS`` is on (the benchmark sets it; tables/live/routing.py).
+routed, and imported, only where ``ECHO_SOCKETS`` is on (the benchmark sets it; tables/live/routing.py).
 
 - ``ws/echo/`` sends back what it receives: one message in, one out.
 - ``ws/echo/<room>/`` sends what it receives to every socket of its room through the

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import translation
 
-from ops import logs, metrics
+from core import logs, metrics
 
 
 def command_done(consumer: Any, message: Any, started: float, *, refused: object = None) -> None:
