@@ -1,4 +1,7 @@
+from __future__ import annotations
+
 import json
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -7,12 +10,16 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm, AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
 from accounts.services import AccountError, account_anonymise
 from core.admin_tools import ask_reason
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 
 def _reason_field() -> forms.CharField:
@@ -47,7 +54,7 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ["is_bot", "bot_level", "is_staff", "is_active"]
     search_fields = ["username", "display_name", "email"]
     fieldsets = [
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         (gettext_lazy("Player"), {"fields": ["display_name", "is_bot", "bot_level"]}),
         (gettext_lazy("Moderation"), {"fields": ["reason"]}),
     ]
@@ -65,11 +72,11 @@ class UserAdmin(BaseUserAdmin):
         return False
 
     @admin.action(description=gettext_lazy("Delete account (anonymise; games and ledger kept)"))
-    def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]):
+    def delete_accounts(self, request: AuthenticatedRequest, queryset: QuerySet[User]) -> TemplateResponse | None:
         """RULING P23: each account through the service, one transaction each; RULING P19: the admin
         says why, and each deletion is in the admin log."""
         answers, page = ask_reason(self, request, queryset, _("Delete the selected accounts"))
-        if page is not None:
+        if answers is None:  # the page asking why
             return page
         reason = answers["reason"]
         done = 0
@@ -95,7 +102,7 @@ class UserAdmin(BaseUserAdmin):
         if not change:
             # The starting coins and passes are minted on this save (payouts/signals.py): they name
             # the admin and the reason (RULING P19).
-            obj.opened_by, obj.opened_reason = request.user, form.cleaned_data["reason"]
+            obj.opened_by, obj.opened_reason = cast("AuthenticatedRequest", request).user, form.cleaned_data["reason"]
         super().save_model(request, obj, form, change)
 
     def construct_change_message(self, request, form, formsets, add=False):

@@ -9,10 +9,17 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop, pgettext_lazy
 
 BOT_NAMES = ["Ada", "Boris", "Cleo", "Dmitri", "Elsa", "Farid", "Greta", "Hugo", "Ines"]
-# Kept in step with games.bots.LEVELS (this module is imported by a migration, so it does not
-# import the bots).
+# The levels a host chooses per bot seat (RULING P45), weakest first: defined here alone, since
+# each has its own accounts. "random" (games.catalog.get_bot) is the engine tests' baseline, not
+# a level.
 BOT_LEVELS = ("easy", "normal", "strong")
 DEFAULT_BOT_LEVEL = "normal"
+# Each level as a page names it.
+BOT_LEVEL_NAMES = {
+    "easy": pgettext_lazy("bot level", "Easy"),
+    "normal": pgettext_lazy("bot level", "Normal"),
+    "strong": pgettext_lazy("bot level", "Strong"),
+}
 
 
 def bot_username(name: str, level: str = DEFAULT_BOT_LEVEL) -> str:

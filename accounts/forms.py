@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -5,8 +9,11 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.names import NameRefused, name_clean
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def language_choices() -> list[tuple[str, str]]:
+
+def language_choices() -> list[tuple[str, StrOrPromise]]:
     # Each language by its own name, so a reader of any of them finds theirs (issue 26).
     return [("", _("As my browser asks")), *settings.LANGUAGES]
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -80,11 +81,11 @@ def with_names(message: object, named: dict[str, object], /, **params: object) -
     message escaped, each name in ``named`` isolated as ``name_html`` does, the other values
     escaped (unless already safe: a list of names from ``names_html``)."""
     values = {key: name_html(value) for key, value in named.items()}
-    values.update({key: conditional_escape(value) for key, value in params.items()})
+    values.update({key: conditional_escape(value) for key, value in params.items()})  # type: ignore[arg-type]  # str() of anything
     return mark_safe(escape(str(message)) % values)
 
 
-def names_html(names: list[object]) -> SafeString:
+def names_html(names: Sequence[object]) -> SafeString:
     """Several names, each isolated, with commas between (a sentence joins the last itself)."""
     return mark_safe(", ".join(name_html(name) for name in names))
 
@@ -94,8 +95,8 @@ def public_name(who: object) -> str:
     words withheld (``name_withheld``: a site-wide chat mute in force, chat/selectors.py), when
     it is a neutral "Player <id>"; a name already looked up (a string) as it is."""
     if getattr(who, "name_withheld", False):
-        return str(withheld_name(who.pk))
-    return getattr(who, "name", who)
+        return str(withheld_name(getattr(who, "pk")))  # noqa: B009 - a user, as name_withheld says
+    return str(getattr(who, "name", who))
 
 
 def withheld_name(user_id: int) -> str:

@@ -41,7 +41,7 @@ class SessionStore(DatabaseSessionStore):
     def cycle_key(self) -> None:
         # Django's cycle_key, with the rotation remembered between the new key's creation and the
         # old one's deletion: a socket reading its session in between finds one or the other.
-        data = self._session
+        data = self._session  # type: ignore[attr-defined]  # SessionBase's cached data, not in the stubs
         old = self.session_key
         self.create()
         self._session_cache = data
@@ -49,7 +49,7 @@ class SessionStore(DatabaseSessionStore):
             if data.get(SESSION_KEY):  # signed in: its sockets follow it to the new key
                 cache.set(_rotated_key(old), self.session_key, ROTATION_SECONDS)
             expected = cache.get(_expected_key(old))
-            if expected:
+            if expected and self.session_key:
                 # The new key is stored now with the old password's hash; the new hash is written when
                 # the response saves the session, and a socket reading it before must not close.
                 cache.set(_expected_key(self.session_key), expected, EXPECTED_SECONDS)

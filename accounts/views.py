@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,6 +19,9 @@ from accounts.export import user_export
 from accounts.forms import AccountDeleteForm, ProfileForm
 from accounts.models import User
 from core.i18n import supported
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 
 @login_required
@@ -65,7 +69,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def my_data_download(request: HttpRequest) -> HttpResponse:
+def my_data_download(request: AuthenticatedRequest) -> HttpResponse:
     document = json.dumps(user_export(user=request.user), cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
     response = HttpResponse(document, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="sitaratas-{request.user.pk}-data.json"'
@@ -74,13 +78,13 @@ def my_data_download(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def account_delete(request: HttpRequest) -> HttpResponse:
+def account_delete(request: AuthenticatedRequest) -> HttpResponse:
     """RULING P55: a player deletes their own account (anonymised as RULING P23 says), after
     typing their password again; they are logged out, and their table sockets close."""
     form = AccountDeleteForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            services.account_delete_own(user_id=request.user.pk)
+            services.account_delete_own(user_id=request.user.id)
         except services.AccountError as error:
             form.add_error(None, str(error))
         else:

@@ -8,11 +8,13 @@ reads them and never edits or deletes them.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -21,6 +23,9 @@ from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
 from chat.services import ChatError
 from core.admin_tools import ViewOnlyInline, each_with_reason
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 MUTE_PERIODS = [
     ("1", gettext_lazy("1 hour")),
@@ -50,7 +55,12 @@ class MuteForm(ReasonForm):
 
 class ReportInline(ViewOnlyInline):
     model = ChatReport
-    fields = ["created_at", "reporter", "reason", "resolved_at"]
+    fields = (
+        "created_at",
+        "reporter",
+        "reason",
+        "resolved_at",
+    )
     readonly_fields = fields
 
 
@@ -75,7 +85,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     list_filter = [OpenReportsFilter, "hidden", "channel"]
     search_fields = ["text", "author__username", "author__display_name"]
     list_select_related = ["author", "table"]
-    readonly_fields = [
+    readonly_fields = (
         "table",
         "match",
         "author",
@@ -86,7 +96,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         "hidden_by",
         "hidden_reason",
         "hidden_at",
-    ]
+    )
     fields = readonly_fields
     inlines = [ReportInline]
     actions = ["hide_messages", "dismiss_reports", "mute_authors"]
@@ -100,12 +110,13 @@ class ChatMessageAdmin(admin.ModelAdmin):
             .order_by("-open_reports", "-created_at", "-id")
         )
 
-    def get_ordering(self, request: HttpRequest) -> list[str]:
-        return ["-open_reports", "-created_at", "-id"]
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        return ("-open_reports", "-created_at", "-id")
 
     @admin.display(description=gettext_lazy("open reports"), ordering="open_reports")
     def open_reports_count(self, obj: ChatMessage) -> int:
-        return obj.open_reports
+        count: int = getattr(obj, "open_reports")  # noqa: B009 - annotated by get_queryset
+        return count
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -117,7 +128,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         return obj is None and request.user.is_staff  # the list and its actions, never an edit form
 
     @admin.action(description=gettext_lazy("Hide the selected messages (asks for a reason)"))
-    def hide_messages(self, request: HttpRequest, queryset: QuerySet):
+    def hide_messages(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]) -> TemplateResponse | None:
         # The chat services write each action's admin log entry themselves.
         return each_with_reason(
             self,
@@ -133,7 +144,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=gettext_lazy("Dismiss the reports on the selected messages (keep them)"))
-    def dismiss_reports(self, request: HttpRequest, queryset: QuerySet):
+    def dismiss_reports(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]) -> None:
         for message in queryset:
             count = services.reports_dismiss(message_id=message.pk, by=request.user)
             self.message_user(
@@ -146,7 +157,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     @admin.action(
         description=gettext_lazy("Mute the authors of the selected messages site-wide (asks for a reason and period)")
     )
-    def mute_authors(self, request: HttpRequest, queryset: QuerySet):
+    def mute_authors(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]) -> TemplateResponse | None:
         # One mute per author, however many of their messages were selected.
         first_of_author: dict[int, ChatMessage] = {}
         for message in queryset.select_related("author"):
@@ -178,7 +189,13 @@ class ChatMuteAdmin(admin.ModelAdmin):
     list_display = ["user", "until", "reason", "created_by", "created_at"]
     search_fields = ["user__username", "reason"]
     list_select_related = ["user", "created_by"]
-    readonly_fields = ["user", "reason", "until", "created_by", "created_at"]
+    readonly_fields = (
+        "user",
+        "reason",
+        "until",
+        "created_by",
+        "created_at",
+    )
     fields = readonly_fields
     actions = ["lift"]
 
@@ -192,7 +209,7 @@ class ChatMuteAdmin(admin.ModelAdmin):
         return obj is None and request.user.is_staff
 
     @admin.action(description=gettext_lazy("Lift the selected mutes now (asks for a reason)"))
-    def lift(self, request: HttpRequest, queryset: QuerySet):
+    def lift(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMute]) -> TemplateResponse | None:
         # RULING P19: lifting says why, as muting did; the service writes the admin log entry.
         return each_with_reason(
             self,

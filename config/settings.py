@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
@@ -133,7 +134,7 @@ CACHES = {
     },
 }
 
-CHANNEL_LAYERS = {
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         # Pub/sub: a group send is one PUBLISH, and each process reads its tables' messages as a
         # stream on one connection. The list-based layer pulled every message with two round

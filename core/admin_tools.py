@@ -6,7 +6,8 @@ Here, in the lowest app with an admin that uses them, so any app's admin may imp
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -28,7 +29,7 @@ class ReasonForm(forms.Form):
 def ask_reason(
     model_admin: admin.ModelAdmin,
     request: HttpRequest,
-    queryset: QuerySet,
+    queryset: QuerySet[Any] | Iterable[Model],
     title: str,
     *,
     form_class: type[forms.Form] = ReasonForm,
@@ -42,7 +43,12 @@ def ask_reason(
 
 
 def action_page(
-    model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, form: forms.Form, title: str, **context
+    model_admin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    queryset: QuerySet[Any] | Iterable[Model],
+    form: forms.Form,
+    title: str,
+    **context: object,
 ) -> TemplateResponse:
     """The page between choosing an action and running it: the rows, the form, the button."""
     context = {
@@ -61,10 +67,10 @@ def action_page(
 def each_with_reason(
     model_admin: admin.ModelAdmin,
     request: HttpRequest,
-    queryset: QuerySet,
+    queryset: QuerySet[Any] | Iterable[Model],
     *,
     title: str,
-    service: Callable[[Model, dict], object],
+    service: Callable[[Any, dict[str, Any]], object],
     done: str,
     refused: type[Exception],
     form_class: type[forms.Form] = ReasonForm,
@@ -75,7 +81,7 @@ def each_with_reason(
     ``logged``: the admin log's words for each row done, followed by the reason; in English, the
     log being the record whoever reads it. None when the service writes its own entry."""
     answers, page = ask_reason(model_admin, request, queryset, title, form_class=form_class)
-    if page is not None:
+    if answers is None:  # the page asking why
         return page
     for row in queryset:
         try:

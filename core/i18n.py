@@ -12,12 +12,16 @@ from __future__ import annotations
 from contextvars import ContextVar
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 RTL_LANGUAGES = frozenset({"ar"})
 
@@ -57,32 +61,32 @@ def scope_language(scope: dict) -> str:
     request = SimpleNamespace(
         COOKIES=scope.get("cookies") or {}, META={"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")}
     )
-    return translation.get_language_from_request(request) or settings.LANGUAGE_CODE
+    return translation.get_language_from_request(request) or settings.LANGUAGE_CODE  # type: ignore[arg-type]  # the two attributes it reads
 
 
 def is_rtl(language: str | None) -> bool:
     return (language or "").split("-")[0] in RTL_LANGUAGES
 
 
-def lazy_format(message: str, **params: object) -> str:
+def lazy_format(message: StrOrPromise, **params: object) -> str:
     """``message % params``, translated when it is read rather than now: a refusal raised in a
     service is read by the socket that shows it, in that viewer's language, and in English by
     the metrics that sort refusals (tables/live/observe.py)."""
     return _lazy_format(message, params)
 
 
-def _format(message: str, params: dict) -> str:
+def _format(message: StrOrPromise, params: dict[str, object]) -> str:
     return str(message) % params
 
 
 _lazy_format = lazy(_format, str)
 
 
-def refusal(error: Exception) -> str:
+def refusal(error: Exception) -> StrOrPromise:
     """The message of a refusal from a lower layer, kept lazy (see ``lazy_format``). A plain
     text from the game engines, which know no Django, is looked up in the catalogue as it is."""
     message = error.args[0] if error.args else ""
-    return message if isinstance(message, Promise) else gettext_lazy(str(message))
+    return cast("StrOrPromise", message) if isinstance(message, Promise) else gettext_lazy(str(message))
 
 
 class Catalogue:
@@ -124,15 +128,16 @@ class Catalogue:
         value is converted each time, anything else is ``str()``."""
         if not isinstance(value, Promise):
             return str(value)
+        lazy_text: Any = value  # gettext_lazy's proxy keeps its arguments in _args and _kw
         try:
-            key = (type(value), value._args)
+            key = (type(value), lazy_text._args)
             text = self._texts.get(key)  # a TypeError for unhashable arguments
         except (AttributeError, TypeError):
             text = None
             key = None
         if text is not None:
             return text
-        if key is None or value._kw or not all(type(arg) is str for arg in value._args):
+        if key is None or lazy_text._kw or not all(type(arg) is str for arg in lazy_text._args):
             with translation.override(self.language):
                 return str(value)
         return self._kept(key, lambda: str(value))

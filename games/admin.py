@@ -8,25 +8,38 @@ admin (tables/admin.py), which extends this one: it writes through the table ser
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from core.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason, each_with_reason
 from games import storage
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Review, ReviewDecision, Signature
 from games.reviews import ReviewError, review_rerun
 from games.services import signatures_clear
 
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
+
 
 class MatchPlayerInline(ViewOnlyInline):
     model = MatchPlayer
-    fields = ["seat", "user", "place", "total", "payout", "rating_before", "rating_after"]
+    fields = (
+        "seat",
+        "user",
+        "place",
+        "total",
+        "payout",
+        "rating_before",
+        "rating_after",
+    )
     readonly_fields = fields
 
 
@@ -49,7 +62,14 @@ def action_shown(event: MatchEvent) -> str:
 
 class MatchEventInline(ViewOnlyInline):
     model = MatchEvent
-    fields = ["version", "seat", "user", "action_public", "created_at", "by_clock"]
+    fields = (
+        "version",
+        "seat",
+        "user",
+        "action_public",
+        "created_at",
+        "by_clock",
+    )
     readonly_fields = fields
 
     @admin.display(description=gettext_lazy("action"))
@@ -66,7 +86,7 @@ class MatchAdmin(ServiceWrittenAdmin):
     # The state holds every hidden card; it is left out on purpose (RULING P2). While the game
     # is played the page shows the spectator's view and the actions without their content; the
     # record and every action once it has ended (is_public).
-    fields = [
+    fields = (
         "game",
         "table",
         "attempt",
@@ -80,7 +100,7 @@ class MatchAdmin(ServiceWrittenAdmin):
         "turn_clock",
         "spectator_view",
         "record_pretty",
-    ]
+    )
     readonly_fields = fields
     inlines = [MatchPlayerInline, MatchEventInline]
 
@@ -110,7 +130,15 @@ class MatchEventAdmin(ViewOnlyAdmin):
     list_filter = ["match__game", "created_at"]
     search_fields = ["=match__id", "user__username"]
     list_select_related = ["match", "user"]
-    fields = ["match", "version", "seat", "user", "action_public", "created_at", "by_clock"]
+    fields = (
+        "match",
+        "version",
+        "seat",
+        "user",
+        "action_public",
+        "created_at",
+        "by_clock",
+    )
     readonly_fields = fields
 
     @admin.display(description=gettext_lazy("action"))
@@ -135,7 +163,12 @@ class SignatureAdmin(ViewOnlyAdmin):
     list_display = ["match", "user", "text", "created_at"]
     search_fields = ["=match__id", "user__username", "text"]
     list_select_related = ["match", "user"]
-    fields = ["match", "user", "text", "created_at"]
+    fields = (
+        "match",
+        "user",
+        "text",
+        "created_at",
+    )
     readonly_fields = fields
 
     actions = ["clear_text"]
@@ -144,7 +177,7 @@ class SignatureAdmin(ViewOnlyAdmin):
     def clear_text(self, request: HttpRequest, queryset: QuerySet[Signature]):
         # RULINGS S15, P19: moderation says why, and each cleared signature is in the admin log.
         answers, page = ask_reason(self, request, queryset, _("Clear the selected signatures"))
-        if page is not None:
+        if answers is None:  # the page asking why
             return page
         reason = answers["reason"]
         signatures = list(queryset)
@@ -160,7 +193,17 @@ class SignatureAdmin(ViewOnlyAdmin):
 
 class ReviewDecisionInline(ViewOnlyInline):
     model = ReviewDecision
-    fields = ["index", "version", "action", "value", "best_action", "best_value", "loss", "mistake", "blunder"]
+    fields = (
+        "index",
+        "version",
+        "action",
+        "value",
+        "best_action",
+        "best_value",
+        "loss",
+        "mistake",
+        "blunder",
+    )
     readonly_fields = fields
 
 
@@ -180,7 +223,7 @@ class ReviewAdmin(ServiceWrittenAdmin):
         return False
 
     @admin.action(description=gettext_lazy("Run the review again"))
-    def rerun(self, request: HttpRequest, queryset: QuerySet[Review]):
+    def rerun(self, request: AuthenticatedRequest, queryset: QuerySet[Review]) -> TemplateResponse | None:
         return each_with_reason(
             self,
             request,

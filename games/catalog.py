@@ -1,28 +1,49 @@
 """Each game's facts, in one place: every other part of the site asks here.
 
-A game is its engine (``games.engines.<name>``), its bots, the options a host chooses at the
-new-table form, which of the site's rules apply to it (a stake, a game pass, a dismissal vote,
-the Sitaratas' signature), its default turn clock, the presenter that shapes its live view and
-the templates that draw it live and in history. Adding a game is one entry here and that game's
-own files: engine, bots, records (games.records.<name>), presenter, templates.
-
-The presenter is named by its dotted path and imported only when a table is drawn: games sit
-below tables (docs/design.md) and never import them.
+A game is its engine, its bots and its record helpers (the modules themselves, each checked by
+mypy against its contract: ``games.engines.contract.Engine``, ``games.bots.Bot`` and
+``StrongBot``, ``games.records.GameRecords``), the options a host chooses at the new-table form,
+which of the site's rules apply to it (a stake, a game pass, a dismissal vote, the Sitaratas'
+signature), its default turn clock and the templates that draw it live and in history. Adding a
+game is one entry here and that game's own files: engine, bots, records, templates, and its
+presenter in tables' registry (``tables.live.presenters``: games sit below tables and never
+import them; a test checks that every game here has one).
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
+
+from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
+from games import bots
+from games.bots import Bot, Move, StrongBot, strong_estimation, strong_sita, strong_sitaratas
+from games.bots import estimation as estimation_bot
+from games.bots import evaluate as evaluation
+from games.bots import sita as sita_bot
+from games.bots import sitaratas as sitaratas_bot
+from games.bots.budget import Budget
+from games.bots.evaluate import Evaluation
+from games.engines import estimation, sita, sitaratas
+from games.engines.contract import JSON, Engine
+from games.records import GameRecords
+from games.records import estimation as estimation_records
+from games.records import sita as sita_records
+from games.records import sitaratas as sitaratas_records
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
 class Choice:
     value: str
-    label: str  # in the new-table form
-    short: str  # in a table's one-line summary (lobby, table, history)
+    label: StrOrPromise  # in the new-table form
+    short: StrOrPromise  # in a table's one-line summary (lobby, table, history)
 
 
 @dataclass(frozen=True)
@@ -30,13 +51,13 @@ class Option:
     """One engine option the host chooses: from ``choices``, or a whole number when there are none."""
 
     name: str  # the engine's option key
-    label: str
+    label: StrOrPromise
     choices: tuple[Choice, ...] = ()
     minimum: int = 1
     maximum: int = 1
     initial: int | str | None = None
     # A whole number's summary, e.g. "3 matches": an ngettext_lazy keyed on "num".
-    short: str = ""
+    short: StrOrPromise = ""
     # The form field's name where it cannot be the option's: a control named "matches" shadows
     # the form element's own ``matches`` method in the browser, and htmx calls it.
     field: str = ""
@@ -54,19 +75,26 @@ class Option:
 
 @dataclass(frozen=True)
 class Game:
-    name: str  # the engine's name: games.engines.<name>, the key stored on tables and matches
-    title: str
+    name: str  # the engine's name, the key stored on tables and matches
+    title: StrOrPromise
     min_players: int
     max_players: int
     options: tuple[Option, ...]
+    engine: Engine[Any, Any]
+    bot: Bot[Any]  # the normal (rule-based) bot; the easy bot is it with mistakes (RULING P47)
+    strong_bot: StrongBot[Any]  # RULING P48
+    records: GameRecords
     staked: bool = False  # RULING P5: only Estimation tables take stakes
     costs_pass: bool = False  # RULING P6: only Sitaratas costs a game pass
     dismissal_vote: bool = False  # RULING S12: only Sitaratas can be dismissed by vote
     signature: bool = False  # RULING S13: only Sitaratas names a Sitaratas, who may sign
     clock: int = 60  # RULING P9: seconds per decision a new table starts with (0 = off)
     numbered_cards: bool = False  # its cards are whole numbers (SITA, RULING T1), not "10H"
-    round_word: str = _("Round")  # what the game calls one of its rounds
-    presenter: str = ""  # dotted path of the module that shapes its live view (tables.live.presenters.<name>)
+    # What a trick game's seats declare each round: "bid" (Sitaratas: each seat its tricks, the
+    # rounds told by hand size) or "estimate" (Estimation: Dash Calls, an auction for the Caller,
+    # then the estimates; the rounds told by kind). "" for a game without tricks.
+    declares: str = ""
+    round_word: StrOrPromise = _("Round")  # what the game calls one of its rounds
     live_template: str = ""  # Jinja2, inside the table's live fragment
     sheet_template: str = ""  # the score sheet of the game's history page
     replay_template: str = ""  # one step of the game's replay
@@ -104,13 +132,17 @@ GAMES: tuple[Game, ...] = (
                 ),
             ),
         ),
+        engine=sitaratas,
+        bot=sitaratas_bot,
+        strong_bot=strong_sitaratas,
+        records=sitaratas_records,
         # RULING P9: the rule book says a lost connection never skips a turn (S11), so its tables
         # start without a clock; the host may still choose one.
+        declares="bid",
         costs_pass=True,
         dismissal_vote=True,
         signature=True,
         clock=0,
-        presenter="tables.live.presenters.sitaratas",
         live_template="tables/games/sitaratas.html",
         sheet_template="games/_sheet_sitaratas.html",
         replay_template="games/_replay_tricks.html",
@@ -131,10 +163,14 @@ GAMES: tuple[Game, ...] = (
                 ),
             ),
         ),
+        engine=estimation,
+        bot=estimation_bot,
+        strong_bot=strong_estimation,
+        records=estimation_records,
+        declares="estimate",
         staked=True,
         mistake=4.0,
         blunder=10.0,
-        presenter="tables.live.presenters.estimation",
         live_template="tables/games/estimation.html",
         sheet_template="games/_sheet_estimation.html",
         replay_template="games/_replay_tricks.html",
@@ -155,18 +191,24 @@ GAMES: tuple[Game, ...] = (
                 field="match_count",
             ),
         ),
+        engine=sita,
+        bot=sita_bot,
+        strong_bot=strong_sita,
+        records=sita_records,
         round_word=_("Match"),
         numbered_cards=True,
         mistake=2.0,
         blunder=5.0,
-        presenter="tables.live.presenters.sita",
         live_template="tables/games/sita.html",
         sheet_template="games/_sheet_sita.html",
         replay_template="games/_replay_sita.html",
     ),
 )
 BY_NAME = {game.name: game for game in GAMES}
+ENGINES: dict[str, Engine[Any, Any]] = {game.name: game.engine for game in GAMES}
 DEFAULT = GAMES[0].name  # the game a form or a page offers first
+# The games by name where code needs one game's rules (each name only here).
+SITARATAS, ESTIMATION, SITA = (BY_NAME[name] for name in ("sitaratas", "estimation", "sita"))
 
 
 def get(name: str) -> Game:
@@ -174,12 +216,48 @@ def get(name: str) -> Game:
     return BY_NAME[name]
 
 
-def choices() -> list[tuple[str, str]]:
+def get_engine(name: object) -> Engine[Any, Any]:
+    """The engine of the game called ``name``; ValueError (a message a player can read) for any
+    other name."""
+    engine = ENGINES.get(name) if isinstance(name, str) else None
+    if engine is None:
+        raise ValueError(f"Unknown game: {name!r}.")
+    return engine
+
+
+def get_bot(name: str, level: str = DEFAULT_BOT_LEVEL) -> Move[Any]:
+    """The move of ``name``'s bot at ``level`` (accounts.bots.BOT_LEVELS, RULING P45; "random" is
+    the engine tests' baseline); ValueError for any other game or level."""
+    game = BY_NAME.get(name)
+    if game is None or (level not in BOT_LEVELS and level != "random"):
+        raise ValueError(f"No {level!r} bot for {name!r}.")
+    if level == "random":
+        return bots.plain(bots.random_bot)
+    if level == "strong":
+        return bots.guarded(game.strong_bot, game.bot, game.name)
+    if level == "easy":
+        return bots.easy(game.bot)
+    return bots.plain(game.bot.choose)
+
+
+def evaluate(view: JSON, rng: random.Random, samples: int) -> Evaluation:
+    """Every legal action's worth for the seat whose ``view`` this is (games.bots.evaluate), weighed
+    by its game's strong bot."""
+    return evaluation.evaluate(get(view["game"]).strong_bot, view, rng, samples)
+
+
+def bot_move(name: str, level: str, view: JSON, rng: random.Random, budget: Budget) -> Any:
+    """The action of ``name``'s bot at ``level`` for ``view``; a strong bot spends ``budget``
+    (the others sample nothing, and leave ``budget.done`` at 0)."""
+    return get_bot(name, level)(view, rng, budget)
+
+
+def choices() -> list[tuple[str, StrOrPromise]]:
     """``(name, title)`` per game, for model and form choices."""
     return [(game.name, game.title) for game in GAMES]
 
 
-def titles() -> dict[str, str]:
+def titles() -> dict[str, StrOrPromise]:
     return {game.name: game.title for game in GAMES}
 
 
@@ -187,6 +265,6 @@ def known(name: object) -> bool:
     return name in BY_NAME
 
 
-def options_summary(name: str, options: dict) -> list[str]:
+def options_summary(name: str, options: JSON) -> list[str]:
     """A table's options in words, one per option, in the catalogue's order."""
     return [option.summary(options.get(option.name)) for option in get(name).options if option.name in options]

@@ -10,11 +10,12 @@ older wording) is shown as it was stored.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from django.utils.translation import gettext, ngettext
 
 # Each stored sentence, as tables/services/ writes it, and how to say it.
-_ENDINGS = [
+_ENDINGS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
     (re.compile(r"Finished\."), lambda: gettext("Finished.")),
     (re.compile(r"Dismissed by vote\."), lambda: gettext("Dismissed by vote.")),
     (

@@ -6,7 +6,7 @@ panel shows and the server's deal check. Reads only the stored record: the site 
 from __future__ import annotations
 
 from accounts.names import public_name
-from games import history
+from games import catalog, history
 from games.models import Match
 from games.records import fairness
 
@@ -47,7 +47,7 @@ def fairness_checks(match: Match) -> dict:
     """RULING P34: the engine replays the game's actions from the seed the inputs give, and says
     which rounds' hands match the record. Only ✓/✗ per round leaves: no hand is shown."""
     try:
-        checks = fairness.check_record(match.record)
+        checks = fairness.check_record(match.record, engines=catalog.ENGINES)
     except fairness.NotVerifiable as error:
         return {"verifiable": False, "message": str(error), "checks": []}
     return {

@@ -16,11 +16,11 @@ from accounts.models import User
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from games import catalog, charts
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.engines.cards import SUIT_SYMBOL, is_joker, rank_of, suit_of
+from games.engines.contract import Record
 from games.engines.sita import PENALTY
 from games.models import Match, MatchPlayer, Signature
-from games.records.replay import replay_steps
 from games.scoresheets import score_sheet
 from games.services import sitaratas_player
 
@@ -66,7 +66,7 @@ def match_ended_get(*, match_id: int) -> Match | None:
     return Match.objects.filter(pk=match_id, status__in=ENDED).defer("state").select_related("table").first()
 
 
-def public_record(match: Match) -> dict | None:
+def public_record(match: Match) -> Record | None:
     """The record, only for a finished game (RULING P2)."""
     if match.status != Match.Status.FINISHED or not match.record:
         return None
@@ -90,8 +90,9 @@ def match_page(*, match: Match) -> dict:
     players = seated_players(match)
     names = [public_name(player.user) for player in players]
     for player in players:
-        rated = player.rating_after is not None and player.rating_before is not None
-        player.rating_change = _signed_decimal(player.rating_after - player.rating_before) if rated else ""
+        after, before = player.rating_after, player.rating_before
+        change = _signed_decimal(after - before) if after is not None and before is not None else ""
+        player.rating_change = change  # type: ignore[attr-defined]  # the page's own figure on the row
     record = public_record(match)
     sheet = score_sheet(record) if record else None
     moves = clock_moves(match) if record else []
@@ -171,7 +172,7 @@ def action_label(action: dict) -> str:
     if kind == "take_row":
         return gettext("took row %(number)s") % {"number": action["row"] + 1}
     words = {"pass": gettext("passed"), "decline": gettext("declined a Dash Call"), "dash_call": gettext("Dash Call")}
-    return words.get(kind, str(kind or "").replace("_", " "))
+    return words.get(str(kind), str(kind or "").replace("_", " "))
 
 
 def card_text(code: str) -> str:
@@ -221,3 +222,8 @@ def _clocked_seats(frame: dict, moves: list[dict]) -> list[int]:
     if frame.get("turn"):
         return [seat for seat, card in enumerate(frame["turn"]["chosen"]) if (number, seat, card) in cards]
     return []
+
+
+def replay_steps(record: Record) -> list[dict]:
+    """Every step of a finished game's replay, as its own records module makes them."""
+    return catalog.get(record["game"]).records.replay_steps(record)

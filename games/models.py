@@ -7,6 +7,8 @@ rounds column (``games.storage``); it can always be rebuilt from the seed and th
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext
@@ -15,6 +17,16 @@ from django.utils.translation import gettext_lazy as _
 from games import catalog
 
 GAME_CHOICES = catalog.choices()
+
+
+class ClockSeats(TypedDict, total=False):
+    """``Match.clock_seats``: what the turn clock (tables/clock.py) keeps per seat. Seat keys are
+    strings (JSON object keys)."""
+
+    expiries: dict[str, int]  # the seat's clock expiries in a row
+    away: dict[str, int]  # since when the seat is away, epoch ms
+    paused: dict[str, int]  # during a dismissal vote: the ms the seat had left
+    timer: list[int]  # the armed countdown task: [epoch ms, match version]
 
 
 class Match(models.Model):
@@ -80,7 +92,7 @@ class Match(models.Model):
         db_index=True,
         help_text=_("The earliest deadline: what the sweep looks for."),
     )
-    clock_seats = models.JSONField(
+    clock_seats: models.JSONField[ClockSeats, ClockSeats] = models.JSONField(
         _("clock's seats"),
         default=dict,
         blank=True,

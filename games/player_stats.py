@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from accounts.models import User
-from games import catalog, records
+from games import catalog
 from games.models import Match, MatchPlayer, Rating
 
 RECENT = 10
@@ -23,7 +23,7 @@ def profile_stats(*, player: User) -> dict:
         mine = [mp for mp in finished if mp.match.game == game.name]
         if not mine:
             continue
-        figures = records.for_game(game.name).profile_figures([(mp.match.record, mp.seat) for mp in mine])
+        figures = game.records.profile_figures([(mp.match.record, mp.seat) for mp in mine if mp.match.record])
         summaries.append(
             {
                 "game": game.name,
@@ -47,7 +47,8 @@ def profile_stats(*, player: User) -> dict:
 def _summary(mine: list[MatchPlayer]) -> dict:
     places: dict[int, int] = {}
     for mp in mine:
-        places[mp.place] = places.get(mp.place, 0) + 1
+        if mp.place is not None:
+            places[mp.place] = places.get(mp.place, 0) + 1
     totals = [mp.total for mp in mine if mp.total is not None]
     return {
         "played": len(mine),

@@ -51,14 +51,14 @@ def ratings_update(*, match: Match, players: list[MatchPlayer]) -> bool:
         ordered = sorted(players, key=lambda player: player.seat)
         teams = [[model.create_rating([ratings[p.user_id].mu, ratings[p.user_id].sigma])] for p in ordered]
         # Plackett-Luce ranks: lower is better and equal ranks are ties, exactly our places.
-        rated = model.rate(teams, ranks=[float(p.place) for p in ordered])
+        rated = model.rate(teams, ranks=[float(p.place or 0) for p in ordered])  # every seat is placed by now
         for player, (new,) in zip(ordered, rated):
             rating = ratings[player.user_id]
             player.rating_before = rating.ordinal
             rating.mu, rating.sigma = new.mu, new.sigma
             rating.ordinal = ordinal(new.mu, new.sigma)
             rating.games += 1
-            rating.updated_at = match.ended_at  # the game's end, as the settling move recorded it
+            rating.updated_at = match.ended_at or rating.updated_at  # the game's end, as the settling move recorded it
             player.rating_after = rating.ordinal
         Rating.objects.bulk_update(ratings.values(), ["mu", "sigma", "ordinal", "games", "updated_at"])
         MatchPlayer.objects.bulk_update(ordered, ["rating_before", "rating_after"])

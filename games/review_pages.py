@@ -9,11 +9,17 @@ from the seat's view at that decision (RULING P63), so a review never shows anot
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Avg, Count, Prefetch
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from games import catalog, history
@@ -23,7 +29,7 @@ COSTLIEST = 3
 RECENT_REVIEWS = 20
 
 
-def may_see(*, owner: User, viewer: User | None, match: Match | None = None) -> bool:
+def may_see(*, owner: User, viewer: User | AnonymousUser | None, match: Match | None = None) -> bool:
     """Whether ``viewer`` may read ``owner``'s reviews (of ``match``; None: across games)."""
     if viewer is not None and viewer.is_authenticated and (viewer.pk == owner.pk or viewer.is_staff):
         return True
@@ -35,7 +41,7 @@ def may_see(*, owner: User, viewer: User | None, match: Match | None = None) -> 
     return False
 
 
-def visible_reviews(*, match: Match, viewer: User | None) -> list[Review]:
+def visible_reviews(*, match: Match, viewer: User | AnonymousUser | None) -> list[Review]:
     return [
         review
         for review in Review.objects.filter(match=match)
@@ -46,7 +52,7 @@ def visible_reviews(*, match: Match, viewer: User | None) -> list[Review]:
     ]
 
 
-def action_text(action: dict) -> str:
+def action_text(action: Mapping[str, Any]) -> str:
     """An action in a player's words."""
     kind = action.get("type")
     if kind == "play":
@@ -112,7 +118,7 @@ def _decision(item: ReviewDecision, game: str) -> dict:
     }
 
 
-def match_review_summary(*, match: Match, viewer: User | None) -> list[dict]:
+def match_review_summary(*, match: Match, viewer: User | AnonymousUser | None) -> list[dict]:
     """Per reviewed player the viewer may see: the figures and their costliest decisions."""
     rows = []
     for review in visible_reviews(match=match, viewer=viewer):
@@ -132,7 +138,7 @@ def step_of(steps: list[dict], round_number: int, moment: int) -> int | None:
     return None
 
 
-def replay_review(*, match: Match, viewer: User | None, steps: list[dict], step: int) -> dict:
+def replay_review(*, match: Match, viewer: User | AnonymousUser | None, steps: list[dict], step: int) -> dict:
     """The replay's review: a mark for each visible mistake and blunder (with its step), and for
     this step every visible decision with the values of its actions."""
     reviews = [review for review in visible_reviews(match=match, viewer=viewer) if review.status == Review.Status.DONE]
@@ -160,7 +166,7 @@ def replay_review(*, match: Match, viewer: User | None, steps: list[dict], step:
     return {"reviewed": bool(reviews), "marks": marks, "decisions": here, "lower_is_better": lower}
 
 
-def reviews_json(*, match: Match, viewer: User | None) -> list[dict]:
+def reviews_json(*, match: Match, viewer: User | AnonymousUser | None) -> list[dict]:
     """The visible reviews of a game as plain data: figures and every decision with its values."""
     out = []
     for review in visible_reviews(match=match, viewer=viewer):
@@ -195,7 +201,7 @@ def reviews_json(*, match: Match, viewer: User | None) -> list[dict]:
     return out
 
 
-def accuracy_by_game(*, player: User, viewer: User | None) -> list[dict]:
+def accuracy_by_game(*, player: User, viewer: User | AnonymousUser | None) -> list[dict]:
     """The profile's figure: per game, the average accuracy over the player's latest reviewed
     games (at most ``RECENT_REVIEWS`` of each). Only if the viewer may see across games."""
     if not may_see(owner=player, viewer=viewer):

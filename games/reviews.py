@@ -30,6 +30,7 @@ import random
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -40,8 +41,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core import metrics
 from games import catalog
-from games.bots.evaluate import Evaluation, evaluate
-from games.engines import get_engine
+from games.bots.evaluate import Evaluation
+from games.catalog import evaluate, get_engine
 from games.models import Match, MatchEvent, Review, ReviewDecision
 
 # The fewest samples a decision gets, whatever the budget: below this the values are noise.
@@ -109,7 +110,7 @@ def reviews_dispatch(*, now: datetime | None = None) -> list[int]:
         Review.objects.filter(pk__in=queued).update(status=Review.Status.QUEUED)
         waiting = Review.objects.filter(status__in=WAITING).count()
         for review_id in queued:
-            transaction.on_commit(lambda review_id=review_id: review_run.delay(review_id), robust=True)
+            transaction.on_commit(partial(review_run.delay, review_id), robust=True)
     metrics.reviews_waiting(waiting)
     return queued
 

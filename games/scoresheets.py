@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from games import catalog
+from games.engines.contract import Record
 from games.records import sheet
 
 
@@ -27,11 +29,11 @@ def _worded(built: dict) -> dict:
     return built
 
 
-def score_sheet(record: dict) -> dict:
+def score_sheet(record: Record) -> dict:
     """A record's sheet (history): ``{"game", "rows", "totals", "running"}``."""
-    return _worded(sheet.record_sheet(record))
+    return _worded(sheet.record_sheet(catalog.get(record["game"]).records, record))
 
 
 def live_sheet(game: str, entries: list[dict], seats: int) -> dict:
     """The sheet of a game in play, from its engine view's ``score_sheet`` entries."""
-    return _worded(sheet.score_sheet(game, entries, seats))
+    return _worded(sheet.score_sheet(catalog.get(game).records, game, entries, seats))

@@ -61,7 +61,7 @@ def sitaratas_player(match: Match) -> MatchPlayer | None:
     players = sorted(match.match_players.all(), key=lambda player: player.seat)
     if not players or any(player.total is None for player in players):
         return None
-    return players[sitaratas_seat([player.total for player in players])]
+    return players[sitaratas_seat([player.total or 0 for player in players])]  # all totals are known here
 
 
 def signatures_clear(*, ids: list[int]) -> int:

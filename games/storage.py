@@ -25,14 +25,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from games.engines import codec, get_engine
+from games.engines import codec
+from games.engines.registry import engine_for as get_engine
+from games.engines.registry import stored_rounds
 
-# game -> the field of its state holding the finished rounds (a tuple of record-shaped dicts)
-ROUNDS_KEY = {"estimation": "history"}
+
+def _rounds_key(game: str) -> str | None:
+    return stored_rounds(game)
 
 
 def splits(game: str) -> bool:
-    return game in ROUNDS_KEY
+    return _rounds_key(game) is not None
 
 
 def split(game: str, state: Any) -> tuple[str, list]:
@@ -41,7 +44,7 @@ def split(game: str, state: Any) -> tuple[str, list]:
     The rounds are the state's own objects, not copies: engines never change a state in place.
     """
     engine = get_engine(game)
-    key = ROUNDS_KEY.get(game)
+    key = _rounds_key(game)
     if key is None:
         return engine.dumps(state), []
     rounds = list(getattr(state, key))
@@ -50,7 +53,7 @@ def split(game: str, state: Any) -> tuple[str, list]:
 
 def placeholders(game: str, stored: Any) -> int:
     """How many rounds the parsed ``Match.state`` text leaves to ``Match.rounds``."""
-    key = ROUNDS_KEY.get(game)
+    key = _rounds_key(game)
     if key is None:
         return 0
     count = 0
@@ -68,13 +71,13 @@ def join(game: str, stored: Any, rounds: list) -> Any:
         return stored
     if len(rounds) < count:
         raise ValueError(f"the stored state needs {count} finished rounds, {len(rounds)} are stored")
-    key = ROUNDS_KEY[game]
+    key = _rounds_key(game) or ""  # placeholders are only ever counted for a game that has the key
     return dataclasses.replace(stored, **{key: tuple(rounds[:count]) + getattr(stored, key)[count:]})
 
 
 def placeholders_in_text(game: str, text: str) -> int:
     """``placeholders`` of a stored text, without parsing it: the rounds ``Match.rounds`` holds."""
-    key = ROUNDS_KEY.get(game)
+    key = _rounds_key(game)
     if key is None:
         return 0
     at = text.find(f'"{key}":[')

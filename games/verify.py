@@ -12,9 +12,11 @@ dealt before fair deals).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 
+from games.engines.registry import ENGINES  # this command runs without Django
 from games.records.fairness import NotVerifiable, check_record, proved
 
 
@@ -38,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"✗ record: cannot read {args.record}: {error}")
         return 2
     try:
-        checks = check_record(record, noted_commitment=args.commitment)
+        checks = check_record(record, engines=ENGINES, noted_commitment=args.commitment)
     except NotVerifiable as error:
         print(f"✗ not verifiable: {error}")
         return 2
@@ -58,5 +60,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(encoding="utf-8")  # the ✓ and ✗ on any console
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")  # the ✓ and ✗ on any console
     sys.exit(main())

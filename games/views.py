@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from accounts.models import User
+from accounts.requests import HtmxRequest
 from games import catalog, fair_pages, history, review_pages
 from games.ratings import leaderboard
 
@@ -64,7 +65,7 @@ def match_fairness(request: HttpRequest, match_id: int) -> JsonResponse:
     return JsonResponse(fair_pages.fairness_checks(_ended_or_404(match_id)), json_dumps_params={"ensure_ascii": False})
 
 
-def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_replay(request: HtmxRequest, match_id: int) -> HttpResponse:
     match = _ended_or_404(match_id)
     try:
         step = int(request.GET.get("step", 0))

@@ -21,8 +21,8 @@ from datetime import datetime
 
 from django.db.models import Q, Sum
 
-from games import storage
-from games.engines import get_engine
+from games import catalog, storage
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from games.records import fairness
 from games.records.places import places_from_groups
@@ -101,7 +101,7 @@ def _match_differences(match: Match, report: Report) -> Iterator[str]:
             yield "stored record differs from the replayed game's record"
         if "fairness" in match.record:
             try:
-                checks = fairness.check_record(match.record)
+                checks = fairness.check_record(match.record, engines=catalog.ENGINES)
             except fairness.NotVerifiable as error:
                 yield f"fair deal check failed: {error}"
                 checks = []

@@ -78,7 +78,10 @@ class AccountAdmin(ViewOnlyAdmin):
 
 class EntryInline(admin.TabularInline):
     model = Entry
-    fields = ["account", "amount"]
+    fields = (
+        "account",
+        "amount",
+    )
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -147,7 +147,8 @@ def _with_pot_shares(moves: list[Movement]) -> list[Movement]:
     )
     shared = []
     for move in moves:
-        pot = pots.get(move.transfer.match_id) if move.transfer.reason == Transfer.Reason.POT_PAYOUT else None
+        paid_out = move.transfer.reason == Transfer.Reason.POT_PAYOUT and move.transfer.match_id is not None
+        pot = pots.get(move.transfer.match_id) if paid_out else None  # type: ignore[arg-type]
         if pot:
             detail = ngettext(
                 "%(percent)s%% of a pot of %(pot)s coin.", "%(percent)s%% of a pot of %(pot)s coins.", pot

@@ -39,6 +39,13 @@ ADMIN_ADDED_COINS = "Welcome coins. Account added by an admin: "
 ADMIN_ADDED_PASSES = "Welcome passes. Account added by an admin: "
 
 
+def _player(transfer: Transfer) -> User:
+    """The player a stake or pass transfer moved for: every such transfer names one."""
+    if transfer.user is None:
+        raise ValueError(f"Transfer {transfer.pk} names no player.")
+    return transfer.user
+
+
 class PayoutError(Exception):
     """A refused coin or pass movement; the message is shown to the player as it is."""
 
@@ -237,7 +244,7 @@ def pot_refund(
         refunds = {}
         collected = Entry.objects.filter(transfer__match=match, transfer__reason=Reason.POT_COLLECT, account=pot)
         for entry in collected.select_related("transfer__user"):
-            user = entry.transfer.user
+            user = _player(entry.transfer)
             _move(
                 Asset.COINS,
                 Reason.POT_REFUND,
@@ -375,7 +382,7 @@ def pass_restore(*, table: Table, match: Match) -> list[int]:
         for entry in uses.select_related("transfer__user", "account"):
             if entry.account.kind == Kind.PASSES_RESTORED:
                 continue  # A dismissed restart keeps its passes used.
-            user = entry.transfer.user
+            user = _player(entry.transfer)
             used = _account(Kind.PASSES_USED, user)
             _lock(used)
             _move(
@@ -415,7 +422,7 @@ def pass_refund(
                 by=by,
                 memo=memo,
             )
-            refunded.append(use.user_id)
+            refunded.append(_player(use).pk)
     return refunded
 
 

@@ -1,14 +1,19 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from payouts import selectors
 
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
+
 
 @login_required
-def wallet(request: HttpRequest) -> HttpResponse:
+def wallet(request: AuthenticatedRequest) -> HttpResponse:
     """RULING P7: the player's own coins and passes, and every movement of them."""
     user = request.user
     context = {

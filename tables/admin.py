@@ -8,9 +8,10 @@ admin action (RULING P19), each asks why first, and writes the reason to Django'
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.db.models import QuerySet
-from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,10 +24,13 @@ from tables.models import DismissalVote, Seat, Table
 from tables.services.endings import match_abort
 from tables.services.lobby import table_close
 
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
+
 
 class SeatInline(ViewOnlyInline):
     model = Seat
-    fields = ["position", "user", "is_ready"]
+    fields = ("position", "user", "is_ready")
     # Seats change only through the services (holds and passes ride along).
     readonly_fields = fields
 
@@ -53,7 +57,7 @@ class TableAdmin(ServiceWrittenAdmin):
     actions = ["close_lobbies"]
 
     @admin.action(description=gettext_lazy("Close lobby (releases holds and passes)"))
-    def close_lobbies(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
+    def close_lobbies(self, request: AuthenticatedRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
         return each_with_reason(
             self,
             request,
@@ -86,10 +90,10 @@ admin.site.unregister(Match)
 
 @admin.register(Match)
 class MatchAdmin(GamesMatchAdmin):
-    actions = [*GamesMatchAdmin.actions, "abort_games"]
+    actions = [*(GamesMatchAdmin.actions or ()), "abort_games"]  # type: ignore[misc]  # the base class's own list
 
     @admin.action(description=gettext_lazy("Abort game (refunds stakes, releases passes)"))
-    def abort_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
+    def abort_games(self, request: AuthenticatedRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
         """RULING P8, P19: asks why first; the reason is kept with the game and in the admin log."""
         return each_with_reason(
             self,

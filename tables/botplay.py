@@ -14,8 +14,8 @@ import time
 from django.conf import settings
 
 from core import metrics
-from games.bots import bot_move, get_bot
 from games.bots.budget import Budget
+from games.catalog import bot_move, get_bot
 from games.models import Match
 from tables import fairness
 

@@ -36,7 +36,7 @@ from core.i18n import gettext as _  # the render's catalogue in a live render (c
 from games import catalog
 
 if TYPE_CHECKING:
-    from games.models import Match
+    from games.models import ClockSeats, Match
     from tables.moves import MoveEvent
 
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
@@ -82,10 +82,16 @@ def is_away(match: Match, seat: int) -> bool:
     return str(seat) in (match.clock_seats or {}).get("away", {})
 
 
-def _seats(match: Match) -> dict:
-    seats = dict(match.clock_seats or {})
-    for key in ("expiries", "away", "paused"):
-        seats[key] = dict(seats.get(key, {}))
+def _seats(match: Match) -> ClockSeats:
+    """A copy of the match's clock_seats to change (every per-seat map present, each copied)."""
+    stored = match.clock_seats or {}
+    seats: ClockSeats = {
+        "expiries": dict(stored.get("expiries", {})),
+        "away": dict(stored.get("away", {})),
+        "paused": dict(stored.get("paused", {})),
+    }
+    if "timer" in stored:
+        seats["timer"] = stored["timer"]
     return seats
 
 

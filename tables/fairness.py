@@ -91,6 +91,8 @@ def seed_for_start(*, table: Table, seats: list[Seat]) -> tuple[DealCommitment, 
     inputs, missing = [], []
     for seat in seats:
         entry = commitment.entropy.get(str(seat.position))
+        if seat.user is None or seat.user_id is None:
+            continue  # the start refuses an empty seat before it asks for the seed
         if seat.user.is_bot:
             inputs.append(protocol.SeatInput(seat.position, protocol.BY_BOT, seat.user_id))
         elif entry and entry["user"] == seat.user_id and entry.get("by") == protocol.BY_PLAYER:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.i18n import lazy_format
 from games import catalog
-from games.engines import get_engine
+from games.catalog import get_engine
 from tables import clock
 from tables.live import clock_view
 
@@ -91,9 +93,9 @@ class NewTableForm(forms.Form):
         fields += [(self[option.field_name], game.name) for game in catalog.GAMES for option in game.options]
         return fields + [(self["stake"], staked)]
 
-    def clean(self) -> dict:
-        data = super().clean()
-        game = catalog.BY_NAME.get(data.get("game"))
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}  # Django's clean returns cleaned_data
+        game = catalog.BY_NAME.get(data.get("game") or "")
         if game is None:
             return data
         players = game.min_players if game.fixed_players else data.get("players")

@@ -8,6 +8,7 @@ useful, and is refused with the reason. The answer goes back to the asking socke
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -16,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import catalog
-from games.bots.evaluate import Evaluation, evaluate
-from games.engines import get_engine
+from games.bots.evaluate import Evaluation
+from games.catalog import evaluate, get_engine
 from games.models import Match
 from games.review_pages import action_text
 from games.reviews import secret_rng
@@ -28,7 +29,7 @@ from tables.errors import TableError
 
 @dataclass(frozen=True)
 class Hint:
-    action: dict
+    action: Mapping[str, object]
     text: str  # the bot's choice and why, in one line
 
 

@@ -30,17 +30,18 @@ finished, so a longer list serves a state that needs fewer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import psycopg
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
 from games import storage
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent
 from tables.caching import BoundedCache
 from tables.errors import TableError
@@ -94,7 +95,7 @@ def loaded(game: str, match_id: int, version: int, text: str, *, rounds_text: st
     return state
 
 
-def _rounds(match_id: int, stored: object, count: int) -> list | None:
+def _rounds(match_id: int, stored: Any, count: int) -> list | None:
     entry = ROUNDS.get(match_id)
     if entry is not None and entry[0] == stored.seed and len(entry[1]) >= count:
         return entry[1]
@@ -154,7 +155,7 @@ class _Statements:
 def _statements() -> _Statements:
     """The two statements, built on first use: the database's quoting is asked for only once a
     connection is configured, not when the module is imported."""
-    quote = connection.ops.quote_name
+    quote: Callable[[str], str] = connection.ops.quote_name
     match_table = quote(Match._meta.db_table)
     insert_events = (
         f"INSERT INTO {quote(MatchEvent._meta.db_table)} "
@@ -164,7 +165,7 @@ def _statements() -> _Statements:
     )
     return _Statements(
         lock_match=(
-            f"SELECT {', '.join(quote(field.column) for field in MATCH_FIELDS)} "
+            f"SELECT {', '.join(quote(str(field.column)) for field in MATCH_FIELDS)} "
             f"FROM {match_table} WHERE id = %s FOR UPDATE"
         ),
         save_move=(

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import users_named_publicly
 from games import catalog
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match
 from games.records import fairness as protocol
 from payouts import selectors as payout_selectors
@@ -56,7 +56,7 @@ def vote_panel(match: Match) -> dict:
     """What the table page shows of the vote (no viewer-specific data; the template adds that)."""
     vote = DismissalVote.objects.filter(match=match).first()
     round_number, limit = vote_round(match)
-    panel = {
+    panel: dict[str, Any] = {
         "can_propose": vote is None and match.status == Match.Status.PLAYING and round_number <= limit,
         "rounds": limit,
         "round_number": round_number,

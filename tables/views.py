@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,6 +22,10 @@ from tables.forms import NewTableForm
 from tables.live import snapshot
 from tables.services import lobby as lobby_service
 
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest, HtmxRequest
+
+
 # Issue 34: every lobby viewer polls the list every 4 s. The fragment of a (game, page, language)
 # is rendered once a while per process for all of them, however often the tables change: a lobby
 # change shows within this, and a burst of them (22 lobbies opened in a second) costs one render.
@@ -29,7 +34,7 @@ lobby_fragments: BoundedCache[tuple[float, SafeString]] = BoundedCache(limit=256
 clock = time.monotonic  # what the fragments' age is measured by (a test moves it)
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxRequest) -> HttpResponse:
     game = request.GET.get("game", "")
     game = game if catalog.known(game) else ""
     if request.htmx:
@@ -66,7 +71,7 @@ def _lobby_fragment(request: HttpRequest, game: str) -> SafeString:
 
 
 @login_required
-def table_new(request: HttpRequest) -> HttpResponse:
+def table_new(request: AuthenticatedRequest) -> HttpResponse:
     form = NewTableForm(request.POST or None, initial={"game": request.GET.get("game", catalog.DEFAULT), "players": 4})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -88,13 +93,13 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     snap = snapshot.load_snapshot(table_id)
     if snap is None:
         messages.error(request, _("There is no such table."))
         return redirect("lobby")
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
-    fragment = snapshot.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
+    fragment = snapshot.render_live(snap, user_id=request.user.pk, connected={request.user.id})
     return render(
         request, "tables/table.html", {"snap": snap, "fragment": fragment, "title": str(catalog.get(snap.game).title)}
     )

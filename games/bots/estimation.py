@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 
 from games.engines.cards import RANKS, SUITS, rank_value, suit_of
+from games.engines.contract import JSON
+from games.engines.estimation import Action
 
 TRUMP_CHOICES = ("NT", "S", "H", "D", "C")
 ACE, KING, QUEEN, JACK = 14, 13, 12, 11
@@ -84,17 +86,18 @@ def _dash_safe(hand: list[str]) -> bool:
 # ----------------------------------------------------------------------------- declarations
 
 
-def _choose_dash(view: dict, rng: random.Random) -> dict:
-    wanted = {"type": "dash_call"}
+def _choose_dash(view: JSON, rng: random.Random) -> Action:
+    wanted: Action = {"type": "dash_call"}
     if wanted in view["legal_actions"] and _dash_safe(view["hand"]):
         return wanted
     return {"type": "decline"}
 
 
-def _choose_call(view: dict, rng: random.Random) -> dict:
+def _choose_call(view: JSON, rng: random.Random) -> Action:
     hand = view["hand"]
     willing = {trump: int(expected_tricks(hand, trump) + 0.25) for trump in TRUMP_CHOICES}
-    calls = [a for a in view["legal_actions"] if a["type"] == "call" and a["tricks"] <= willing[a["trump"]]]
+    legal: list[Action] = view["legal_actions"]
+    calls = [a for a in legal if a["type"] == "call" and a["tricks"] <= willing[a["trump"]]]
     if not calls:
         return {"type": "pass"}
     return min(calls, key=lambda a: (a["tricks"], -expected_tricks(hand, a["trump"])))
@@ -104,7 +107,7 @@ def _nearest(values: list[int], target: float) -> int:
     return min(values, key=lambda v: (abs(v - target), v))
 
 
-def _choose_estimate(view: dict, rng: random.Random) -> dict:
+def _choose_estimate(view: JSON, rng: random.Random) -> Action:
     hand = view["hand"]
     plain = [a["value"] for a in view["legal_actions"] if "trump" not in a]
     trump = view["trump"]
@@ -115,7 +118,7 @@ def _choose_estimate(view: dict, rng: random.Random) -> dict:
     return {"type": "estimate", "value": _nearest(plain, expectation)}
 
 
-def _super_call(view: dict, current: float) -> dict | None:
+def _super_call(view: JSON, current: float) -> Action | None:
     """RULING E7: name a better trump with 8+ when it takes effect (beats the Super Call in force)."""
     if view["kind"] != "fixed":
         return None
@@ -124,14 +127,14 @@ def _super_call(view: dict, current: float) -> dict | None:
     force = view["super_call"]["value"] if view["super_call"] else 0
     if best == view["trump"] or value < 8 or value <= force or value < current + 1:
         return None
-    action = {"type": "estimate", "value": value, "trump": best}
+    action: Action = {"type": "estimate", "value": value, "trump": best}
     return action if action in view["legal_actions"] else None
 
 
 # ----------------------------------------------------------------------------- play
 
 
-def _winning(plays: list[dict], trump: str | None) -> dict | None:
+def _winning(plays: list[JSON], trump: str | None) -> JSON | None:
     if not plays:
         return None
     led = suit_of(plays[0]["card"])
@@ -153,7 +156,7 @@ def _is_master(card: str, gone: set[str], hand: list[str]) -> bool:
     return all(rank + suit in gone or rank + suit in hand for rank in higher)
 
 
-def _choose_play(view: dict, rng: random.Random) -> dict:
+def _choose_play(view: JSON, rng: random.Random) -> Action:
     cards = [a["card"] for a in view["legal_actions"]]
     seat = view["seat"]
     need = view["estimates"][seat] - view["tricks_won"][seat]
@@ -162,7 +165,7 @@ def _choose_play(view: dict, rng: random.Random) -> dict:
     return {"type": "play", "card": card}
 
 
-def _trump_suit(view: dict) -> str | None:
+def _trump_suit(view: JSON) -> str | None:
     return view["trump"] if view["trump"] in SUITS else None
 
 
@@ -174,7 +177,7 @@ def _high(cards: list[str]) -> str:
     return max(cards, key=rank_value)
 
 
-def _lead(view: dict, cards: list[str], need: int) -> str:
+def _lead(view: JSON, cards: list[str], need: int) -> str:
     gone = set(view["played_cards"])
     trump = _trump_suit(view)
     if need > 0:
@@ -189,10 +192,11 @@ def _lead(view: dict, cards: list[str], need: int) -> str:
     return _low(non_trump)
 
 
-def _follow(view: dict, cards: list[str], plays: list[dict], need: int) -> str:
+def _follow(view: JSON, cards: list[str], plays: list[JSON], need: int) -> str:
     trump = _trump_suit(view)
     led = suit_of(plays[0]["card"])
-    best = _winning(plays, trump)["card"]
+    winning = _winning(plays, trump)
+    best = winning["card"] if winning else plays[0]["card"]  # a trick being followed has a winner so far
     winners = [c for c in cards if _beats(c, best, led, trump)]
     losers = [c for c in cards if c not in winners]
     last = len(plays) == 3
@@ -220,9 +224,10 @@ _BY_PHASE = {
 }
 
 
-def choose(view: dict, rng: random.Random) -> dict:
+def choose(view: JSON, rng: random.Random) -> Action:
     """The bot's action for this view; always one of ``view["legal_actions"]``."""
     action = _BY_PHASE[view["phase"]](view, rng)
-    if action not in view["legal_actions"]:  # A safety net: never send an illegal action.
-        return rng.choice(view["legal_actions"])
+    legal: list[Action] = view["legal_actions"]
+    if action not in legal:  # A safety net: never send an illegal action.
+        return rng.choice(legal)
     return action

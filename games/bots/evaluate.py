@@ -25,15 +25,20 @@ them to the rule-based bot too, RULING P48). A decision with one legal action is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from games.bots import strong_estimation, strong_sita, strong_sitaratas
+from games.bots import StrongBot
+from games.engines.contract import JSON
+
+# An action of any of the games: the evaluator weighs them alike.
+AnyAction = Mapping[str, object]
 
 
 @dataclass(frozen=True)
 class Value:
-    action: dict
+    action: AnyAction
     points: float  # expected final total (SITA: penalty points)
     first: float  # chance of leading when the playout ends, 0 … 1
 
@@ -50,10 +55,10 @@ class Evaluation:
     def best(self) -> Value:
         return self.values[0]
 
-    def value_of(self, action: dict) -> Value | None:
+    def value_of(self, action: AnyAction) -> Value | None:
         return next((value for value in self.values if value.action == action), None)
 
-    def loss(self, action: dict) -> float | None:
+    def loss(self, action: AnyAction) -> float | None:
         """How many expected points ``action`` gives away against the best (never negative);
         None for an action that was not scored."""
         value = self.value_of(action)
@@ -65,35 +70,21 @@ class Evaluation:
         return worse - better if self.lower_is_better else better - worse
 
 
-Outcome = Callable[[dict, object], list]
-
-
-def evaluate(view: dict, rng: random.Random, samples: int) -> Evaluation:
-    """The expected result of each legal action for the seat whose ``view`` this is."""
+def evaluate(strong: StrongBot[Any], view: JSON, rng: random.Random, samples: int) -> Evaluation:
+    """The expected result of each legal action for the seat whose ``view`` this is, weighed by
+    the game's strong bot (the catalogue's ``strong_bot``; ``games.catalog.evaluate`` finds it)."""
     if samples < 1:
         raise ValueError("An evaluation needs at least one sample.")
     if view.get("seat") is None:
         raise ValueError("Only a seat's view can be evaluated.")
-    game = view["game"]
-    if game == "sita":
-        position: object = strong_sita.Position(view)
-        candidates, outcome = _sita(position, view)
-        lower = True
-    elif game == "estimation":
-        position = strong_estimation.Position(view)
-        candidates, outcome = _estimation(position, view)
-        lower = False
-    elif game == "sitaratas":
-        position = strong_sitaratas.Position(view)
-        candidates, outcome = _sitaratas(position, view)
-        lower = False
-    else:
-        raise ValueError(f"No evaluator for {game!r}.")
+    position = strong.Position(view)
+    candidates, outcome = strong.weighed(position, view)
+    lower = strong.LOWER_IS_BETTER
     me, totals = view["seat"], view["totals"]
     points = [0.0] * len(candidates)
     first = [0.0] * len(candidates)
     for _ in range(samples):
-        world = position.sample(rng)  # type: ignore[attr-defined]
+        world = position.sample(rng)
         for index, action in enumerate(candidates):
             result = outcome(action, world)
             final = [total + extra for total, extra in zip(totals, result)]
@@ -113,28 +104,3 @@ def _leading(final: list[float], me: int, lower: bool) -> float:
     if final[me] != best:
         return 0.0
     return 1.0 / sum(1 for value in final if value == best)
-
-
-def _sitaratas(position, view: dict) -> tuple[list[dict], Outcome]:
-    if view["phase"] == "bidding":
-        return list(view["legal_actions"]), position.outcome_bid
-    return list(view["legal_actions"]), position.outcome_play
-
-
-def _estimation(position, view: dict) -> tuple[list[dict], Outcome]:
-    legal = list(view["legal_actions"])
-    phase = view["phase"]
-    if phase == "auction":
-        return legal, position.outcome_call
-    if phase == "dash_call":
-        return legal, position.outcome_dash
-    if phase == "estimating":
-        return [action for action in legal if "trump" not in action], position.outcome_estimate
-    return legal, position.outcome_play
-
-
-def _sita(position, view: dict) -> tuple[list[dict], Outcome]:
-    legal = list(view["legal_actions"])
-    if legal and legal[0]["type"] == "take_row":
-        return legal, position.outcome_row
-    return legal, position.outcome_card

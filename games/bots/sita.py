@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import random
 
-from games.engines.sita import DECK_SIZE, PENALTY, ROW_LIMIT
+from games.engines.contract import JSON
+from games.engines.sita import DECK_SIZE, PENALTY, ROW_LIMIT, Action
 
 Rows = list[tuple[int, int, int]]  # Per row: (last card, length, penalty total).
 
@@ -25,7 +26,7 @@ FUTURE_WEIGHT = 0.5  # How much the hand's expected costs on the new rows count 
 SAMPLE_BUDGET = 2400  # Simulated placements per decision; keeps a decision to a few ms.
 
 
-def choose(view: dict, rng: random.Random) -> dict:
+def choose(view: JSON, rng: random.Random) -> Action:
     legal = view["legal_actions"]
     if not legal:
         raise ValueError("The bot has no legal action.")
@@ -43,7 +44,7 @@ def _summaries(rows: list[list[int]]) -> Rows:
     return [(row[-1], len(row), sum(PENALTY[card] for card in row)) for row in rows]
 
 
-def _unseen(view: dict, hand: list[int], rows: list[list[int]]) -> list[int]:
+def _unseen(view: JSON, hand: list[int], rows: list[list[int]]) -> list[int]:
     seen = set(hand)
     for row in rows:
         seen.update(row)
@@ -94,7 +95,7 @@ def _own_penalty(rows: Rows, own: int, others: list[int]) -> int:
     return mine
 
 
-def _best_row(view: dict, rng: random.Random) -> int:
+def _best_row(view: JSON, rng: random.Random) -> int:
     """Weigh each row's penalty against the rows it leaves for the bot's next cards."""
     seat = view["seat"]
     pending = view["pending_too_low"]

@@ -19,7 +19,8 @@ import random
 from collections.abc import Sequence
 
 from games.engines.cards import is_joker, make_deck, rank_value, suit_of
-from games.engines.sitaratas import CLASSIC_RANKS, Play, trick_winner
+from games.engines.contract import JSON
+from games.engines.sitaratas import CLASSIC_RANKS, Action, BidAction, Play, PlayAction, trick_winner
 
 JOKER_VALUE = 50
 TRUMP_BONUS = 20
@@ -30,19 +31,19 @@ TRUMP_POWER = 3.0
 JOKER_POWER = 6.0
 
 
-def choose(view: dict, rng: random.Random) -> dict:
-    legal = view["legal_actions"]
+def choose(view: JSON, rng: random.Random) -> Action:
+    legal: list[Action] = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
     if view["phase"] == "bidding":
-        return _bid(view, legal)
-    return _play(view, legal)
+        return _bid(view, [action for action in legal if action["type"] == "bid"])
+    return _play(view, [action for action in legal if action["type"] == "play"])
 
 
 # --------------------------------------------------------------------------- bidding
 
 
-def _bid(view: dict, legal: list[dict]) -> dict:
+def _bid(view: JSON, legal: list[BidAction]) -> BidAction:
     expected = estimate_tricks(view)
     allowed = [action["bid"] for action in legal]
     # The nearest allowed bid to the estimate; on a tie the lower one (a miss by ducking is easier to avoid).
@@ -50,11 +51,12 @@ def _bid(view: dict, legal: list[dict]) -> dict:
     return {"type": "bid", "bid": best}
 
 
-def estimate_tricks(view: dict) -> float:
+def estimate_tricks(view: JSON) -> float:
     """My share of the round's tricks: my hand's trick-taking power against the average opponent's."""
     hand: list[str] = view["hand"]
     trump: str | None = view["trump"]
-    players, cards = view["players"], view["cards"]
+    players: int = view["players"]
+    cards: int = view["cards"]
     indicator = {view["indicator"]} if view["indicator"] else set()
     pack = make_deck(CLASSIC_RANKS, jokers=view["options"]["deck"] == "jokers")
     unseen = [card for card in pack if card not in indicator and card not in hand]
@@ -75,14 +77,14 @@ def _power(card: str, trump: str | None, own: Sequence[str], gone: set[str]) -> 
         for rank in CLASSIC_RANKS
         if rank_value(rank + suit) > rank_value(card) and rank + suit not in own and rank + suit not in gone
     )
-    power = (1 + higher) ** -SPREAD
+    power: float = (1 + higher) ** -SPREAD
     return power * TRUMP_POWER if suit == trump else power
 
 
 # --------------------------------------------------------------------------- playing
 
 
-def _value(action: dict, trump: str | None) -> int:
+def _value(action: PlayAction, trump: str | None) -> int:
     """How precious a card is to keep: jokers most, then trumps, then by rank."""
     card = action["card"]
     if is_joker(card):
@@ -90,13 +92,14 @@ def _value(action: dict, trump: str | None) -> int:
     return rank_value(card) + (TRUMP_BONUS if suit_of(card) == trump else 0)
 
 
-def _wins_now(view: dict, action: dict) -> bool:
+def _wins_now(view: JSON, action: PlayAction) -> bool:
     plays = [Play(play["seat"], play["card"], play.get("joker")) for play in view["trick"]["plays"]]
     plays.append(Play(view["seat"], action["card"], action.get("joker")))
-    return trick_winner(plays, view["trump"]) == view["seat"]
+    seat: int = view["seat"]
+    return trick_winner(plays, view["trump"]) == seat
 
 
-def _play(view: dict, legal: list[dict]) -> dict:
+def _play(view: JSON, legal: list[PlayAction]) -> PlayAction:
     seat = view["seat"]
     need = view["bids"][seat] - view["tricks_won"][seat]
     if need == 0:
@@ -105,13 +108,13 @@ def _play(view: dict, legal: list[dict]) -> dict:
     return _take(view, legal)
 
 
-def _split(legal: list[dict], declaration: str) -> tuple[list[dict], list[dict]]:
+def _split(legal: list[PlayAction], declaration: str) -> tuple[list[PlayAction], list[PlayAction]]:
     """The standard-card actions, and the joker actions with the given declaration."""
     standard = [action for action in legal if not is_joker(action["card"])]
     return standard, [action for action in legal if action.get("joker") == declaration]
 
 
-def _take(view: dict, legal: list[dict]) -> dict:
+def _take(view: JSON, legal: list[PlayAction]) -> PlayAction:
     trump, plays = view["trump"], view["trick"]["plays"]
     standard, high_jokers = _split(legal, "high")
     if not plays:
@@ -126,7 +129,9 @@ def _take(view: dict, legal: list[dict]) -> dict:
     return _cheapest(legal, trump)
 
 
-def _lead_to_win(view: dict, legal: list[dict], standard: list[dict], high_jokers: list[dict]) -> dict:
+def _lead_to_win(
+    view: JSON, legal: list[PlayAction], standard: list[PlayAction], high_jokers: list[PlayAction]
+) -> PlayAction:
     trump = view["trump"]
     seat = view["seat"]
     need = view["bids"][seat] - view["tricks_won"][seat]
@@ -141,12 +146,12 @@ def _lead_to_win(view: dict, legal: list[dict], standard: list[dict], high_joker
     return high_jokers[0] if high_jokers else legal[0]
 
 
-def _cheapest(legal: list[dict], trump: str | None) -> dict:
+def _cheapest(legal: list[PlayAction], trump: str | None) -> PlayAction:
     """The least precious card; a joker goes LOW when it is all there is."""
     return min(legal, key=lambda action: (_value(action, trump), action.get("joker") != "low"))
 
 
-def _duck(view: dict, legal: list[dict]) -> dict:
+def _duck(view: JSON, legal: list[PlayAction]) -> PlayAction:
     trump, plays = view["trump"], view["trick"]["plays"]
     standard, low_jokers = _split(legal, "low")
     if not plays:

@@ -21,19 +21,37 @@ Super Calls are left to the rule-based bot (RULING P48).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.bots import estimation as rule_based
 from games.bots.budget import Budget
 from games.bots.tricks import Rules, Trick, deal_others, decode, encode, margin, rollout, search, trump_index
 from games.engines.cards import make_deck
-from games.engines.estimation import MAX_ZEROS, MIN_CALL, SEATS, SUIT_NAMES, TRICKS, TRUMP_RANK, score_round
+from games.engines.contract import JSON
+from games.engines.estimation import (
+    MAX_ZEROS,
+    MIN_CALL,
+    SEATS,
+    SUIT_NAMES,
+    TRICKS,
+    TRUMP_RANK,
+    Action,
+    CallAction,
+    DashCallAction,
+    DeclineAction,
+    EstimateAction,
+    PassAction,
+    PlayAction,
+    score_round,
+)
 
 _DECK = [encode(card) for card in make_deck()]
 _SUIT = {suit: index for index, suit in enumerate(("S", "H", "D", "C"))}
 
 
-def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict:
-    legal = view["legal_actions"]
+def choose(view: JSON, rng: random.Random, budget: Budget | None = None) -> Action:
+    legal: list[Action] = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
     phase = view["phase"]
@@ -43,14 +61,16 @@ def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict
         candidates = call_candidates(view, legal)
         return candidates[search(candidates, game.evaluate_call, lambda: game.sample(rng), budget)]
     if phase == "dash_call":
-        return legal[search(legal, game.evaluate_dash, lambda: game.sample(rng), budget)]
+        dashes = [action for action in legal if action["type"] in ("dash_call", "decline")]
+        return dashes[search(dashes, game.evaluate_dash, lambda: game.sample(rng), budget)]
     if phase == "estimating":
         usual = rule_based.choose(view, rng)
         if "trump" in usual:
             return usual  # A Super Call: the rule-based bot's judgement (RULING P48).
-        plain = [action for action in legal if "trump" not in action]
+        plain = [action for action in legal if action["type"] == "estimate" and "trump" not in action]
         return plain[search(plain, game.evaluate_estimate, lambda: game.sample(rng), budget)]
-    return legal[search(legal, game.evaluate_play, lambda: game.sample(rng), budget)]
+    plays = [action for action in legal if action["type"] == "play"]
+    return plays[search(plays, game.evaluate_play, lambda: game.sample(rng), budget)]
 
 
 class Position:
@@ -58,7 +78,7 @@ class Position:
     sampled deal and give every seat's round points; the evaluator (games.bots.evaluate) reads
     those, the bot their margin (``evaluate_*``)."""
 
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: JSON) -> None:
         self.view = view
         self.me = view["seat"]
         trump = view["trump"] if view["trump"] in SUIT_NAMES else None
@@ -71,7 +91,8 @@ class Position:
         self.voids = [{_SUIT[suit] for suit in avoided} for avoided in view["avoid"]]
         self.counts = list(view["hand_counts"])
         trick = view["trick"]
-        self.leader = trick["leader"] if trick else None
+        # Read only by the play's outcomes, and a trick is always under way while playing.
+        self.leader: int = trick["leader"] if trick else 0
         self.plays = [(play["seat"], encode(play["card"])) for play in trick["plays"]] if trick else []
         self.dash = [bool(called) for called in view["dash_calls"]]
         passed = {entry["seat"] for entry in view["auction"] if entry.get("pass")}
@@ -101,19 +122,19 @@ class Position:
         won = rollout(hands, trick, won, estimates, rules)
         return list(score_round(estimates, won, dash, caller, last, self.view["multiplier"])["points"])
 
-    def evaluate_play(self, action: dict, hands: list[list[int]]) -> float:
+    def evaluate_play(self, action: PlayAction, hands: list[list[int]]) -> float:
         return margin(self.outcome_play(action, hands), self.me)
 
-    def evaluate_estimate(self, action: dict, hands: list[list[int]]) -> float:
+    def evaluate_estimate(self, action: EstimateAction, hands: list[list[int]]) -> float:
         return margin(self.outcome_estimate(action, hands), self.me)
 
-    def evaluate_dash(self, action: dict, hands: list[list[int]]) -> float:
+    def evaluate_dash(self, action: DashCallAction | DeclineAction, hands: list[list[int]]) -> float:
         return margin(self.outcome_dash(action, hands), self.me)
 
-    def evaluate_call(self, action: dict, hands: list[list[int]]) -> float:
+    def evaluate_call(self, action: CallAction | PassAction, hands: list[list[int]]) -> float:
         return margin(self.outcome_call(action, hands), self.me)
 
-    def outcome_play(self, action: dict, hands: list[list[int]]) -> list[int]:
+    def outcome_play(self, action: PlayAction, hands: list[list[int]]) -> list[int]:
         code = encode(action["card"])
         hands = [list(hand) for hand in hands]
         hands[self.me].remove(code)
@@ -134,7 +155,9 @@ class Position:
 
     # ------------------------------------------------------------------ estimates
 
-    def _guess(self, hand: list[int], trump: str, estimates: list, seat: int, order: list[int], limit: int) -> int:
+    def _guess(
+        self, hand: list[int], trump: str, estimates: list[int | None], seat: int, order: list[int], limit: int
+    ) -> int:
         """The rule-based bot's estimate for a sampled hand, within the rules (RULING E5)."""
         value = min(limit, max(0, round(rule_based.expected_tricks([decode(code) for code in hand], trump))))
         if value == 0 and sum(1 for other in estimates if other == 0) >= MAX_ZEROS:
@@ -144,16 +167,17 @@ class Position:
         return value
 
     def _estimates_with(
-        self, hands: list[list[int]], mine: int, trump: str, order: list[int], start: list, limit: int
+        self, hands: list[list[int]], mine: int, trump: str, order: list[int], start: list[int | None], limit: int
     ) -> list[int]:
         estimates = list(start)
         estimates[self.me] = mine
         for seat in order:
             if estimates[seat] is None:
                 estimates[seat] = self._guess(hands[seat], trump, estimates, seat, order, limit)
-        return estimates
+        # Every seat's is known now: the Dash Callers' and the Caller's came in ``start``.
+        return [estimate or 0 for estimate in estimates]
 
-    def outcome_estimate(self, action: dict, hands: list[list[int]]) -> list[int]:
+    def outcome_estimate(self, action: EstimateAction, hands: list[list[int]]) -> list[int]:
         view = self.view
         order = view["estimate_order"]
         limit = view["call"]["tricks"] if view["kind"] == "call" else TRICKS
@@ -191,7 +215,7 @@ class Position:
     def _call_round(self, hands: list[list[int]], caller: int, tricks: int, trump: str, dash: list[bool]) -> list[int]:
         """Play a call round out with ``caller``'s Call of ``tricks`` in ``trump`` (RULING E5)."""
         order = [(caller + step) % SEATS for step in range(1, SEATS) if not dash[(caller + step) % SEATS]]
-        start: list = [0 if dash[seat] else None for seat in range(SEATS)]
+        start: list[int | None] = [0 if dash[seat] else None for seat in range(SEATS)]
         start[caller] = tricks
         mine = start[self.me]
         if mine is None:
@@ -233,25 +257,41 @@ class Position:
             return [0] * SEATS
         return self._call_round(hands, call[0], call[1], call[2], dash)
 
-    def outcome_dash(self, action: dict, hands: list[list[int]]) -> list[int]:
+    def outcome_dash(self, action: DashCallAction | DeclineAction, hands: list[list[int]]) -> list[int]:
         """Dash Call: an estimate of 0 in a round someone else calls; declining: the auction to come."""
         # The seats not yet declared decline here: a second Dash Call is rare (RULING E2).
         dash = list(self.dash)
         dash[self.me] = action["type"] == "dash_call"
         return self._auction(hands, dash, [seat for seat in range(SEATS) if not dash[seat]])
 
-    def outcome_call(self, action: dict, hands: list[list[int]]) -> list[int]:
+    def outcome_call(self, action: CallAction | PassAction, hands: list[list[int]]) -> list[int]:
         """Pass: the others settle the auction; a Call: the bot wins it with that Call."""
         if action["type"] == "pass":
             return self._auction(hands, self.dash, self.bidders)
         return self._call_round(hands, self.me, action["tricks"], action["trump"], self.dash)
 
 
-def call_candidates(view: dict, legal: list[dict]) -> list[dict]:
+LOWER_IS_BETTER = False
+
+
+def weighed(position: Position, view: JSON) -> tuple[list[Action], Callable[[Any, list[list[int]]], list[int]]]:
+    """The actions the evaluator weighs (not the Super Calls, RULING P48), with their playout."""
+    legal: list[Action] = list(view["legal_actions"])
+    phase = view["phase"]
+    if phase == "auction":
+        return legal, position.outcome_call
+    if phase == "dash_call":
+        return legal, position.outcome_dash
+    if phase == "estimating":
+        return [action for action in legal if "trump" not in action], position.outcome_estimate
+    return legal, position.outcome_play
+
+
+def call_candidates(view: JSON, legal: list[Action]) -> list[CallAction | PassAction]:
     """Pass and the Calls worth weighing: per trump the lowest legal number and the next two,
     no more than two tricks above what the hand is worth there (the rest would rarely win)."""
     hand = view["hand"]
-    candidates = [action for action in legal if action["type"] == "pass"]
+    candidates: list[CallAction | PassAction] = [action for action in legal if action["type"] == "pass"]
     for trump in rule_based.TRUMP_CHOICES:
         worth = rule_based.expected_tricks(hand, trump)
         calls = sorted(

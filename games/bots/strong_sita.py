@@ -13,10 +13,13 @@ taken, the rest of the turn placed, and the remaining turns played out.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.bots.budget import Budget
 from games.bots.tricks import search
-from games.engines.sita import DECK_SIZE, PENALTY, ROW_LIMIT
+from games.engines.contract import JSON
+from games.engines.sita import DECK_SIZE, PENALTY, ROW_LIMIT, Action, ChooseAction, TakeRowAction
 
 ROWS = 4
 # Turns a rollout looks ahead, this one included. Random play further out is mostly noise. On
@@ -26,15 +29,17 @@ ROWS = 4
 HORIZON = 4
 
 
-def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict:
-    legal = view["legal_actions"]
+def choose(view: JSON, rng: random.Random, budget: Budget | None = None) -> Action:
+    legal: list[Action] = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
     budget = budget or Budget()
     game = Position(view)
-    if legal[0]["type"] == "take_row":
-        return legal[search(legal, game.evaluate_row, lambda: game.sample(rng), budget)]
-    return legal[search(legal, game.evaluate_card, lambda: game.sample(rng), budget)]
+    rows = [action for action in legal if action["type"] == "take_row"]
+    if rows:
+        return rows[search(rows, game.evaluate_row, lambda: game.sample(rng), budget)]
+    cards = [action for action in legal if action["type"] == "choose"]
+    return cards[search(cards, game.evaluate_card, lambda: game.sample(rng), budget)]
 
 
 def _turn(chosen: list[int], ends: list[int], lengths: list[int], points: list[int], taken: list[int]) -> None:
@@ -90,7 +95,7 @@ class Position:
     sampled deal and give every seat's penalty points taken in the rollout; the evaluator
     (games.bots.evaluate) reads those, the bot its own (``evaluate_*``)."""
 
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: JSON) -> None:
         self.view = view
         self.n, self.me = view["players"], view["seat"]
         self.hand = list(view["hand"])
@@ -100,7 +105,7 @@ class Position:
         for pile in view["taken"]:
             seen.update(pile)
         pending = view["pending_too_low"]
-        self.revealed = view["revealed"]["chosen"] if pending else None
+        self.revealed: list[int] = view["revealed"]["chosen"] if pending else []
         if self.revealed:
             seen.update(self.revealed)
         self.pool = [card for card in range(1, DECK_SIZE + 1) if card not in seen]
@@ -131,21 +136,21 @@ class Position:
     def _score(self, taken: list[int]) -> float:
         # Own points only: the other seats' points in a random rollout are mostly noise
         # (measured: the margin over the normal bots came out higher this way).
-        return -taken[self.me]
+        return float(-taken[self.me])
 
-    def evaluate_card(self, action: dict, hands: list[list[int]]) -> float:
+    def evaluate_card(self, action: ChooseAction, hands: list[list[int]]) -> float:
         return self._score(self.outcome_card(action, hands))
 
-    def evaluate_row(self, action: dict, hands: list[list[int]]) -> float:
+    def evaluate_row(self, action: TakeRowAction, hands: list[list[int]]) -> float:
         return self._score(self.outcome_row(action, hands))
 
-    def outcome_card(self, action: dict, hands: list[list[int]]) -> list[int]:
+    def outcome_card(self, action: ChooseAction, hands: list[list[int]]) -> list[int]:
         ends, lengths, points = self._summary(self.rows)
         taken = [0] * self.n
         _play_out([list(hand) for hand in hands], ends, lengths, points, taken, {self.me: action["card"]})
         return taken
 
-    def outcome_row(self, action: dict, hands: list[list[int]]) -> list[int]:
+    def outcome_row(self, action: TakeRowAction, hands: list[list[int]]) -> list[int]:
         """Take row ``action["row"]`` with the too-low card, place the rest of the turn, play on."""
         rows = [list(row) for row in self.rows]
         taken = [0] * self.n
@@ -168,3 +173,14 @@ class Position:
                 points[target] += PENALTY[card]
         _play_out([list(hand) for hand in hands], ends, lengths, points, taken, {})
         return taken
+
+
+LOWER_IS_BETTER = True  # penalty points
+
+
+def weighed(position: Position, view: JSON) -> tuple[list[Action], Callable[[Any, list[list[int]]], list[int]]]:
+    """Every legal action, with the playout of its kind (the evaluator's, games.bots.evaluate)."""
+    legal: list[Action] = list(view["legal_actions"])
+    if legal and legal[0]["type"] == "take_row":
+        return legal, position.outcome_row
+    return legal, position.outcome_card

@@ -18,6 +18,8 @@ seat's own information, not a shortcut (RULING P46).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.bots import sitaratas as rule_based
 from games.bots.budget import Budget
@@ -34,18 +36,35 @@ from games.bots.tricks import (
     trump_index,
 )
 from games.engines.cards import make_deck
-from games.engines.sitaratas import CLASSIC_RANKS, EXACT_BONUS
+from games.engines.contract import JSON
+from games.engines.sitaratas import CLASSIC_RANKS, EXACT_BONUS, Action, BidAction, PlayAction
+
+# One sampled deal: every seat's hand (card codes) and every seat's bid, guessed where unknown.
+World = tuple[list[list[int]], list[int]]
 
 
-def choose(view: dict, rng: random.Random, budget: Budget | None = None) -> dict:
-    legal = view["legal_actions"]
+def choose(view: JSON, rng: random.Random, budget: Budget | None = None) -> Action:
+    legal: list[Action] = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
     budget = budget or Budget()
     game = Position(view)
     if view["phase"] == "bidding":
-        return legal[search(legal, game.evaluate_bid, lambda: game.sample(rng), budget)]
-    return legal[search(legal, game.evaluate_play, lambda: game.sample(rng), budget)]
+        bids = [action for action in legal if action["type"] == "bid"]
+        return bids[search(bids, game.evaluate_bid, lambda: game.sample(rng), budget)]
+    plays = [action for action in legal if action["type"] == "play"]
+    return plays[search(plays, game.evaluate_play, lambda: game.sample(rng), budget)]
+
+
+LOWER_IS_BETTER = False
+
+
+def weighed(position: Position, view: JSON) -> tuple[list[Action], Callable[[Any, World], list[int]]]:
+    """Every legal action, with the playout of its phase (the evaluator's, games.bots.evaluate)."""
+    legal: list[Action] = list(view["legal_actions"])
+    if view["phase"] == "bidding":
+        return legal, position.outcome_bid
+    return legal, position.outcome_play
 
 
 def round_points(won: list[int], bids: list[int]) -> list[int]:
@@ -57,7 +76,7 @@ class Position:
     sampled deal and give every seat's round points; the evaluator (games.bots.evaluate) reads
     those, the bot their margin."""
 
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: JSON) -> None:
         self.view = view
         self.n, self.me = view["players"], view["seat"]
         self.trump = trump_index(view["trump"])
@@ -79,7 +98,7 @@ class Position:
         self.counts = list(view["hand_counts"])
         self.bids = list(view["bids"])
 
-    def _voids_from(self, plays: list[dict]) -> None:
+    def _voids_from(self, plays: list[JSON]) -> None:
         led = None
         for play in plays:
             code = encode(play["card"])
@@ -112,15 +131,16 @@ class Position:
             "indicator": view["indicator"],
             "options": view["options"],
         }
-        return min(view["cards"], max(0, round(rule_based.estimate_tricks(guess))))
+        cards: int = view["cards"]
+        return min(cards, max(0, round(rule_based.estimate_tricks(guess))))
 
-    def evaluate_bid(self, action: dict, world: tuple) -> float:
+    def evaluate_bid(self, action: BidAction, world: World) -> float:
         return margin(self.outcome_bid(action, world), self.me)
 
-    def evaluate_play(self, action: dict, world: tuple) -> float:
+    def evaluate_play(self, action: PlayAction, world: World) -> float:
         return margin(self.outcome_play(action, world), self.me)
 
-    def outcome_bid(self, action: dict, world: tuple) -> list[int]:
+    def outcome_bid(self, action: BidAction, world: World) -> list[int]:
         hands, guessed = world
         bids = list(guessed)
         bids[self.me] = action["bid"]
@@ -131,7 +151,7 @@ class Position:
         won = rollout([list(hand) for hand in hands], Trick(self.leader), [0] * self.n, bids, self.rules)
         return round_points(won, bids)
 
-    def outcome_play(self, action: dict, world: tuple) -> list[int]:
+    def outcome_play(self, action: PlayAction, world: World) -> list[int]:
         hands, bids = world
         code = encode(action["card"])
         hands = [list(hand) for hand in hands]

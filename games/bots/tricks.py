@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
+from games.bots.budget import Budget
 from games.engines.cards import RANK_VALUE, SUITS
+
+Candidate = TypeVar("Candidate")
+World = TypeVar("World")
 
 SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 RED_JOKER, BLACK_JOKER = 80, 81
@@ -129,7 +134,7 @@ def policy(hand: list[int], trick: Trick, need: int, rules: Rules) -> tuple[int,
             if joker is not None and (need >= len(hand) or not standard):
                 return joker, True
             return max(standard, key=lambda code: _value(code, trump)), False
-        if standard:
+        if standard or joker is None:
             return min(standard, key=lambda code: _value(code, trump)), False
         return joker, False
     led = trick.led
@@ -189,7 +194,8 @@ def deal_others(
             if not void:
                 hands[seat], left = left[:need], left[need:]
                 continue
-            taken, rest = [], []
+            taken: list[int] = []
+            rest: list[int] = []
             for code in left:
                 if len(taken) < need and code >> 4 not in void:
                     taken.append(code)
@@ -211,7 +217,10 @@ def margin(points: Sequence[float], me: int) -> float:
 
 
 def search(
-    candidates: Sequence, evaluate: Callable[[object, object], float], sample: Callable[[], object], budget
+    candidates: Sequence[Candidate],
+    evaluate: Callable[[Candidate, World], float],
+    sample: Callable[[], World],
+    budget: Budget,
 ) -> int:
     """Index of the candidate with the best mean score over the samples the budget allows.
 

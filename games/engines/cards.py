@@ -89,7 +89,7 @@ def seeded_rng(*parts: object) -> random.Random:
 
 def check_action_shape(
     action: object, required: Mapping[str, type], optional: Mapping[str, type] | None = None
-) -> dict:
+) -> None:
     """Refuse anything but a dict with exactly these keys of these types.
 
     ``bool`` is refused where ``int`` is asked, since ``True == 1`` would slip through.
@@ -109,7 +109,6 @@ def check_action_shape(
     for key, kind in {**required, **optional}.items():
         if key in action and not _is_of(action[key], kind):
             raise IllegalAction(f"'{key}' has the wrong type.")
-    return action
 
 
 def _is_of(value: object, kind: type) -> bool:

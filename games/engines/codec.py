@@ -23,7 +23,7 @@ def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
 
 
-def _array(value: object) -> list:
+def _array(value: object) -> list[Any]:
     # orjson writes plain tuples itself; named tuples (Sitaratas' plays and tricks) come here.
     if isinstance(value, tuple):
         return list(value)

@@ -71,11 +71,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, is_card, make_deck, rank_value, seeded_rng, sort_hand, suit_of
+from games.engines.contract import JSON, Record
 from games.engines.options import given_options, player_count
 
 name = "estimation"
@@ -83,6 +85,8 @@ min_players = 4
 max_players = 4
 
 SEATS = 4
+# The state's field of finished rounds, which games.storage stores once each, apart from the rest.
+STORED_ROUNDS = "history"
 TRICKS = 13
 LENGTHS = {"micro": 5, "mini": 10, "full": 18}  # RULING E12
 FIXED_TRUMPS = ("NT", "S", "H", "D", "C")  # RULING E6: the last five rounds, in this order.
@@ -98,6 +102,38 @@ DEALS_BEFORE_FIXED = 4  # RULING E4: the deal after the third redeal in a row is
 # ----------------------------------------------------------------------------- state
 # The parts of the state are named tuples, written (``dumps``, views, records) as the dicts they
 # stand for.
+
+
+class DashCallAction(TypedDict):
+    type: Literal["dash_call"]
+
+
+class DeclineAction(TypedDict):
+    type: Literal["decline"]
+
+
+class CallAction(TypedDict):
+    type: Literal["call"]
+    tricks: int
+    trump: str  # "NT", "S", "H", "D", "C"
+
+
+class PassAction(TypedDict):
+    type: Literal["pass"]
+
+
+class EstimateAction(TypedDict):
+    type: Literal["estimate"]
+    value: int
+    trump: NotRequired[str]  # a Super Call (RULING E7)
+
+
+class PlayAction(TypedDict):
+    type: Literal["play"]
+    card: str
+
+
+Action = DashCallAction | DeclineAction | CallAction | PassAction | EstimateAction | PlayAction
 
 
 class Options(NamedTuple):
@@ -152,11 +188,11 @@ class State:
     rounds_total: int
     totals: tuple[int, ...]
     saaydeh_streak: int  # Sa'aydeh rounds in a row just before this one (RULING E11)
-    history: tuple[dict, ...]  # finished rounds, record-shaped (games/storage.py stores them apart)
+    history: tuple[JSON, ...]  # finished rounds, record-shaped (games/storage.py stores them apart)
     # The current round. The defaults only stand until new_game deals the first round.
     round_number: int = 0
     dealer: int = 0
-    earlier_deals: tuple[dict, ...] = ()  # deals of this round that nobody called, record-shaped
+    earlier_deals: tuple[JSON, ...] = ()  # deals of this round that nobody called, record-shaped
     deal_number: int = 0
     kind: str = "call"
     trump: str | None = None
@@ -194,7 +230,7 @@ def _replace(state: State, **changes: Any) -> State:
     return State(*values)
 
 
-def _set(values: tuple, index: int, value: object) -> tuple:
+def _set(values: tuple[Any, ...], index: int, value: object) -> tuple[Any, ...]:
     """``values`` with the one at ``index`` replaced."""
     return values[:index] + (value,) + values[index + 1 :]
 
@@ -202,7 +238,7 @@ def _set(values: tuple, index: int, value: object) -> tuple:
 # ----------------------------------------------------------------------------- options
 
 
-def validate_options(players: Any, options: dict | None) -> dict:
+def validate_options(players: Any, options: JSON | None) -> JSON:
     count = player_count(players)
     if count != SEATS:
         raise ValueError(f"Estimation is played by exactly 4 players, not {count}.")
@@ -216,7 +252,7 @@ def validate_options(players: Any, options: dict | None) -> dict:
 # ----------------------------------------------------------------------------- setup
 
 
-def new_game(players: Any, options: dict | None, seed: int | str) -> State:
+def new_game(players: Any, options: JSON | None, seed: int | str) -> State:
     opts = validate_options(players, options)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise ValueError("The seed must be an int or a str.")
@@ -285,8 +321,9 @@ def _deal(state: State, deal_number: int, kind: str, trump: str | None) -> State
     seeded_rng(state.seed, state.round_number, deal_number).shuffle(deck)
     hands = tuple(tuple(sort_hand(deck[i * TRICKS : (i + 1) * TRICKS])) for i in range(SEATS))
     first = (state.dealer + 1) % SEATS
+    order: tuple[int, ...] = ()
     if kind == "call":
-        phase, order = "dash_call", ()
+        phase = "dash_call"
     else:
         # RULING E6: in a fixed round every seat estimates, from the seat after the dealer.
         phase, order = "estimating", tuple((first + i) % SEATS for i in range(SEATS))
@@ -324,40 +361,54 @@ def _multiplier(streak: int) -> int:
 # ----------------------------------------------------------------------------- queries
 
 
+def _given(value: int | None) -> int:
+    """A seat the phase guarantees (the turn while the game is on, the caller once the estimates
+    begin): None there would be the engine's own mistake."""
+    if value is None:
+        raise RuntimeError("The Estimation state lacks a seat its phase implies.")
+    return value
+
+
+def _filled(values: Sequence[int | None]) -> list[int]:
+    """Per seat values that the phase guarantees are all known (the estimates once play begins)."""
+    return [value or 0 for value in values]
+
+
 def to_act(state: State) -> list[int]:
-    return [] if state.phase == "over" else [state.turn]
+    return [] if state.phase == "over" or state.turn is None else [state.turn]
 
 
 def is_over(state: State) -> bool:
     return state.phase == "over"
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[Action]:
     if state.phase == "over" or seat != state.turn:
         return []
     return _LEGAL[state.phase](state, seat)
 
 
-def _legal_dash(state: State, seat: int) -> list[dict]:
+def _legal_dash(state: State, seat: int) -> list[Action]:
     if _dash_call_count(state) >= MAX_ZEROS:  # RULING E2
         return [{"type": "decline"}]
     return [{"type": "dash_call"}, {"type": "decline"}]
 
 
-def _legal_auction(state: State, seat: int) -> list[dict]:
+def _legal_auction(state: State, seat: int) -> list[Action]:
     standing = _standing(state)
     floor = _call_key(standing.call if standing else None)
-    calls = [
+    calls: list[Action] = [
         {"type": "call", "tricks": tricks, "trump": trump}
         for tricks in range(MIN_CALL, TRICKS + 1)
         for trump in reversed(TRUMPS)
         if (tricks, TRUMP_RANK[trump]) > floor
     ]
-    return [{"type": "pass"}] + calls
+    passing: list[Action] = [{"type": "pass"}]
+    return passing + calls
 
 
-def _legal_estimate(state: State, seat: int) -> list[dict]:
-    actions = []
+def _legal_estimate(state: State, seat: int) -> list[Action]:
+    actions: list[Action] = []
     fixed = state.kind == "fixed"
     for value in _allowed_estimates(state):
         actions.append({"type": "estimate", "value": value})
@@ -366,11 +417,16 @@ def _legal_estimate(state: State, seat: int) -> list[dict]:
     return actions
 
 
-def _legal_play(state: State, seat: int) -> list[dict]:
+def _legal_play(state: State, seat: int) -> list[Action]:
     return [{"type": "play", "card": card} for card in _playable(state, seat)]
 
 
-_LEGAL = {"dash_call": _legal_dash, "auction": _legal_auction, "estimating": _legal_estimate, "playing": _legal_play}
+_LEGAL: dict[str, Callable[[State, int], list[Action]]] = {
+    "dash_call": _legal_dash,
+    "auction": _legal_auction,
+    "estimating": _legal_estimate,
+    "playing": _legal_play,
+}
 
 
 def _dash_call_count(state: State) -> int:
@@ -395,7 +451,7 @@ def _call_label(call: Call | None) -> str:
 
 
 def _estimate_limit(state: State) -> int:
-    return state.call.tricks if state.kind == "call" else TRICKS
+    return state.call.tricks if state.kind == "call" and state.call is not None else TRICKS
 
 
 def _zeros(state: State) -> int:
@@ -411,8 +467,7 @@ def _forbidden_estimate(state: State, seat: int) -> int | None:
 
 
 def _allowed_estimates(state: State) -> list[int]:
-    seat = state.turn
-    forbidden = _forbidden_estimate(state, seat)
+    forbidden = _forbidden_estimate(state, _given(state.turn))
     values = range(_estimate_limit(state) + 1)
     no_zero = _zeros(state) >= MAX_ZEROS  # Dash Callers already show 0 in "estimates".
     return [v for v in values if v != forbidden and not (v == 0 and no_zero)]
@@ -435,7 +490,7 @@ def _playable(state: State, seat: int) -> list[str]:
 # ----------------------------------------------------------------------------- apply
 
 
-_SHAPES: dict[str, tuple[dict, dict]] = {
+_SHAPES: dict[str, tuple[dict[str, type], dict[str, type]]] = {
     "dash_call": ({}, {}),
     "decline": ({}, {}),
     "call": ({"tricks": int, "trump": str}, {}),
@@ -459,7 +514,7 @@ _PHASE_WORDS = {
 }
 
 
-def apply(state: State, seat: Any, action: Any) -> State:
+def apply(state: State, seat: int, action: Action) -> State:
     if state.phase == "over":
         raise IllegalAction("The game is over.")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat != state.turn:
@@ -477,7 +532,7 @@ def _next_seat(seat: int) -> int:
     return (seat + 1) % SEATS
 
 
-def _apply_dash(state: State, seat: int, action: dict) -> State:
+def _apply_dash(state: State, seat: int, action: DashCallAction | DeclineAction) -> State:
     called = action["type"] == "dash_call"
     if called and _dash_call_count(state) >= MAX_ZEROS:
         raise IllegalAction("A Dash Call is not allowed: two players have already Dash Called.")  # RULING E2
@@ -504,7 +559,7 @@ def _next_auction_seat(state: State, after: int) -> int:
     return seat
 
 
-def _apply_call(state: State, seat: int, action: dict) -> State:
+def _apply_call(state: State, seat: int, action: CallAction) -> State:
     tricks, trump = action["tricks"], action["trump"]
     if trump not in TRUMP_RANK:
         raise IllegalAction("The trump must be one of NT, S, H, D, C.")
@@ -521,7 +576,7 @@ def _apply_call(state: State, seat: int, action: dict) -> State:
     return _after_auction_action(state, seat)
 
 
-def _apply_pass(state: State, seat: int, action: dict) -> State:
+def _apply_pass(state: State, seat: int, action: PassAction) -> State:
     state = _replace(state, auction=state.auction + (Bid(seat, None),))
     return _after_auction_action(state, seat)
 
@@ -536,7 +591,7 @@ def _after_auction_action(state: State, seat: int) -> State:
     return _replace(state, turn=_next_auction_seat(state, seat))
 
 
-def _current_deal_record(state: State) -> dict:
+def _current_deal_record(state: State) -> JSON:
     first = state.dealer + 1
     order = [(first + i) % SEATS for i in range(SEATS)]
     return {
@@ -561,6 +616,8 @@ def _redeal(state: State) -> State:
 
 def _start_call_estimates(state: State, standing: Bid) -> State:
     caller, call = standing.seat, standing.call
+    if call is None:
+        raise RuntimeError("A pass cannot stand as the call.")
     # The Call's number is the Caller's estimate.
     estimates = _set(state.estimates, caller, call.tricks)
     # RULING E5: from the seat after the Caller, skipping Dash Callers.
@@ -577,7 +634,7 @@ def _start_call_estimates(state: State, standing: Bid) -> State:
     )
 
 
-def _apply_estimate(state: State, seat: int, action: dict) -> State:
+def _apply_estimate(state: State, seat: int, action: EstimateAction) -> State:
     value = action["value"]
     trump = action.get("trump")
     _check_estimate(state, seat, value, trump)
@@ -621,14 +678,15 @@ def _check_estimate(state: State, seat: int, value: int, trump: str | None) -> N
 
 def _fixed_caller(state: State) -> int:
     """RULING E6: the highest estimate; on a tie, whoever estimated first."""
-    best = None
+    estimates = _filled(state.estimates)
+    best = state.estimate_order[0]
     for seat in state.estimate_order:
-        if best is None or state.estimates[seat] > state.estimates[best]:
+        if estimates[seat] > estimates[best]:
             best = seat
     return best
 
 
-def _apply_play(state: State, seat: int, action: dict) -> State:
+def _apply_play(state: State, seat: int, action: PlayAction) -> State:
     card = action["card"]
     hand = state.hands[seat]
     if not is_card(card) or card not in hand:
@@ -658,7 +716,7 @@ def trick_winner(plays: tuple[Play, ...] | list[Play], trump: str | None) -> int
 
 def _close_trick(state: State, plays: tuple[Play, ...]) -> State:
     winner = trick_winner(plays, state.trump)
-    tricks = state.tricks + (Trick(state.leader, plays, winner),)
+    tricks = state.tricks + (Trick(_given(state.leader), plays, winner),)
     tricks_won = _set(state.tricks_won, winner, state.tricks_won[winner] + 1)
     state = _replace(state, tricks=tricks, tricks_won=tricks_won, trick=(), leader=winner, turn=winner)
     if len(tricks) < TRICKS:
@@ -681,7 +739,7 @@ def score_round(
     caller: int,
     last_estimator: int,
     multiplier: int = 1,
-) -> dict:
+) -> JSON:
     """Score one round (RULINGS E10, E11); pure, so the rule book's examples test it directly.
 
     Returns ``with``, ``risk``, ``over_under``, ``made``, ``saaydeh`` and ``points`` (with
@@ -725,10 +783,10 @@ def score_round(
 def _finish_round(state: State) -> State:
     dash_call = [bool(c) for c in state.dash_calls]
     result = score_round(
-        list(state.estimates),
+        _filled(state.estimates),
         list(state.tricks_won),
         dash_call,
-        state.caller,
+        _given(state.caller),
         state.estimate_order[-1],
         state.multiplier,
     )
@@ -742,7 +800,7 @@ def _finish_round(state: State) -> State:
     return _start_round(state, state.round_number + 1, _next_seat(state.dealer))  # RULING E1
 
 
-def placements(totals: list[int]) -> list[list[int]]:
+def placements(totals: Sequence[int]) -> list[list[int]]:
     """RULING E13: highest total first; equal totals share the place."""
     groups: list[list[int]] = []
     for total in sorted(set(totals), reverse=True):
@@ -753,35 +811,35 @@ def placements(totals: list[int]) -> list[list[int]]:
 # ----------------------------------------------------------------------------- view & record
 
 
-def _play_json(play: Play) -> dict:
+def _play_json(play: Play) -> JSON:
     return {"seat": play.seat, "card": play.card}
 
 
-def _trick_json(leader: int | None, plays: tuple[Play, ...], winner: int | None) -> dict:
+def _trick_json(leader: int | None, plays: tuple[Play, ...], winner: int | None) -> JSON:
     return {"leader": leader, "plays": [_play_json(play) for play in plays], "winner": winner}
 
 
-def _call_json(call: Call) -> dict:
+def _call_json(call: Call) -> JSON:
     return {"tricks": call.tricks, "trump": call.trump}
 
 
-def _super_call_json(super_call: SuperCall) -> dict:
+def _super_call_json(super_call: SuperCall) -> JSON:
     return {"seat": super_call.seat, "value": super_call.value, "trump": super_call.trump}
 
 
-def _bid_json(bid: Bid) -> dict:
+def _bid_json(bid: Bid) -> JSON:
     if bid.call is None:
         return {"seat": bid.seat, "pass": True}
     return {"seat": bid.seat, "call": _call_json(bid.call)}
 
 
-def _estimate_json(estimate: Estimate) -> dict:
+def _estimate_json(estimate: Estimate) -> JSON:
     if estimate.trump is None:
         return {"seat": estimate.seat, "value": estimate.value}
     return {"seat": estimate.seat, "value": estimate.value, "trump": estimate.trump}
 
 
-def _round_record(state: State) -> dict:
+def _round_record(state: State) -> JSON:
     """The current round in docs/design.md's record shape; unknown results are None."""
     tricks = [_trick_json(trick.leader, trick.plays, trick.winner) for trick in state.tricks]
     if state.trick:
@@ -820,10 +878,10 @@ def _estimates_complete(state: State) -> bool:
     return state.phase in ("playing", "over")
 
 
-def _live_risk(state: State) -> tuple[str | None, dict | None]:
+def _live_risk(state: State) -> tuple[str | None, JSON | None]:
     if not _estimates_complete(state):
         return None, None
-    total = sum(state.estimates)
+    total = sum(_filled(state.estimates))
     over_under = "over" if total > TRICKS else "under"
     return over_under, {"seat": state.estimate_order[-1], "level": risk_level(total)}
 
@@ -846,7 +904,7 @@ _SHEET_KEYS = (
 )
 
 
-def sheet_entry(round_record: dict) -> dict:
+def sheet_entry(round_record: JSON) -> JSON:
     """A round of the record as the view's score sheet shows it (games.records.estimation adds the rest)."""
     entry = {key: round_record[key] for key in _SHEET_KEYS}
     auction = round_record["deals"][-1]["auction"] if round_record["deals"] else []
@@ -855,12 +913,14 @@ def sheet_entry(round_record: dict) -> dict:
     return entry
 
 
-def _standing_json(state: State) -> dict | None:
+def _standing_json(state: State) -> JSON | None:
     standing = _standing(state)
-    return None if standing is None else {"seat": standing.seat, **_call_json(standing.call)}
+    if standing is None or standing.call is None:
+        return None
+    return {"seat": standing.seat, **_call_json(standing.call)}
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> JSON:
     over = state.phase == "over"
     over_under, risk = _live_risk(state)
     trump = state.trump
@@ -903,19 +963,19 @@ def view(state: State, seat: int | None) -> dict:
         "last_trick": _trick_json(tricks[-1].leader, tricks[-1].plays, tricks[-1].winner) if tricks else None,
         "played_cards": [p.card for t in tricks for p in t.plays] + [p.card for p in state.trick],
         "tricks_won": list(state.tricks_won),
-        "bust": [estimates[s] is not None and state.tricks_won[s] > estimates[s] for s in range(SEATS)],
+        "bust": [(estimate := estimates[s]) is not None and state.tricks_won[s] > estimate for s in range(SEATS)],
         "avoid": [list(a) for a in state.avoid],
         "multiplier": state.multiplier,
     }
 
 
-def record(state: State) -> dict:
+def record(state: State) -> Record:
     rounds = list(state.history)
     if state.phase != "over":
         rounds.append(_round_record(state))
     over = state.phase == "over"
     players = state.players
-    return json.loads(
+    written: Record = json.loads(
         json.dumps(
             {
                 "game": name,
@@ -929,6 +989,7 @@ def record(state: State) -> dict:
             }
         )
     )
+    return written
 
 
 # ----------------------------------------------------------------------------- serialisation
@@ -949,23 +1010,23 @@ def dumps(state: State) -> str:
     return codec.dumps(data)
 
 
-def _tuples(rows: list[list]) -> tuple[tuple, ...]:
+def _tuples(rows: list[list[Any]]) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple(row) for row in rows)
 
 
-def _call_from(data: dict) -> Call:
+def _call_from(data: JSON) -> Call:
     return Call(data["tricks"], data["trump"])
 
 
-def _bid_from(data: dict) -> Bid:
+def _bid_from(data: JSON) -> Bid:
     return Bid(data["seat"], _call_from(data["call"]) if "call" in data else None)
 
 
-def _plays_from(plays: list[dict]) -> tuple[Play, ...]:
+def _plays_from(plays: list[JSON]) -> tuple[Play, ...]:
     return tuple(Play(play["seat"], play["card"]) for play in plays)
 
 
-def _trick_from(data: dict) -> Trick:
+def _trick_from(data: JSON) -> Trick:
     return Trick(data["leader"], _plays_from(data["plays"]), data["winner"])
 
 
@@ -1009,7 +1070,8 @@ def loads(text: str) -> State:
     )
 
 
-_APPLY = {
+# Each is handed only an action of its own type: ``apply`` checked the shape against _SHAPES.
+_APPLY: dict[str, Callable[[State, int, Any], State]] = {
     "dash_call": _apply_dash,
     "decline": _apply_dash,
     "call": _apply_call,

@@ -4,6 +4,7 @@ they are given and which options (each engine then checks the count and the valu
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 
 def player_count(players: object) -> int:
@@ -18,7 +19,7 @@ def player_count(players: object) -> int:
     raise ValueError("Players must be a number of players or a list of player names.")
 
 
-def given_options(options: object, names: Iterable[str], game: str) -> dict:
+def given_options(options: object, names: Iterable[str], game: str) -> dict[str, Any]:
     """``options`` as given (None: none), refusing anything but a mapping of the game's option names."""
     if options is None:
         return {}

@@ -46,11 +46,13 @@ Tests build hand-made positions with :func:`scenario`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, seeded_rng
+from games.engines.contract import JSON, Record
 from games.engines.options import given_options, player_count
 
 name = "sita"
@@ -83,6 +85,19 @@ PENALTY = (0,) + tuple(penalty(card) for card in range(1, DECK_SIZE + 1))
 Row = tuple[int, ...]
 
 
+class ChooseAction(TypedDict):
+    type: Literal["choose"]
+    card: int
+
+
+class TakeRowAction(TypedDict):
+    type: Literal["take_row"]
+    row: int  # 0-3
+
+
+Action = ChooseAction | TakeRowAction
+
+
 @dataclass(frozen=True)
 class State:
     players_given: int | tuple[str, ...]  # As given to new_game, for the record.
@@ -99,15 +114,15 @@ class State:
     earlier: tuple[int, ...]  # Tally of the finished matches before this one.
     dealt: tuple[tuple[int, ...], ...]  # Hands as dealt this match (record only).
     start_rows: tuple[Row, ...]
-    turns: tuple[dict, ...]  # Finished turns of this match, record-shaped.
-    past: tuple[dict, ...]  # Record rounds of finished matches before this one.
+    turns: tuple[JSON, ...]  # Finished turns of this match, record-shaped.
+    past: tuple[JSON, ...]  # Record rounds of finished matches before this one.
     over: bool = False
 
 
 # ---------------------------------------------------------------- setup
 
 
-def validate_options(players: Any, options: dict | None) -> dict:
+def validate_options(players: Any, options: JSON | None) -> JSON:
     """The full options ``{"matches": 1..10}``; ValueError for anything else (RULING T6)."""
     count = player_count(players)
     if not min_players <= count <= max_players:
@@ -128,7 +143,7 @@ def _deal(seed: int | str, match: int, n: int) -> tuple[tuple[tuple[int, ...], .
     return hands, tuple((card,) for card in starters)
 
 
-def new_game(players: Any, options: dict | None, seed: int | str) -> State:
+def new_game(players: Any, options: JSON | None, seed: int | str) -> State:
     opts = validate_options(players, options)
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         raise ValueError("The seed must be an integer or a string.")
@@ -147,7 +162,7 @@ def _fresh_match(
     hands: tuple[tuple[int, ...], ...],
     rows: tuple[Row, ...],
     earlier: tuple[int, ...],
-    past: tuple[dict, ...],
+    past: tuple[JSON, ...],
     turn: int = 1,
 ) -> State:
     return State(
@@ -215,7 +230,7 @@ def to_act(state: State) -> list[int]:
     return [seat for seat, card in enumerate(state.chosen) if card is None]
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in to_act(state):
         return []
     if state.pending is not None:
@@ -247,7 +262,7 @@ def placements(state: State) -> list[list[int]]:
 # ---------------------------------------------------------------- actions
 
 
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: int, action: Action) -> State:
     _check_seat(state, seat)
     if not isinstance(action, dict) or action.get("type") not in ("choose", "take_row"):
         raise IllegalAction("Unknown action: expected 'choose' or 'take_row'.")
@@ -296,7 +311,7 @@ def _take_row(state: State, seat: int, row: int) -> State:
 
 def _reveal(state: State) -> State:
     """RULING T3: all cards are revealed, then placed lowest first."""
-    chosen = state.chosen
+    chosen = tuple(card for card in state.chosen if card is not None)  # every seat's, by now
     hands = tuple(tuple(c for c in hand if c != chosen[seat]) for seat, hand in enumerate(state.hands))
     state = replace(state, hands=hands)
     lowest = min(chosen)
@@ -306,10 +321,10 @@ def _reveal(state: State) -> State:
     return _place_rest(state, state.rows, state.taken, [])
 
 
-def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...], ...], placed: list[dict]) -> State:
+def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...], ...], placed: list[JSON]) -> State:
     """Place the turn's cards not yet placed, ascending, then close the turn."""
     done = {entry["card"] for entry in placed}
-    order = sorted((card, seat) for seat, card in enumerate(state.chosen) if card not in done)
+    order = sorted((card, seat) for seat, card in enumerate(state.chosen) if card is not None and card not in done)
     for card, seat in order:
         row = target_row(rows, card)
         assert row is not None, "only the lowest card can be too low"
@@ -332,7 +347,7 @@ def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...
     return _end_match(state)
 
 
-def target_row(rows: tuple[Row, ...] | list, card: int) -> int | None:
+def target_row(rows: Sequence[Sequence[int]], card: int) -> int | None:
     """The row whose last card is the closest below ``card``; None when it is too low."""
     best = None
     best_end = 0
@@ -379,7 +394,7 @@ def _phase(state: State) -> str:
     return "taking" if state.pending is not None else "choosing"
 
 
-def _revealed(state: State) -> dict | None:
+def _revealed(state: State) -> JSON | None:
     """The last revealed turn of this match; never a choice made before every seat has chosen (RULING T2).
 
     None at a match's first turn: the previous match's cards would mix with the new deal.
@@ -398,7 +413,7 @@ def _revealed(state: State) -> dict | None:
     return None
 
 
-def _turn_penalties(turns: tuple[dict, ...] | list, n: int) -> list[list[int]]:
+def _turn_penalties(turns: Sequence[JSON], n: int) -> list[list[int]]:
     result = []
     for turn in turns:
         points = [0] * n
@@ -408,11 +423,11 @@ def _turn_penalties(turns: tuple[dict, ...] | list, n: int) -> list[list[int]]:
     return result
 
 
-def _finished_rounds(state: State) -> list[dict]:
+def _finished_rounds(state: State) -> list[JSON]:
     return list(state.past) + ([_round_record(state)] if state.over else [])
 
 
-def _score_sheet(state: State) -> list[dict]:
+def _score_sheet(state: State) -> list[JSON]:
     sheet = []
     running = [0] * state.n
     for entry in _finished_rounds(state):
@@ -421,21 +436,20 @@ def _score_sheet(state: State) -> list[dict]:
     return sheet
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> JSON:
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < state.n):
         raise ValueError("There is no such seat.")
-    own = seat is not None
     sheet = _score_sheet(state)
     # Between turns the locked choice is the viewer's own secret; others learn only "chosen".
-    my_choice = state.chosen[seat] if own and state.pending is None else None
+    my_choice = state.chosen[seat] if seat is not None and state.pending is None else None
     return {
         "game": name,
         "players": state.n,
         "seat": seat,
         "phase": _phase(state),
         "to_act": to_act(state),
-        "legal_actions": legal_actions(state, seat) if own else [],
-        "hand": list(state.hands[seat]) if own else None,
+        "legal_actions": legal_actions(state, seat) if seat is not None else [],
+        "hand": list(state.hands[seat]) if seat is not None else None,
         "my_choice": my_choice,
         "hand_counts": [len(hand) for hand in state.hands],
         "round_number": state.match,
@@ -461,7 +475,7 @@ def view(state: State, seat: int | None) -> dict:
 # ---------------------------------------------------------------- record and storage
 
 
-def _round_record(state: State) -> dict:
+def _round_record(state: State) -> JSON:
     return {
         "number": state.match,
         "hands": [list(hand) for hand in state.dealt],
@@ -471,7 +485,7 @@ def _round_record(state: State) -> dict:
     }
 
 
-def record(state: State) -> dict:
+def record(state: State) -> Record:
     """docs/design.md's record: one round per match, hidden cards included (for history)."""
     given = state.players_given
     return {

@@ -47,7 +47,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import (
@@ -61,6 +61,7 @@ from games.engines.cards import (
     sort_hand,
     suit_of,
 )
+from games.engines.contract import JSON, Record
 from games.engines.options import given_options, player_count
 
 name = "sitaratas"
@@ -73,6 +74,20 @@ DEFAULT_OPTIONS = {"deck": "classic", "order": "up_down"}
 OPTION_VALUES = {"deck": ("classic", "jokers"), "order": ("up_down", "down_up")}
 EXACT_BONUS = 5
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+class BidAction(TypedDict):
+    type: Literal["bid"]
+    bid: int
+
+
+class PlayAction(TypedDict):
+    type: Literal["play"]
+    card: str
+    joker: NotRequired[Literal["high", "low"]]  # a joker only (RULING S6)
+
+
+Action = BidAction | PlayAction
 
 
 class Play(NamedTuple):
@@ -127,7 +142,7 @@ def _table_size(players: object) -> int:
     return count
 
 
-def validate_options(players: object, options: dict | None) -> dict:
+def validate_options(players: object, options: JSON | None) -> JSON:
     _table_size(players)
     options = given_options(options, DEFAULT_OPTIONS, "Sitaratas")
     full = {**DEFAULT_OPTIONS, **options}
@@ -163,8 +178,9 @@ def _deal(
     rest = pack[n * cards :]
     if rest:
         # A random undealt card is the indicator; a joker indicator means no trump suit.
-        indicator: str | None = rng.choice(rest)
-        trump = None if is_joker(indicator) else suit_of(indicator)
+        drawn = rng.choice(rest)
+        indicator: str | None = drawn
+        trump = None if is_joker(drawn) else suit_of(drawn)
     else:
         # The whole classic deck is dealt: the trump suit is drawn from the four suits.
         indicator, trump = None, rng.choice(SUITS)
@@ -183,12 +199,12 @@ def _start_round(state: State, number: int, past: tuple[Round, ...], totals: tup
     )
 
 
-def new_game(players: object, options: dict | None, seed: int | str) -> State:
+def new_game(players: object, options: JSON | None, seed: int | str) -> State:
     full = validate_options(players, options)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise ValueError("The seed must be an integer or a string.")
     n = _table_size(players)
-    given = tuple(players) if isinstance(players, (list, tuple)) else players
+    given = tuple(players) if isinstance(players, (list, tuple)) else n
     first_dealer = seeded_rng(seed, "dealer").randrange(n)  # RULING S1
     blank = Round(0, 0, first_dealer, (), None, None, (), (), (), None)
     state = State(given, n, full["deck"], full["order"], seed, first_dealer, (), blank, (), 0, (), (0,) * n, False)
@@ -349,14 +365,14 @@ def to_act(state: State) -> list[int]:
     return [(state.leader + len(state.plays)) % state.n]
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in to_act(state):
         return []
     if None in state.round.bids:
         forbidden = forbidden_bid(state) if seat == state.round.dealer else None
         return [{"type": "bid", "bid": bid} for bid in range(state.round.cards + 1) if bid != forbidden]
     hand = sort_hand(state.hands[seat], state.round.trump)
-    actions: list[dict] = []
+    actions: list[Action] = []
     for card in playable_cards(hand, led_suit(state.plays), state.round.trump):
         if is_joker(card):
             # A joker gives two actions: it must be declared HIGH or LOW (RULING S6).
@@ -367,7 +383,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return actions
 
 
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: int, action: Action) -> State:
     if state.over:
         raise IllegalAction("The game is over.")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
@@ -382,12 +398,14 @@ def apply(state: State, seat: int, action: dict) -> State:
         raise IllegalAction("Unknown action: a Sitaratas action is a bid or a play.")
     if kind != expected:
         raise IllegalAction(f"It is time to {expected}, not to {kind}.")
-    if kind == "bid":
-        return _apply_bid(state, seat, check_action_shape(action, {"bid": int}))
-    return _apply_play(state, seat, check_action_shape(action, {"card": str}, {"joker": str}))
+    if action["type"] == "bid":
+        check_action_shape(action, {"bid": int})
+        return _apply_bid(state, seat, action)
+    check_action_shape(action, {"card": str}, {"joker": str})
+    return _apply_play(state, seat, action)
 
 
-def _apply_bid(state: State, seat: int, action: dict) -> State:
+def _apply_bid(state: State, seat: int, action: BidAction) -> State:
     bid, cards = action["bid"], state.round.cards
     if not 0 <= bid <= cards:
         raise IllegalAction(f"A bid must be between 0 and {cards}.")
@@ -398,7 +416,7 @@ def _apply_bid(state: State, seat: int, action: dict) -> State:
     return dataclasses.replace(state, round=state.round._replace(bids=bids))
 
 
-def _apply_play(state: State, seat: int, action: dict) -> State:
+def _apply_play(state: State, seat: int, action: PlayAction) -> State:
     card, joker = action["card"], action.get("joker")
     _check_play(state, seat, card, joker)
     hand = state.hands[seat]
@@ -430,14 +448,16 @@ def _check_play(state: State, seat: int, card: str, joker: str | None) -> None:
     if card in playable_cards(state.hands[seat], led_suit(state.plays), state.round.trump):
         return
     led, trump = led_suit(state.plays), state.round.trump
-    if any(not is_joker(held) and suit_of(held) == led for held in state.hands[seat]):
+    if led is not None and any(not is_joker(held) and suit_of(held) == led for held in state.hands[seat]):
         raise IllegalAction(f"You must follow suit ({SUIT_NAMES[led]}) or play a joker.")
-    raise IllegalAction(f"You cannot follow suit, so you must play trump ({SUIT_NAMES[trump]}) or a joker.")
+    # Only a trump suit can make a card unplayable once the led suit cannot be followed.
+    raise IllegalAction(f"You cannot follow suit, so you must play trump ({SUIT_NAMES.get(trump or '')}) or a joker.")
 
 
 def _finish_round(state: State) -> State:
     round_ = state.round
-    points = tuple(round_points(bid, won) for bid, won in zip(round_.bids, round_.tricks_won))
+    # Every seat has bid by the round's last trick (``or 0`` only tells the type so).
+    points = tuple(round_points(bid or 0, won) for bid, won in zip(round_.bids, round_.tricks_won))
     round_ = round_._replace(points=points)
     totals = tuple(total + gained for total, gained in zip(state.totals, points))
     if round_.number == len(schedule(state.n, state.order)):
@@ -448,14 +468,14 @@ def _finish_round(state: State) -> State:
 # --------------------------------------------------------------------------- views and records
 
 
-def _play_json(play: Play) -> dict:
-    shown: dict = {"seat": play.seat, "card": play.card}
+def _play_json(play: Play) -> JSON:
+    shown: JSON = {"seat": play.seat, "card": play.card}
     if play.joker is not None:
         shown["joker"] = play.joker
     return shown
 
 
-def _trick_json(trick: Trick) -> dict:
+def _trick_json(trick: Trick) -> JSON:
     return {"leader": trick.leader, "plays": [_play_json(play) for play in trick.plays], "winner": trick.winner}
 
 
@@ -463,12 +483,12 @@ def _finished_rounds(state: State) -> tuple[Round, ...]:
     return state.past + (state.round,) if state.over else state.past
 
 
-def _last_trick(state: State) -> dict | None:
+def _last_trick(state: State) -> JSON | None:
     # Only this round's: a card played in an earlier round may be in someone's hand now.
     return _trick_json(state.round.tricks[-1]) if state.round.tricks else None
 
 
-def _score_sheet(state: State) -> list[dict]:
+def _score_sheet(state: State) -> list[JSON]:
     return [
         {
             "number": round_.number,
@@ -488,7 +508,7 @@ def _placements(state: State) -> list[list[int]]:
     return [[seat] for seat in ranking(state.totals)] if state.over else []
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> JSON:
     round_ = state.round
     acting = to_act(state)
     dealer_to_bid = not state.over and acting == [round_.dealer] and None in round_.bids
@@ -524,7 +544,7 @@ def view(state: State, seat: int | None) -> dict:
     }
 
 
-def _round_record(state: State, round_: Round) -> dict:
+def _round_record(state: State, round_: Round) -> JSON:
     tricks = [_trick_json(trick) for trick in round_.tricks]
     if round_ is state.round and state.plays:
         # The trick in progress has happened too; its winner is not known yet.
@@ -545,7 +565,7 @@ def _round_record(state: State, round_: Round) -> dict:
     }
 
 
-def record(state: State) -> dict:
+def record(state: State) -> Record:
     return {
         "game": name,
         "players": list(state.players) if isinstance(state.players, tuple) else state.players,
@@ -567,16 +587,16 @@ def dumps(state: State) -> str:
     return codec.dumps(fields, sort_keys=True)
 
 
-def _tuples(value: object) -> object:
+def _tuples(value: Any) -> Any:
     return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
 
 
-def _trick_from(data: list) -> Trick:
+def _trick_from(data: list[Any]) -> Trick:
     leader, plays, winner = data
     return Trick(leader, tuple(Play(*play) for play in plays), winner)
 
 
-def _round_from(data: list) -> Round:
+def _round_from(data: list[Any]) -> Round:
     number, cards, dealer, dealt, indicator, trump, bids, tricks, tricks_won, points = data
     return Round(
         number,

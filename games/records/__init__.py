@@ -3,24 +3,32 @@
 What the site does with a game's record (docs/design.md, "The record") and with the score
 sheet an engine's view carries: the one score-sheet builder that live play and history share
 (``sheet``), replay steps (``replay``), placements to places (``places``), and each game's own
-part of these in ``games.records.<game>`` (its sheet rows, replay steps and profile figures).
+part of these in ``games.records.<game>`` (its sheet rows, replay steps and profile figures),
+which the catalogue (``games.catalog``) holds as each game's ``records`` (:class:`GameRecords`).
 Words for people are left to the Django edge: a helper here returns values, or messages marked
 with ``gettext_noop`` and their arguments, which the edge translates (``games.sheets``).
 """
 
 from __future__ import annotations
 
-import importlib
-from functools import cache
-from types import ModuleType
+from typing import Protocol
+
+from games.engines.contract import JSON, Record
 
 
-@cache
-def for_game(game: str) -> ModuleType:
-    """``games.records.<game>``: that game's sheet rows, replay steps and profile figures."""
-    if not game.isidentifier():
-        raise ValueError(f"Unknown game: {game!r}.")
-    return importlib.import_module(f"games.records.{game}")
+class GameRecords(Protocol):
+    """One game's record helpers: the module ``games.records.<game>``."""
+
+    @property
+    def POINTS(self) -> str: ...  # the key of a sheet entry's points ("penalties" in SITA)
+
+    def sheet_entry(self, round_record: JSON) -> JSON: ...
+
+    def sheet_row(self, entry: JSON, seats: int) -> JSON: ...
+
+    def replay_steps(self, record: Record) -> list[JSON]: ...
+
+    def profile_figures(self, played: list[tuple[Record, int]]) -> list[tuple[str, str]]: ...
 
 
 def gettext_noop(message: str) -> str:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from games.engines.contract import JSON, Record
 from games.engines.estimation import SEATS
 from games.engines.estimation import sheet_entry as view_entry
 from games.records import gettext_noop, rate
@@ -19,7 +20,7 @@ DASH_CALL = {
 DASH_CALL_POINTS = {"over": 25, "under": 33}  # RULING E9
 
 
-def sheet_entry(round_record: dict) -> dict:
+def sheet_entry(round_record: JSON) -> JSON:
     """A record round as a score-sheet entry: the engine view's entry, and what only the record
     keeps (the dealer, the redeals, the Super Calls)."""
     entry = view_entry(round_record)
@@ -29,7 +30,7 @@ def sheet_entry(round_record: dict) -> dict:
     return entry
 
 
-def sheet_row(entry: dict, seats: int) -> dict:
+def sheet_row(entry: JSON, seats: int) -> JSON:
     risk = entry["risk"] or {}
     super_calls = entry.get("super_calls", {})
     cells = [
@@ -65,7 +66,7 @@ def sheet_row(entry: dict, seats: int) -> dict:
     }
 
 
-def points_note(entry: dict, seat: int) -> list[tuple[str, dict | None]]:
+def points_note(entry: JSON, seat: int) -> list[tuple[str, JSON | None]]:
     """One seat's points in a round explained, as parts: ``(message, values)`` to translate and
     fill, or ``(text, None)`` to write as it is. Joined in English (``explain_points``):
     ``"+27: made 7 (10 + 7) + 10 Caller"``, ``"-12: missed 5, took 3 (-2) - 10 Caller"``,
@@ -75,7 +76,7 @@ def points_note(entry: dict, seat: int) -> list[tuple[str, dict | None]]:
     made = entry["made"][seat]
     took, estimate = entry["tricks_won"][seat], entry["estimate"][seat]
     sign = "+" if made else "-"
-    parts: list[tuple[str, dict | None]] = [(f"{entry['points'][seat]:+d}: ", None)]
+    parts: list[tuple[str, JSON | None]] = [(f"{entry['points'][seat]:+d}: ", None)]
     extras: list[tuple[int, str]] = []
     if entry["dash_call"][seat]:
         kind = "over" if entry["over_under"] == "over" else "under"
@@ -107,7 +108,7 @@ def points_note(entry: dict, seat: int) -> list[tuple[str, dict | None]]:
     return parts
 
 
-def _caller_and_risk(entry: dict, seat: int) -> list[tuple[int, str]]:
+def _caller_and_risk(entry: JSON, seat: int) -> list[tuple[int, str]]:
     extras = []
     if seat == entry["caller"]:
         extras.append((10, gettext_noop("Caller")))
@@ -119,7 +120,7 @@ def _caller_and_risk(entry: dict, seat: int) -> list[tuple[int, str]]:
     return extras
 
 
-def explain_points(entry: dict, seat: int) -> str:
+def explain_points(entry: JSON, seat: int) -> str:
     """The note of ``points_note`` in English, as the record's readers without the site see it."""
     return "".join(text % values if values else text for text, values in points_note(entry, seat))
 
@@ -127,13 +128,13 @@ def explain_points(entry: dict, seat: int) -> str:
 # --- replay and profile -------------------------------------------------------------------
 
 
-def replay_deal(round_record: dict, seats: int) -> tuple[list[list[str]], list[int | None]]:
+def replay_deal(round_record: JSON, seats: int) -> tuple[list[list[str]], list[int | None]]:
     """The hands of the deal that was played (the last after any redeals) and each estimate."""
     deal = round_record["deals"][-1] if round_record["deals"] else {"hands": [[] for _ in range(seats)]}
     return [list(hand) for hand in deal["hands"]], round_record["estimate"]
 
 
-def profile_figures(played: list[tuple[dict, int]]) -> list[tuple[str, str]]:
+def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
     """For a player's finished games (record, seat): how often they made their estimate, as Caller
     and after a Dash Call."""
     made = rounds = calls_made = calls = dash_made = dashes = 0
@@ -157,5 +158,5 @@ def profile_figures(played: list[tuple[dict, int]]) -> list[tuple[str, str]]:
     ]
 
 
-def replay_steps(record: dict) -> list[dict]:
+def replay_steps(record: Record) -> list[JSON]:
     return trick_steps(record, replay_deal)

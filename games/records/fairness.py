@@ -27,9 +27,11 @@ import hmac
 import json
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
-from games.engines import get_engine
+from games.engines.contract import Engine
 
 VERSION = "fair-v2"
 V1 = "fair-v1"
@@ -80,7 +82,7 @@ class SeatInput:
     account: int
     value: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "by": self.by, "account": self.account, "value": self.value}
 
 
@@ -165,12 +167,14 @@ def canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
-def dealt(round_record: dict) -> dict:
+def dealt(round_record: dict[str, Any]) -> dict[str, Any]:
     """What the shuffle decided in one round of a record: hands (every deal's, in Estimation),
     the indicator card, SITA's starting rows and the dealer."""
     if not isinstance(round_record, dict):
         return {"not a round": round_record}
-    picked = {key: round_record[key] for key in ("dealer", "hands", "indicator", "rows") if key in round_record}
+    picked: dict[str, Any] = {
+        key: round_record[key] for key in ("dealer", "hands", "indicator", "rows") if key in round_record
+    }
     deals = round_record.get("deals")
     if isinstance(deals, list):
         picked["deals"] = [deal.get("hands") if isinstance(deal, dict) else deal for deal in deals]
@@ -195,7 +199,7 @@ class Check:
         mark = "✓" if self.ok else "·" if self.ok is None else "✗"
         return f"{mark} {self.name}: {self.detail}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "ok": self.ok, "detail": self.detail}
 
 
@@ -207,7 +211,7 @@ class Malformed(NotVerifiable):
     """A record whose fairness data or shape is not what the protocol writes: nothing is checked."""
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int  # not bool, not float
 
 
@@ -215,7 +219,9 @@ def _is_hex64(value: object) -> bool:
     return isinstance(value, str) and bool(_HEX64.fullmatch(value))
 
 
-def check_record(record: object, noted_commitment: str | None = None) -> list[Check]:
+def check_record(
+    record: object, *, engines: Mapping[str, Engine[Any, Any]], noted_commitment: str | None = None
+) -> list[Check]:
     """Every check of one record, in order.
 
     Raises ``NotVerifiable`` when there is nothing to check (no fairness data, an unknown
@@ -257,7 +263,7 @@ def check_record(record: object, noted_commitment: str | None = None) -> list[Ch
         said = f"HMAC-SHA256(secret, fair-v1 message: commitment ‖ values ‖ table {fair['table']})"
     same = seed == record["seed"] and seed == fair["seed"] and digest == fair["hmac"]
     checks.append(Check("seed", same, f"{said} gives seed {seed}; the record says {record['seed']}"))
-    checks.extend(_check_deals(record, fair, seed))
+    checks.extend(_check_deals(record, fair, seed, engines))
     return checks
 
 
@@ -283,7 +289,7 @@ def _timing(commitment: str, noted: str | None) -> Check:
     )
 
 
-def _inputs(fair: dict, record: dict, version: str) -> Check:
+def _inputs(fair: dict[str, Any], record: dict[str, Any], version: str) -> Check:
     """The record's shape and fairness data: everything the other checks read, so that they
     cannot crash. Anything amiss raises ``Malformed``, naming every problem found."""
     problems = []
@@ -325,7 +331,7 @@ def _inputs(fair: dict, record: dict, version: str) -> Check:
             if not (isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and isinstance(entry[1], dict)):
                 problems.append(f"action {number} is not [seat, action]")
                 break
-    if problems:
+    if problems or not isinstance(values, list):
         raise Malformed(f"The record cannot be checked ({version}): " + "; ".join(problems) + ".")
     players = sum(1 for entry in values if entry["by"] != BY_BOT)
     if version == VERSION:
@@ -361,7 +367,9 @@ def _same(first: object, second: object) -> bool:
         return False  # NaN or something JSON cannot hold: not the replay's
 
 
-def _check_deals(record: dict, fair: dict, seed: int) -> list[Check]:
+def _check_deals(
+    record: dict[str, Any], fair: dict[str, Any], seed: int, engines: Mapping[str, Engine[Any, Any]]
+) -> list[Check]:
     """Replay the actions from the derived seed; each round's dealt cards must be the record's.
 
     Every action must be, exactly as written (canonical JSON), one the engine offered that seat
@@ -369,7 +377,7 @@ def _check_deals(record: dict, fair: dict, seed: int) -> list[Check]:
     names the round whose deal differs.
     """
     try:
-        engine = get_engine(record["game"])
+        engine = engines[record["game"]]  # the games the site offers (games.catalog.ENGINES)
         state = engine.new_game(record["players"], record["options"], seed)
     except Exception as error:  # noqa: BLE001 - anything the engine refuses is the record's fault
         return [Check("game", False, f"the engine cannot start this game: {error}")]

@@ -7,33 +7,28 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.engines import get_engine
 from games.engines.cards import sort_hand
-from games.records import for_game
+from games.engines.contract import JSON, ActionT, Engine, Record, StateT
 from games.records.sheet import complete
 
-Deal = Callable[[dict, int], tuple[list[list[str]], list]]
+Deal = Callable[[JSON, int], tuple[list[list[str]], list[Any]]]
 
 
-def rebuild(game: str, players: Any, options: dict, seed: int, actions: Iterable[tuple[int, dict]]) -> Any:
+def rebuild(
+    engine: Engine[StateT, ActionT], players: Any, options: JSON, seed: int, actions: Iterable[tuple[int, ActionT]]
+) -> StateT:
     """The state after ``actions`` (seat, action), in order, from the game's deal."""
-    engine = get_engine(game)
     state = engine.new_game(players, options, seed)
     for seat, action in actions:
         state = engine.apply(state, seat, action)
     return state
 
 
-def replay_steps(record: dict) -> list[dict]:
-    """Every step of a game, as its own records module makes them."""
-    return for_game(record["game"]).replay_steps(record)
-
-
-def trick_steps(record: dict, deal: Deal) -> list[dict]:
+def trick_steps(record: Record, deal: Deal) -> list[JSON]:
     """Per round a deal, then one step per trick, each hand as held when the trick began.
 
     ``deal(round_record, seats)`` gives the round's hands and what each seat declared."""
-    steps: list[dict] = []
+    steps: list[JSON] = []
     seats = len(record["totals"])
     totals = [0] * seats
     for round_record in record["rounds"]:

@@ -10,20 +10,21 @@ over.
 
 from __future__ import annotations
 
-from games.records import for_game
+from games.engines.contract import JSON, Record
+from games.records import GameRecords
 
 
-def complete(points: list | None) -> bool:
+def complete(points: object) -> bool:
     """Whether a round's points (or penalties) are all known: the round is over."""
     return isinstance(points, list) and bool(points) and all(isinstance(p, int) for p in points)
 
 
-def score_sheet(game: str, entries: list[dict], seats: int) -> dict:
+def score_sheet(rules: GameRecords, game: str, entries: list[JSON], seats: int) -> JSON:
     """``{"game", "rows", "totals", "running"}``: one row per completed round, each cell with the
     seat's running ``total``; ``running`` the totals after each round (for the chart)."""
-    rules = for_game(game)
     totals = [0] * seats
-    rows, running = [], []
+    rows: list[JSON] = []
+    running: list[list[int]] = []
     for entry in entries:
         points = entry[rules.POINTS]
         if not complete(points):
@@ -37,8 +38,7 @@ def score_sheet(game: str, entries: list[dict], seats: int) -> dict:
     return {"game": game, "rows": rows, "totals": totals, "running": running}
 
 
-def record_sheet(record: dict) -> dict:
+def record_sheet(rules: GameRecords, record: Record) -> JSON:
     """The score sheet of a record (history): its rounds made entries by the game's own module."""
-    rules = for_game(record["game"])
     entries = [rules.sheet_entry(round_record) for round_record in record["rounds"]]
-    return score_sheet(record["game"], entries, len(record["totals"]))
+    return score_sheet(rules, record["game"], entries, len(record["totals"]))

@@ -3,6 +3,7 @@ record has the turns), replay steps and the profile's figures."""
 
 from __future__ import annotations
 
+from games.engines.contract import JSON, Record
 from games.engines.sita import penalty
 from games.records import gettext_noop
 from games.records.sheet import complete
@@ -10,7 +11,7 @@ from games.records.sheet import complete
 POINTS = "penalties"
 
 
-def turn_penalties(turn: dict, seats: int) -> list[int]:
+def turn_penalties(turn: JSON, seats: int) -> list[int]:
     """The penalty points each seat took in one turn."""
     taken = [0] * seats
     for placement in turn["placements"]:
@@ -18,7 +19,7 @@ def turn_penalties(turn: dict, seats: int) -> list[int]:
     return taken
 
 
-def sheet_entry(round_record: dict) -> dict:
+def sheet_entry(round_record: JSON) -> JSON:
     """A record round (one match) as a score-sheet entry, with its turns' penalties."""
     seats = len(round_record["hands"])
     return {
@@ -28,7 +29,7 @@ def sheet_entry(round_record: dict) -> dict:
     }
 
 
-def sheet_row(entry: dict, seats: int) -> dict:
+def sheet_row(entry: JSON, seats: int) -> JSON:
     # The engine view's entries have no turns: the live table shows only this match's turns.
     turns = [{"number": number, "penalties": taken} for number, taken in enumerate(entry.get("turns", []), start=1)]
     return {
@@ -38,9 +39,9 @@ def sheet_row(entry: dict, seats: int) -> dict:
     }
 
 
-def replay_steps(record: dict) -> list[dict]:
+def replay_steps(record: Record) -> list[JSON]:
     """Per match a deal, then one step per turn: the rows before and after it and what each took."""
-    steps: list[dict] = []
+    steps: list[JSON] = []
     seats = len(record["totals"])
     totals = [0] * seats
     for round_record in record["rounds"]:
@@ -84,7 +85,7 @@ def replay_steps(record: dict) -> list[dict]:
     return steps
 
 
-def profile_figures(played: list[tuple[dict, int]]) -> list[tuple[str, str]]:
+def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
     """For a player's finished games (record, seat): the average penalty per match."""
     penalties = [r["penalties"][seat] for record, seat in played for r in record["rounds"] if r.get("penalties")]
     average = f"{sum(penalties) / len(penalties):.1f}" if penalties else "—"

@@ -29,7 +29,8 @@ SUIT_NAMES = {
     "D": gettext_lazy("Diamonds"),
     "C": gettext_lazy("Clubs"),
 }
-TRUMP_NAMES = {**SUIT_NAMES, "NT": gettext_lazy("No trump"), None: gettext_lazy("No trump")}
+TRUMP_NAMES: dict[str | None, object] = {"NT": gettext_lazy("No trump"), None: gettext_lazy("No trump")}
+TRUMP_NAMES.update(SUIT_NAMES)
 
 
 # Cards and buttons are built with markupsafe's escape, which is in C, and f-strings: the live

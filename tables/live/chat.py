@@ -13,6 +13,7 @@ P25), and no one gets the messages of a person they muted (RULING P28).
 from __future__ import annotations
 
 import json
+from typing import Any, TypeGuard
 
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext_lazy as _
@@ -27,7 +28,7 @@ COMMANDS = {"chat_sync", "chat_send", "chat_report", "chat_mute", "chat_unmute",
 _RESYNC_AFTER = {"chat_send"}
 
 
-def is_chat_command(content: object) -> bool:
+def is_chat_command(content: object) -> TypeGuard[dict[str, Any]]:
     return isinstance(content, dict) and content.get("command") in COMMANDS
 
 
@@ -49,7 +50,10 @@ def _on(value: object) -> bool:
 
 def _post(table_id: int, user: User, content: dict) -> dict:
     message = services.message_post(
-        table_id=table_id, user=user, channel=content.get("channel"), text=content.get("text")
+        table_id=table_id,
+        user=user,
+        channel=content.get("channel"),  # type: ignore[arg-type]  # the service refuses what is not a channel
+        text=content.get("text"),
     )
     return broadcast.message_payload(message, author_name=user.name)
 
@@ -78,6 +82,11 @@ class ChatSocketMixin:
     """The chat half of the table consumer (it provides ``user``, ``table_id``, ``snapshot``)."""
 
     chat_muted: frozenset[int] = frozenset()
+    # Provided by the consumer this is mixed into.
+    user: User
+    table_id: int
+    snapshot: Any
+    send: Any
 
     async def chat_receive(self, content: dict) -> None:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from chat.selectors import mute_active, mute_message
 from core.connections import retry_on_dead_connection
@@ -31,7 +32,10 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         lobby.seat_ready(table_id=table_id, user=user, ready=command == "ready", entropy=entropy)
     elif command == "bot_add":
         lobby.bot_add(
-            table_id=table_id, host=user, position=message.position, level=message.extra.get("level") or "normal"
+            table_id=table_id,
+            host=user,
+            position=message.position,
+            level=message.extra.get("level") or DEFAULT_BOT_LEVEL,
         )
     elif command == "bot_remove":
         lobby.bot_remove(table_id=table_id, host=user, position=message.position)

@@ -13,6 +13,8 @@ import logging
 import random
 import time
 import uuid
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -30,6 +32,9 @@ from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 UNSAVED = _("The server could not take that just now. Please try again.")
@@ -40,7 +45,7 @@ logger = logging.getLogger(__name__)
 
 class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
     # Chat rides on this socket; its commands and group events live in tables/live/chat.py (issue 23).
-    connected: set[int] | None = None
+    connected: AbstractSet[int] | None = None
     admitted = False  # holds one of the user's socket places (RULING P16)
     closing = False
     language: str | None = None  # the viewer's, from the handshake (core/i18n.py, issue 26)
@@ -137,7 +142,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         if self.login_recheck.due() and not await self._session_holds():
             return
         try:
-            await self.receive_json(await self.decode_json(text_data), **kwargs)
+            await self.receive_json(await self.decode_json(text_data or ""), **kwargs)  # None was refused above
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError, DataError):
             # Input the parser let through and something further in choked on: refused like any
             # other bad message, and logged, rather than closing the socket with a 1011.
@@ -258,7 +263,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             self.admitted = False
             await presence.release(self.table_id, self.channel_name, self.user.pk)
 
-    async def _refuse_and_close(self, message: str, code: int) -> None:
+    async def _refuse_and_close(self, message: StrOrPromise, code: int) -> None:
         self.closing = True
         await self.send(text_data=snapshot.render_flash(message))
         await self.close(code=code)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Set as AbstractSet
+from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from django.utils import translation
@@ -57,7 +58,7 @@ def _here() -> _Shared:
     return shared
 
 
-async def _once(key: tuple, read: Callable[[], Awaitable[Result]]) -> Result:
+async def _once(key: tuple, read: Callable[[], Coroutine[Any, Any, Result]]) -> Result:
     shared = _here()
     future = shared.reads.get(key)
     if future is None:
@@ -118,7 +119,7 @@ def _remember(result: snapshot.Snapshot, keep: float = KEEP_SECONDS) -> None:
         asyncio.get_running_loop().call_later(keep, shared.renders.pop, key, None)
 
 
-def render(snap: snapshot.Snapshot, *, user_id: int, connected: set[int] | frozenset[int]) -> SafeString:
+def render(snap: snapshot.Snapshot, *, user_id: int, connected: AbstractSet[int]) -> SafeString:
     """This viewer's fragment; rendered once per kind of viewer and connected set for a shared snapshot."""
     entry = _here().renders.get(id(snap))
     if entry is None or entry[0] is not snap:  # not shared (a resync, a refused command): render it

@@ -27,8 +27,10 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
@@ -44,6 +46,9 @@ from core import addresses
 from core.connections import retry_on_dead_connection
 from core.i18n import scope_language
 from tables.live import limits, snapshot
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 BURST = 10
 RATE = 5.0  # messages per second, refilled continuously
@@ -106,7 +111,7 @@ class Throttle:
     burst: float = BURST
     rate: float = RATE
     close_at: float = PENALTY_TO_CLOSE
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic
     tokens: float = field(init=False)
     penalty: float = 0.0
     told: bool = False
@@ -169,7 +174,7 @@ class SessionCheck:
     """When a socket's session is due to be read again (RULING P18). ``clock`` is for tests."""
 
     every: float = SESSION_RECHECK_SECONDS
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic
     checked: float = field(init=False)
 
     def __post_init__(self) -> None:
@@ -190,7 +195,7 @@ def new_session_check() -> SessionCheck:
     return SessionCheck(every=SESSION_RECHECK_SECONDS, clock=session_clock)
 
 
-def frame_refusal(text_data: str | None) -> str | None:
+def frame_refusal(text_data: str | None) -> StrOrPromise | None:
     """Why a frame is refused before it is parsed, or None."""
     if text_data is None:
         return BINARY

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.utils import translation
 
 from core import logs, metrics
 
 
-def command_done(consumer, message, started: float, *, refused: str | None = None) -> None:
+def command_done(consumer: Any, message: Any, started: float, *, refused: object = None) -> None:
     """A table socket's command finished (``refused`` is the message a refused one got)."""
     seconds = time.perf_counter() - started
     if message.command == "act":

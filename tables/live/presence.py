@@ -20,6 +20,7 @@ import time
 import uuid
 import weakref
 from dataclasses import dataclass, field
+from typing import Any
 
 import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
@@ -44,8 +45,9 @@ POOL_WAIT_SECONDS = 10
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = weakref.WeakKeyDictionary()
 
 
-def _client() -> aioredis.Redis:
-    """One pooled client per event loop (a client cannot cross loops)."""
+def _client() -> Any:
+    """One pooled client per event loop (a client cannot cross loops). Typed as Any: redis-py's
+    asyncio client shares the blocking client's annotations (each reply ``Awaitable | value``)."""
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:

@@ -11,6 +11,7 @@ A socket whose session ended is closed, whether it is sending or only watching.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import redis
 from allauth.account.signals import password_changed
@@ -29,7 +30,7 @@ logger = logging.getLogger(__name__)
 _client: redis.Redis | None = None
 
 
-def _redis() -> redis.Redis:
+def _redis() -> Any:  # redis-py annotates each reply as Awaitable | value
     global _client
     if _client is None:
         _client = redis.Redis.from_url(settings.REDIS_URL)

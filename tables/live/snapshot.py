@@ -9,6 +9,7 @@ reaches the template.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -24,7 +25,7 @@ from accounts.selectors import users_named_publicly
 from core import i18n
 from core.connections import retry_on_dead_connection
 from games import catalog
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, Signature
 from games.records.places import places_from_groups
 from payouts import selectors as payout_selectors
@@ -162,6 +163,8 @@ def _extra(*, table: Table, match: Match | None) -> dict:
 
 def state_at_hand(snapshot: Snapshot, version: int, text: str) -> bool:
     """Whether the state ``text`` of the snapshot's match can be shown without a database read."""
+    if snapshot.match_id is None:
+        return False
     return matchstore.loaded(snapshot.game, snapshot.match_id, version, text, fetch=False) is not None
 
 
@@ -172,10 +175,10 @@ def seat_of(snapshot: Snapshot, user_id: int | None) -> int | None:
     return None
 
 
-def live_context(snapshot: Snapshot, *, user_id: int | None, connected: set[int]) -> dict:
+def live_context(snapshot: Snapshot, *, user_id: int | None, connected: AbstractSet[int]) -> dict:
     viewer_seat = seat_of(snapshot, user_id)
     view = None
-    if snapshot.state is not None:
+    if snapshot.state is not None and snapshot.match_id is not None:
         engine = get_engine(snapshot.game)
         state = matchstore.loaded(snapshot.game, snapshot.match_id, snapshot.version, snapshot.state)
         view = engine.view(state, viewer_seat)
@@ -248,10 +251,13 @@ def _render(name: str, context: dict, language: str | None = None) -> SafeString
     language = language or translation.get_language()
     context.update(templates.gettexts(language))
     # SafeString itself: mark_safe first checks its argument for lazy texts, on every render.
-    return SafeString(templates.for_language(engines["jinja2"].env, language).get_template(name).render(context))
+    environment = engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend's
+    return SafeString(templates.for_language(environment, language).get_template(name).render(context))
 
 
-def render_live(snapshot: Snapshot, *, user_id: int | None, connected: set[int], oob: bool = False) -> SafeString:
+def render_live(
+    snapshot: Snapshot, *, user_id: int | None, connected: AbstractSet[int], oob: bool = False
+) -> SafeString:
     # The viewer's language is looked up once; the presenters' texts come from its catalogue
     # (core/i18n.py), each translated once per process rather than once per seat and move.
     language = translation.get_language() or settings.LANGUAGE_CODE

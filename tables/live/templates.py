@@ -105,7 +105,7 @@ class _FoldTranslations(NodeTransformer):
         self.catalogue = catalogue
 
     def visit_Call(self, node: nodes.Call) -> nodes.Node:
-        node = self.generic_visit(node)
+        node = self.generic_visit(node)  # type: ignore[assignment]  # a visitor keeps a Call a Call
         if (
             isinstance(node.node, nodes.Name)
             and node.node.name in ("_", "gettext")
@@ -175,7 +175,7 @@ def gettexts(language: str | None) -> dict:
     dict lookup: the fragment is rendered once per seat on every move (issue 9). Unlike Jinja's
     own, a text without arguments is not %-formatted, so it must not hold a ``%%``.
     """
-    catalogue = translation.trans_real.translation(language or "en")
+    catalogue = translation.trans_real.translation(language or "en")  # type: ignore[attr-defined]  # not in the stubs
     texts: dict[str, Markup] = {}
 
     def looked_up(message: str) -> Markup:
@@ -239,7 +239,7 @@ def for_language(env: Environment, language: str | None) -> Environment:
     if found is None or found[0] is not env:
         # A cache of its own (not a copy of env's): its templates are compiled in this language.
         overlay = env.overlay(cache_size=400)
-        overlay.language = language
+        overlay.language = language  # type: ignore[attr-defined]  # read by the i18n extension's callables
         found = _LANGUAGE_ENVIRONMENTS[language] = (env, overlay)
     return found[1]
 
@@ -249,7 +249,7 @@ def environment(**options) -> Environment:
     options.setdefault("extensions", []).append("jinja2.ext.i18n")
     env = LiveEnvironment(**options)
     # The active language's, for a render that did not bring its own (tables/live/snapshot.py brings them).
-    env.install_gettext_callables(
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
         translation.gettext, translation.ngettext, newstyle=True, pgettext=translation.pgettext
     )
     env.globals.update(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.utils.translation import pgettext_lazy
 from markupsafe import Markup, escape
+
+from accounts.bots import BOT_LEVEL_NAMES, BOT_LEVELS, DEFAULT_BOT_LEVEL
 
 # Drawn in a live render: the render's catalogue (core/i18n.py), not Django's per call.
 from core.i18n import gettext as _
 from core.i18n import text
-from games.bots import DEFAULT_LEVEL, LEVELS
 from games.templatetags.card_tags import escape_text
 
 
@@ -24,13 +24,6 @@ def ws_button(label: str, css: str = "", disabled: bool = False, title: str = ""
     )
 
 
-BOT_LEVEL_NAMES = {
-    "easy": pgettext_lazy("bot level", "Easy"),
-    "normal": pgettext_lazy("bot level", "Normal"),
-    "strong": pgettext_lazy("bot level", "Strong"),
-}
-
-
 def bot_level_name(level: str) -> str:
     """RULING P45's levels, as the viewer's language names them."""
     return text(BOT_LEVEL_NAMES.get(level, level))
@@ -41,9 +34,9 @@ def bot_add_form(position: int) -> Markup:
     label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
 
     choices = "".join(
-        f'<option value="{level}"{" selected" if level == DEFAULT_LEVEL else ""}>'
+        f'<option value="{level}"{" selected" if level == DEFAULT_BOT_LEVEL else ""}>'
         f"{escape(bot_level_name(level))}</option>"
-        for level in LEVELS
+        for level in BOT_LEVELS
     )
     return Markup(
         f'<form ws-send class="ws-form bot-add"><input type="hidden" name="command" value="bot_add">'

@@ -72,7 +72,10 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
         by_seat = _pot_forfeits(match, humans)
         forfeits = {p.user_id: by_seat[p.seat] for p in players if p.seat in by_seat}
         paid = payouts.pot_settle(
-            table=table, match=match, places={p.user_id: p.place for p in players}, forfeits=forfeits
+            table=table,
+            match=match,
+            places={p.user_id: p.place for p in players if p.place is not None},  # all placed by now
+            forfeits=forfeits,
         )
         for player in players:
             player.payout = paid.get(player.user_id)

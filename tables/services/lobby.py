@@ -91,14 +91,14 @@ def _require_lobby_room(host: User) -> None:
         )
 
 
-def seat_take(*, table_id: int, user: User, position: int) -> None:
+def seat_take(*, table_id: int, user: User, position: int | None) -> None:
     with transaction.atomic():
         table = _lock_lobby(table_id)
         _seat_take(table=table, user=user, position=position)
         _touch(table)
 
 
-def _seat_take(*, table: Table, user: User, position: int) -> None:
+def _seat_take(*, table: Table, user: User, position: int | None) -> None:
     if user.is_bot:
         raise TableError(_("Bots are seated by the host."))
     if table.practice and user.pk != table.host_id:
@@ -147,7 +147,7 @@ def seat_ready(*, table_id: int, user: User, ready: bool, entropy: str | None = 
         _touch(table)
 
 
-def bot_add(*, table_id: int, host: User, position: int, level: str = DEFAULT_BOT_LEVEL) -> None:
+def bot_add(*, table_id: int, host: User, position: int | None, level: str = DEFAULT_BOT_LEVEL) -> None:
     """RULING P1: before the start the host may fill any empty seat with a bot, of the level
     the host chooses (RULING P45)."""
     if level not in BOT_LEVELS:
@@ -172,7 +172,7 @@ def bot_add(*, table_id: int, host: User, position: int, level: str = DEFAULT_BO
         _touch(table)
 
 
-def bot_remove(*, table_id: int, host: User, position: int) -> None:
+def bot_remove(*, table_id: int, host: User, position: int | None) -> None:
     with transaction.atomic():
         table = _lock_lobby(table_id)
         _require_host(table, host)
@@ -202,7 +202,7 @@ def table_close(*, table_id: int, by: User | None, reason: str = "Closed by the 
 
 def _close(table: Table, reason: str, admin: User | None = None) -> None:
     for seat in table.seats.exclude(user=None).select_related("user"):
-        if not seat.user.is_bot:
+        if seat.user is not None and not seat.user.is_bot:
             handoff.seat_left(table=table, user=seat.user, by=admin, memo=f"Table closed before the start: {reason}")
     vacate(table.seats.all())
     table.status = Table.Status.CLOSED
@@ -239,7 +239,7 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         seats = list(table.seats.select_related("user").order_by("position"))
         if any(seat.user is None for seat in seats):
             raise TableError(_("Every seat must be filled (by a player or a bot) before the start."))
-        waiting = [seat.user.name for seat in seats if not seat.is_ready and seat.user != table.host]
+        waiting = [seat.user.name for seat in seats if seat.user and not seat.is_ready and seat.user != table.host]
         if waiting:
             raise TableError(lazy_format(_("Waiting for %(names)s to be ready."), names=", ".join(waiting)))
         attempt = table.matches.count() + 1
@@ -264,7 +264,7 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         table.status = Table.Status.PLAYING
         table.last_activity_at = now
         table.save(update_fields=["status", "last_activity_at"])
-        handoff.match_started(table=table, match=match, users=[seat.user for seat in seats])
+        handoff.match_started(table=table, match=match, users=[seat.user for seat in seats if seat.user])
         move_save(match=match, state=state, engine=engine, to_act=engine.to_act(state), now=now)
     return match
 
@@ -302,6 +302,7 @@ def _lock_lobby(table_id: int) -> Table:
 
 
 def _seat_at(table: Table, position: object) -> Seat:
+    # Whatever a socket sent as the seat: a missing or malformed one is refused here.
     if not isinstance(position, int) or isinstance(position, bool):
         raise TableError(_("Choose a seat."))
     seat = table.seats.filter(position=position).first()

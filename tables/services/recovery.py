@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from tables import matchstore, outbox
 from tables.models import DismissalVote

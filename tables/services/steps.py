@@ -22,7 +22,7 @@ from accounts.models import User
 from core import metrics
 from core.i18n import refusal
 from games import storage
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchPlayer
 from games.records.places import places_from_groups
 from tables import clock, fairness, matchstore, outbox, selectors

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from core.i18n import lazy_format
 from games import catalog
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match
 from tables import clock, matchstore, outbox, selectors
 from tables.errors import TableError

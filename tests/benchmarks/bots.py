@@ -38,9 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from games.bots import get_bot  # noqa: E402
 from games.bots.budget import DEFAULT_CPU_SECONDS, DEFAULT_SAMPLES, Budget  # noqa: E402
-from games.engines import get_engine  # noqa: E402
+from games.catalog import (
+    get_bot,  # noqa: E402
+    get_engine,  # noqa: E402
+)
 
 PLAYERS = 4
 OPTIONS = {

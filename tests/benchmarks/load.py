@@ -330,7 +330,7 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from games.engines import get_engine
+    from games.catalog import get_engine
     from games.models import Match
     from tables import matchstore
     from tables.moves import MoveEvent
@@ -379,7 +379,7 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
     """
     from django.db import connection
 
-    from games.engines import get_engine
+    from games.catalog import get_engine
     from games.models import Match
     from tables import matchstore
     from tables.live import snapshot

@@ -37,8 +37,7 @@ django.setup()
 
 from django.utils import translation  # noqa: E402
 
-from games.bots import get_bot  # noqa: E402
-from games.engines import get_engine  # noqa: E402
+from games.catalog import get_bot, get_engine  # noqa: E402
 
 try:
     from tables.live.snapshot import SeatInfo, Snapshot, render_live  # noqa: E402

@@ -40,9 +40,11 @@ from django.conf import settings  # noqa: E402
 settings.configure(USE_I18N=False)  # the catalogue's titles are lazy texts; only its thresholds are read
 
 from games import catalog  # noqa: E402
-from games.bots import get_bot  # noqa: E402
-from games.bots.evaluate import evaluate  # noqa: E402
-from games.engines import get_engine  # noqa: E402
+from games.catalog import (  # noqa: E402
+    evaluate,  # noqa: E402
+    get_bot,
+    get_engine,
+)
 
 PLAYERS = 4
 OPTIONS = {

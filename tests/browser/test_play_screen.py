@@ -296,7 +296,7 @@ def _six_player_sitaratas_over(username: str):
     import random
 
     from accounts.models import User
-    from games.bots import get_bot
+    from games.catalog import get_bot
 
     host = User.objects.create_user(username=username, email=f"{username}@example.com", password="a-long-pass-phrase")
     table = open_table(host, "sitaratas", seat_count=6, options={"deck": "classic"})

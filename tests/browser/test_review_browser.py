@@ -46,7 +46,7 @@ def prepared_practice_game(username: str):
     """A practice SITA table (the player and two bots) played through the services until the
     player holds two cards and is to choose."""
     from accounts.models import User
-    from games.bots import get_bot
+    from games.catalog import get_bot
     from tables.services import lobby, play
     from tests.tables.helpers import fill_with_bots, play_bots_until_human, state_of
 

@@ -163,7 +163,7 @@ def test_redis_restarted_mid_game(stack) -> None:
 
 def awaited(stack: Stack, found: dict) -> tuple[int, list[int]]:
     """The match's version and the seats it waits for, from its stored state (engines are plain Python)."""
-    from games.engines import get_engine
+    from games.catalog import get_engine
 
     game, version, text = stack.sql("SELECT game, version, state FROM games_match WHERE id = %s", found["match"])[0]
     engine = get_engine(game)

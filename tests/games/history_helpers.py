@@ -6,7 +6,7 @@ import random
 
 from accounts.models import User
 from games import storage
-from games.bots import get_bot
+from games.catalog import get_bot
 from games.models import Match
 from tables.services import play
 from tests.tables.helpers import play_bots_until_human, start_table, state_of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.catalog import get_engine
 from games.models import Match
 from games.records.replay import rebuild
 
@@ -10,4 +11,6 @@ def rebuild_state(match: Match, *, upto: int | None = None):
     events = match.events.order_by("version")
     if upto is not None:
         events = events.filter(version__lte=upto)
-    return rebuild(match.game, match.players, match.options, match.seed, events.values_list("seat", "action"))
+    return rebuild(
+        get_engine(match.game), match.players, match.options, match.seed, events.values_list("seat", "action")
+    )

@@ -2,42 +2,48 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import pytest
 from django.template import engines
 from django.template.loader import get_template
 
-import games.engines
+from accounts.bots import BOT_LEVELS as LEVELS
 from games import catalog
-from games.bots import LEVELS, get_bot
-from games.engines import get_engine
+from games.catalog import get_bot, get_engine
+from games.engines import registry
 
 GAMES = [game.name for game in catalog.GAMES]
 
 
-def test_every_engine_is_a_game_of_the_catalogue() -> None:
-    engines_found = []
-    for module in pkgutil.iter_modules(games.engines.__path__):
-        try:
-            engines_found.append(get_engine(module.name).name)
-        except ValueError:
-            continue  # a shared module (cards, codec, players)
-    assert sorted(engines_found) == sorted(GAMES)
+def test_every_game_of_the_catalogue_has_each_of_its_parts() -> None:
+    from tables.live.presenters import PRESENTERS
+
+    for game in catalog.GAMES:
+        assert game.engine.name == game.name
+        assert callable(game.bot.choose) and callable(game.strong_bot.choose)
+        assert callable(game.records.replay_steps) and callable(game.records.sheet_row)
+        assert callable(PRESENTERS[game.name].present)
+    assert set(PRESENTERS) == set(catalog.BY_NAME)
+    # The pure tools' own lookup (games.storage, games.verify) holds the same engines.
+    assert registry.ENGINES == catalog.ENGINES
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_each_game_has_its_engine_bots_presenter_and_templates(name: str) -> None:
+def test_each_game_has_its_engine_bots_and_templates(name: str) -> None:
     game = catalog.get(name)
     engine = get_engine(name)
     assert (game.min_players, game.max_players) == (engine.min_players, engine.max_players)
     for level in LEVELS:
         assert callable(get_bot(name, level))
-    assert callable(importlib.import_module(game.presenter).present)
     engines["jinja2"].env.get_template(game.live_template)
     get_template(game.sheet_template)
     get_template(game.replay_template)
+
+
+def test_an_unknown_game_or_level_has_no_engine_nor_bot() -> None:
+    with pytest.raises(ValueError):
+        get_engine("poker")
+    with pytest.raises(ValueError):
+        get_bot("sita", "grandmaster")
 
 
 @pytest.mark.parametrize("name", GAMES)

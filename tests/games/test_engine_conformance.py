@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from games import catalog
 from games.bots import random_bot
-from games.engines import IllegalAction, get_engine
+from games.catalog import get_engine
+from games.engines import IllegalAction
 
 PLAYER_COUNTS = {"sitaratas": [3, 4, 5, 6], "estimation": [4], "sita": [2, 3, 5, 10]}
 OPTIONS = {

@@ -6,7 +6,8 @@ import random
 import statistics
 
 from games.bots import estimation as bot
-from games.bots import get_bot, random_bot
+from games.bots import random_bot
+from games.catalog import get_bot
 from games.engines import estimation as E
 from games.engines.cards import RANKS, SUITS
 
@@ -25,8 +26,10 @@ def _play(seed: int, players: list, length: str = "micro") -> dict:
     return E.record(state)
 
 
-def test_the_registry_gives_the_good_bot() -> None:
-    assert get_bot("estimation", "good") is bot.choose
+def test_the_normal_level_plays_the_good_bot() -> None:
+    state = E.new_game(4, None, 3)
+    view = E.view(state, E.to_act(state)[0])
+    assert get_bot("estimation", "normal")(view, random.Random(5)) == bot.choose(view, random.Random(5))
 
 
 def test_four_good_bots_play_whole_mini_games_legally() -> None:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bots.evaluate import evaluate
-from games.engines import get_engine, sita, sitaratas
+from games.catalog import evaluate, get_engine
+from games.engines import sita, sitaratas
 from tests.games.deal_helpers import others_redealt
 
 GAMES = {

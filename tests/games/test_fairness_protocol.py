@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from games import verify
-from games.bots import get_bot
-from games.engines import get_engine
+from games import catalog, verify
+from games.catalog import get_bot, get_engine
 from games.records import fairness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,7 +167,7 @@ def test_a_players_value_must_be_32_hex_digits() -> None:
 )
 def test_a_true_record_of_each_game_passes_every_check(game, options, players) -> None:
     values = [secrets.token_hex(16) if seat != 1 else None for seat in range(players)]
-    checks = fairness.check_record(played_record(game, options, players, values))
+    checks = fairness.check_record(played_record(game, options, players, values), engines=catalog.ENGINES)
     assert all(check.ok is not False for check in checks), [check.line() for check in checks if not check.ok]
     names = [check.name for check in checks]
     assert names[:4] == ["inputs", "commitment", "timing", "seed"] and names[-1] == "play"
@@ -177,7 +176,7 @@ def test_a_true_record_of_each_game_passes_every_check(game, options, players) -
 
 
 def test_a_fair_v1_record_still_verifies_as_v1(v1_record) -> None:
-    checks = fairness.check_record(v1_record)
+    checks = fairness.check_record(v1_record, engines=catalog.ENGINES)
     assert all(check.ok is not False for check in checks)
     assert checks[0].detail.startswith("fair-v1") and "fair-v1 message" in checks[3].detail
     tampered = copy.deepcopy(v1_record)
@@ -186,7 +185,7 @@ def test_a_fair_v1_record_still_verifies_as_v1(v1_record) -> None:
 
 
 def failing(record: dict) -> list[str]:
-    return [check.name for check in fairness.check_record(record) if check.ok is False]
+    return [check.name for check in fairness.check_record(record, engines=catalog.ENGINES) if check.ok is False]
 
 
 def test_a_tampered_hand_fails_the_check_of_its_round(record) -> None:
@@ -255,14 +254,14 @@ def test_each_tamper_with_the_seats_or_the_attempt_fails_the_seed_check(record, 
 def test_a_value_relabelled_as_drawn_by_the_site_is_not_a_v2_record(record) -> None:
     tampered = _tamper(record, lambda fair: fair["values"][0].update(by="site"))
     with pytest.raises(fairness.Malformed, match="kind 'site' is not one of player, bot"):
-        fairness.check_record(tampered)
+        fairness.check_record(tampered, engines=catalog.ENGINES)
 
 
 def test_the_players_replaced_by_names_is_not_a_record_the_site_writes(record) -> None:
     tampered = copy.deepcopy(record)
     tampered["players"] = ["Ada", "Bob", "Cy"]  # the engine would deal the same game for names
     with pytest.raises(fairness.Malformed, match="players is not a number of seats"):
-        fairness.check_record(tampered)
+        fairness.check_record(tampered, engines=catalog.ENGINES)
 
 
 def test_a_card_written_as_a_float_fails_the_play_check(sita_record) -> None:
@@ -296,7 +295,7 @@ def test_zero_for_false_fails_the_play_check(sita_record) -> None:
 )
 def test_malformed_fairness_data_is_not_verifiable_and_names_what_is_wrong(record, change, words) -> None:
     with pytest.raises(fairness.Malformed, match=words.replace("^", r"\^").replace("[", r"\[")):
-        fairness.check_record(_tamper(record, change))
+        fairness.check_record(_tamper(record, change), engines=catalog.ENGINES)
 
 
 def test_malformed_fairness_data_names_every_problem(record) -> None:
@@ -304,14 +303,14 @@ def test_malformed_fairness_data_names_every_problem(record) -> None:
     tampered["fairness"]["values"][1] = {"seat": 1, "value": "zz", "by": "bot", "account": 3}
     del tampered["fairness"]["actions"]
     with pytest.raises(fairness.Malformed) as refused:
-        fairness.check_record(tampered)
+        fairness.check_record(tampered, engines=catalog.ENGINES)
     assert "seat 2 is a bot but has a value" in str(refused.value) and "actions are missing" in str(refused.value)
 
 
 def test_an_old_record_is_not_verifiable(record) -> None:
     old = {key: value for key, value in record.items() if key != "fairness"}
     with pytest.raises(fairness.NotVerifiable, match="not verifiable"):
-        fairness.check_record(old)
+        fairness.check_record(old, engines=catalog.ENGINES)
 
 
 def test_the_command_line_verifier_prints_each_check_and_exits_non_zero_on_failure(record, tmp_path, capsys) -> None:

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import storage
+from games.catalog import get_engine
 from games.engines import estimation as E
-from games.engines import get_engine
 from games.history import matches_ended, replay_steps
 from games.models import Match
 from games.records.estimation import explain_points

@@ -7,9 +7,9 @@ import random
 import pytest
 from django.utils import translation
 
-from games.bots import get_bot
-from games.engines import get_engine
-from games.records import for_game, sheet
+from games.catalog import get_bot, get_engine
+from games.records import estimation as estimation_records
+from games.records import sheet
 from games.records.places import places_from_groups
 from games.records.replay import rebuild
 from games.scoresheets import live_sheet, score_sheet
@@ -54,7 +54,7 @@ def test_the_live_sheet_and_the_history_sheet_are_one_builder_s_and_agree(game: 
 def test_the_estimation_notes_are_translated_at_the_edge() -> None:
     engine, state, _ = _played("estimation")
     record = engine.record(state)
-    explain = for_game("estimation").explain_points
+    explain = estimation_records.explain_points
     english = [cell for row in score_sheet(record)["rows"] for cell in row["cells"]]
     with translation.override("et"):
         estonian = [cell for row in score_sheet(record)["rows"] for cell in row["cells"]]
@@ -71,7 +71,7 @@ def test_the_estimation_notes_are_translated_at_the_edge() -> None:
 def test_a_game_rebuilt_from_its_actions_is_the_game(game: str) -> None:
     engine, state, actions = _played(game)
     players, options = GAMES[game]
-    assert engine.dumps(rebuild(game, players, options, 7, actions)) == engine.dumps(state)
+    assert engine.dumps(rebuild(get_engine(game), players, options, 7, actions)) == engine.dumps(state)
 
 
 def test_tied_seats_share_the_place_they_start_at() -> None:

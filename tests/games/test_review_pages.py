@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import reviews
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.history import replay_frame
 from games.models import Match, MatchEvent, Review, ReviewDecision
 from tests.games.history_helpers import play_to_end, started_match

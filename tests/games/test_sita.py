@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from games.engines import IllegalAction, get_engine, sita
+from games.catalog import get_engine
+from games.engines import IllegalAction, sita
 from games.engines.sita import penalty, scenario
 
 # The rule book's list, written out independently of the engine's arithmetic.

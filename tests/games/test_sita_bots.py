@@ -8,8 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bots import get_bot, random_bot
+from games.bots import random_bot
 from games.bots.sita import choose
+from games.catalog import get_bot
 from games.engines import sita
 from games.engines.sita import scenario
 
@@ -28,9 +29,11 @@ def bot_game(players: int, seed: int, good_seats: set[int]) -> sita.State:
     return state
 
 
-def test_the_registry_gives_the_good_bot() -> None:
-    assert get_bot("sita", "good") is choose
-    assert get_bot("sita", "random") is random_bot
+def test_the_normal_level_plays_the_good_bot_and_random_plays_any_legal_action() -> None:
+    state = sita.new_game(4, None, 3)
+    view = sita.view(state, 0)
+    assert get_bot("sita", "normal")(view, random.Random(5)) == choose(view, random.Random(5))
+    assert get_bot("sita", "random")(view, random.Random(5)) == random_bot(view, random.Random(5))
 
 
 @settings(max_examples=8, deadline=None)

@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from games.engines import IllegalAction, get_engine
+from games.catalog import get_engine
+from games.engines import IllegalAction
 from games.engines import sitaratas as engine
 from games.engines.sitaratas import Play, scenario, trick_winner
 

@@ -8,8 +8,9 @@ import statistics
 
 import pytest
 
-from games.bots import get_bot, random_bot
+from games.bots import random_bot
 from games.bots import sitaratas as bot
+from games.catalog import get_bot
 from games.engines import sitaratas as engine
 from games.engines.sitaratas import scenario
 
@@ -32,8 +33,11 @@ def play_game(players: int, options: dict, seed: int, bots: list) -> engine.Stat
     return state
 
 
-def test_it_is_the_good_bot_of_the_registry() -> None:
-    assert get_bot("sitaratas", "good") is bot.choose
+def test_the_normal_level_plays_the_good_bot() -> None:
+    state = engine.new_game(4, None, 3)
+    seat = engine.to_act(state)[0]
+    view = engine.view(state, seat)
+    assert get_bot("sitaratas", "normal")(view, random.Random(5)) == bot.choose(view, random.Random(5))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.db import connection
 
 from games import storage
-from games.bots import get_bot
-from games.engines import codec, get_engine
+from games.catalog import get_bot, get_engine
+from games.engines import codec
 from games.models import Match
 from tables import matchstore
 from tests.games.history_helpers import play_to_end, started_match

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from games.bots import LEVELS, get_bot, strong_estimation, strong_sita, strong_sitaratas, tricks
+from accounts.bots import BOT_LEVELS as LEVELS
 from games.bots import budget as budget_module
 from games.bots import estimation as rule_based_estimation
+from games.bots import strong_estimation, strong_sita, strong_sitaratas, tricks
 from games.bots.budget import Budget
-from games.engines import estimation, get_engine, sita, sitaratas
+from games.catalog import get_bot, get_engine
+from games.engines import estimation, sita, sitaratas
 from tests.games.deal_helpers import others_redealt
 
 STRONG = {"sitaratas": strong_sitaratas, "estimation": strong_estimation, "sita": strong_sita}
@@ -68,7 +70,11 @@ def test_every_level_has_a_bot_for_every_game() -> None:
     for game in ("sitaratas", "estimation", "sita"):
         for level in LEVELS:
             assert callable(get_bot(game, level))
-    assert get_bot("sita", "strong").strong is strong_sita.choose
+    view = get_engine("sita").view(get_engine("sita").new_game(3, None, 2), 0)
+    budget = Budget(samples=4, cpu_seconds=None)
+    assert get_bot("sita", "strong")(view, random.Random(1), budget) == strong_sita.choose(
+        view, random.Random(1), Budget(samples=4, cpu_seconds=None)
+    )
     with pytest.raises(ValueError):
         get_bot("sita", "grandmaster")
 

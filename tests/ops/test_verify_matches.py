@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from ops.tasks import verify_matches_nightly
 from tests.conftest import make_user

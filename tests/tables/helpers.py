@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from accounts.models import User
 from games import storage
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match
 from tables.models import Table
 from tables.services import lobby, play

@@ -92,17 +92,17 @@ def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(cli
 
 def test_the_bot_task_plays_the_seats_level_and_the_strong_bots_samples_go_to_the_metrics(host, monkeypatch) -> None:
     from core import metrics
-    from games import bots
+    from games import catalog
 
     table = sita_table_with_levels(host)
     asked, sampled = [], []
-    real = bots.get_bot
+    real = catalog.get_bot
 
-    def spy(game, level="good"):
+    def spy(game, level="normal"):
         asked.append(level)
         return real(game, level)
 
-    monkeypatch.setattr(bots, "get_bot", spy)
+    monkeypatch.setattr(catalog, "get_bot", spy)
     monkeypatch.setattr(metrics, "bot_sampled", lambda game, samples, capped: sampled.append((game, samples, capped)))
     match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     play.bots_act(match_id=match.pk, version=match.version)

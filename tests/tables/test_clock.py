@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games import history
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, Rating
 from payouts import selectors
 from tables import clock, tasks

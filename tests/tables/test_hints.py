@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, Rating
 from tables import hints
 from tables.errors import TableError

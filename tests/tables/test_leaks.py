@@ -19,7 +19,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.engines.cards import SUIT_SYMBOL
 from games.models import Match, MatchEvent
 from tables.models import DealCommitment

@@ -7,7 +7,7 @@ import time_machine
 from django.template import engines
 from markupsafe import Markup, escape
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.templatetags.card_tags import card, cards, escape_text
 from tables.live.snapshot import SeatInfo, Snapshot, live_context, render_live
 from tables.live.templates import SHARED_BLOCKS

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match
 from games.templatetags.card_tags import card, options_label
 from payouts.models import Transfer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match
 from tables import matchstore
 from tables.services import play

@@ -14,7 +14,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from config.asgi import application
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match
 from payouts import selectors
 from tables.models import DismissalVote, Table

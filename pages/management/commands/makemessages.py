@@ -21,7 +21,7 @@ KEYWORDS: list[str] = []
 
 def jinja_as_python(source: str) -> str:
     """One gettext call per message, each on its template line (unknown arguments as None)."""
-    environment = engines["jinja2"].env
+    environment = engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend's
     lines = [""] * (source.count("\n") + 1)
     for lineno, function, message in environment.extract_translations(source):
         args = message if isinstance(message, tuple) else (message,)

@@ -1,24 +1,28 @@
 """Per-game helpers that shape an engine view for its template (no state, no database).
 
 ``present(game, view, names, viewer_seat)`` returns extra context for the game's live
-template under the name ``g``; the catalogue (``games.catalog``) names each game's presenter.
+template under the name ``g``. The presenters live above games (games never import tables), so
+their one registry is here, keyed by the catalogue's games; a test checks every game has one.
 """
 
 from __future__ import annotations
 
-import importlib
-from functools import cache
+from typing import Any, Protocol
 
 from games import catalog
+from tables.live.presenters import estimation, sita, sitaratas
 
 
-def present(game: str, view: dict, names: list[str], viewer_seat: int | None) -> dict:
-    module = _presenter(game)
-    return module.present(view, names, viewer_seat) if module else {}
+class Presenter(Protocol):
+    def present(self, view: dict[str, Any], names: list[str], viewer_seat: int | None) -> dict[str, Any]: ...
 
 
-@cache
-def _presenter(game: str):
-    # Once per game and process: this runs for every seat on every move (issue 9).
-    path = catalog.get(game).presenter
-    return importlib.import_module(path) if path else None
+PRESENTERS: dict[str, Presenter] = {
+    catalog.SITARATAS.name: sitaratas,
+    catalog.ESTIMATION.name: estimation,
+    catalog.SITA.name: sita,
+}
+
+
+def present(game: str, view: dict[str, Any], names: list[str], viewer_seat: int | None) -> dict[str, Any]:
+    return PRESENTERS[game].present(view, names, viewer_seat)

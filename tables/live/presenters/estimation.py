@@ -24,6 +24,7 @@ they are built once per version (the sheet once per round) in a process, not onc
 from __future__ import annotations
 
 from functools import lru_cache, partial
+from typing import Any
 
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from markupsafe import Markup
@@ -33,6 +34,7 @@ from accounts.names import with_names
 from core.i18n import gettext as _
 from core.i18n import language as get_language
 from core.i18n import text
+from games import catalog
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
 from games.engines.estimation import MIN_CALL, TRICKS
 from games.scoresheets import live_sheet
@@ -233,7 +235,7 @@ def _standing(view: dict, names: list[str]) -> dict | None:
     standing = view["standing_call"]
     if not standing:
         return None
-    return {"name": _name(names, standing["seat"]), **_call_text(standing)}
+    return {"name": _name(names, standing["seat"]), **(_call_text(standing) or {})}
 
 
 def _last_trick(view: dict, names: list[str]) -> dict | None:
@@ -289,7 +291,8 @@ def _estimates(legal: list[dict], view: dict | None = None, seat: int | None = N
     Every value up to the round's limit is shown; one the viewer may not choose stays, disabled,
     with the reason (issue 20: a forbidden estimate used to just disappear).
     """
-    plain, supers = [], {}
+    plain: list[int] = []
+    supers: dict[int, list[dict[str, Any]]] = {}
     for action in legal:
         if action["type"] != "estimate":
             continue
@@ -339,7 +342,7 @@ def _sheet(view: dict, names: list[str]) -> list[dict]:
     """The score sheet's rows (games.scoresheets, as the history page builds them), in the live
     table's words: trumps and calls drawn, names for seats."""
     rows = []
-    for row in live_sheet("estimation", view["score_sheet"], SEATS)["rows"]:
+    for row in live_sheet(catalog.ESTIMATION.name, view["score_sheet"], SEATS)["rows"]:
         cells = [
             {
                 "estimate": cell["estimate"],

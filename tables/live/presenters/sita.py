@@ -10,6 +10,7 @@ from __future__ import annotations
 from accounts.names import names_html, with_names
 from core.i18n import gettext as _
 from core.i18n import ngettext
+from games import catalog
 from games.engines.sita import ROW_LIMIT, penalty
 from games.scoresheets import live_sheet
 
@@ -160,7 +161,7 @@ def _turn_sheet(view: dict) -> list[dict]:
 def _match_sheet(view: dict) -> list[dict]:
     """Each finished match's penalties and the totals after it (games.scoresheets, as the history
     page builds them)."""
-    rows = live_sheet("sita", view["score_sheet"], view["players"])["rows"]
+    rows = live_sheet(catalog.SITA.name, view["score_sheet"], view["players"])["rows"]
     return [
         {
             "number": row["number"],

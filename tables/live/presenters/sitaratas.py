@@ -12,6 +12,7 @@ from functools import partial
 # Inside a live render this reads the render's catalogue (core/i18n.py): it runs per seat.
 from accounts.names import with_names
 from core.i18n import gettext as _
+from games import catalog
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker
 from games.scoresheets import live_sheet
 from games.templatetags.card_tags import SUIT_NAMES, signed
@@ -161,7 +162,7 @@ def _score_rows(view: dict, names: list[str]) -> list[dict]:
     # Every value is a ready string: Django localizes each integer it prints, which made a
     # full 29-round sheet cost more than the rest of the page together, on every push.
     rows = []
-    for row in live_sheet("sitaratas", view["score_sheet"], view["players"])["rows"]:
+    for row in live_sheet(catalog.SITARATAS.name, view["score_sheet"], view["players"])["rows"]:
         cells = [
             {
                 "bid_won": f"{cell['bid']}/{cell['tricks']}",
