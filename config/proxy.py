@@ -22,6 +22,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy" / "nginx"
@@ -161,7 +162,7 @@ class LocalProxy:
             str(self.error_log),
         ]
 
-    def start(self, **popen: object) -> subprocess.Popen:
+    def start(self, **popen: Any) -> subprocess.Popen:
         from config import processes
 
         self.write()

@@ -141,6 +141,13 @@ def _meta(head: str) -> str:
     return f"<div{attributes} hidden></div>"
 
 
+def _scanned(html: str) -> dict[str, Region]:
+    found = scan(html)
+    if found is None:
+        raise ValueError("not a view of tables/live/regions.py's kind")
+    return found
+
+
 _META = re.compile(rf'<div id="{META_ID}"[^>]*></div>')
 
 
@@ -159,11 +166,11 @@ def apply(page: str, message: str) -> str:
     for element_id, region in found.items():
         if any(other.start < region.start and region.end <= other.end for other in found.values()):
             continue  # inside another element of the message: replaced with it
-        where = scan(page)[element_id]
+        where = _scanned(page)[element_id]
         page = page[: where.start] + body[region.start : region.end] + page[where.end :]
     head = meta.group(0)[: -len(" hidden></div>")]
     head = head.replace(f' id="{META_ID}"', f' id="{ROOT_ID}" hx-swap-oob="true"', 1).replace(
         ' data-live-class="', ' class="', 1
     )
-    root = scan(page)[ROOT_ID]
+    root = _scanned(page)[ROOT_ID]
     return page[: root.start] + head + ">" + page[root.head_end :]
