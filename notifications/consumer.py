@@ -89,6 +89,9 @@ class PageConsumer(BellSocketMixin, AsyncWebsocketConsumer):
         if event.get("session_key") == self.session_key:
             await self.close(code=CLOSE_UNAUTHENTICATED)
 
+    async def chat_sync(self, event: dict) -> None:
+        pass  # for the table's sockets on the same group (a block changes whose chat they show)
+
     async def session_check(self, event: dict) -> None:
         # The account was saved (a new password): the page opens its socket again, and the
         # handshake reads the session afresh.

@@ -40,11 +40,15 @@ def group_name(user_id: int) -> str:
 
 def push(user_id: int, *, notification_id: int | None = None) -> None:
     """Tell every open socket of the player to look at their bell again (after a commit)."""
-    event = {"type": "notify.changed", "notification": notification_id}
+    tell(user_id, {"type": "notify.changed", "notification": notification_id})
+
+
+def tell(user_id: int, event: dict) -> None:
+    """Send ``event`` to every open socket of the player (their table sockets and page sockets)."""
     try:
         async_to_sync(get_channel_layer().group_send)(group_name(user_id), event)
-    except Exception:  # noqa: BLE001 (the notification is saved: the next page load shows it)
-        logger.warning("could not push a notification to user %s", user_id, exc_info=True)
+    except Exception:  # noqa: BLE001 (what was written is saved: the next page load shows it)
+        logger.warning("could not tell the sockets of user %s", user_id, exc_info=True)
 
 
 def bell_frame(user_id: int, notification_id: int | None = None) -> dict:

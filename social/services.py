@@ -19,7 +19,7 @@ from django.utils.translation import ngettext_lazy
 
 from accounts.models import User
 from config.i18n import lazy_format
-from notifications import gates, kinds
+from notifications import gates, kinds, live
 from notifications.models import Notification
 from notifications.services import notify
 from social.limits import hourly_take
@@ -161,12 +161,20 @@ def block(*, user: User, blocked_id: object, now: datetime | None = None) -> Blo
         FriendRequest.objects.filter(Q(sender=user, recipient=other) | Q(sender=other, recipient=user)).delete()
         # What the blocked player sent and the blocker has not read goes too.
         Notification.objects.filter(recipient=user, actor=other, read_at=None).delete()
+        # Open table sockets of both read their chat again, without the other's messages.
+        for user_id in (user.pk, other.pk):
+            transaction.on_commit(lambda user_id=user_id: live.tell(user_id, {"type": "chat.sync"}))
+        transaction.on_commit(lambda: live.push(user.pk))
     return row
 
 
 def unblock(*, user: User, blocked_id: object) -> None:
+    other_id = _number(blocked_id)
     with transaction.atomic():
-        Block.objects.filter(blocker=user, blocked_id=_number(blocked_id)).delete()
+        Block.objects.filter(blocker=user, blocked_id=other_id).delete()
+        for user_id in (user.pk, other_id):
+            if user_id is not None:
+                transaction.on_commit(lambda user_id=user_id: live.tell(user_id, {"type": "chat.sync"}))
 
 
 def _mark_answered(*, recipient: User, sender: User) -> None:

@@ -25,6 +25,7 @@ from config import addresses
 from config.i18n import scope_language
 from notifications.consumer import BellSocketMixin
 from ops import metrics, observe
+from tables import privacy
 from tables.errors import TableError
 from tables.live import broadcast, fanout, guard, layer_watch, limits, presence, snapshot
 from tables.live.chat import ChatSocketMixin, is_chat_command
@@ -33,6 +34,7 @@ from tables.live.messages import ParseError, parse_message
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
 UNSAVED = _("The server could not take that just now. Please try again.")
 NOT_UNDERSTOOD = _("That message could not be understood.")
 
@@ -79,6 +81,16 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             await self.channel_layer.group_discard(group, self.channel_name)
             await self._release()
             await self.close(code=CLOSE_NOT_FOUND)
+            return
+        # RULING P66: a private table's socket only for whom its page is.
+        private_refusal = await database_sync_to_async(privacy.open_refusal, thread_sensitive=False)(
+            self.table_id, user
+        )
+        if private_refusal:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self._release()
+            await self.accept()
+            await self._refuse_and_close(private_refusal, CLOSE_FORBIDDEN)
             return
         self.group = group
         await self.accept()
