@@ -23,7 +23,8 @@ def prepared() -> dict:
     from tests.conftest import make_user
     from tests.tables.helpers import open_table
 
-    hana, piet, olga = make_user("hana"), make_user("piet"), make_user("olga")
+    hana, piet = make_user("hana"), make_user("piet")
+    make_user("olga")
     table = open_table(hana, "sita", seat_count=4)
     privacy.privacy_set(table_id=table.pk, host=hana, private=True, spectators=Spectators.FRIENDS)
     return {"table": table.pk, "hana": hana.pk, "piet": piet.pk}
@@ -90,7 +91,7 @@ def test_friends_invite_by_the_bell_and_by_the_link_and_a_stranger_is_kept_out(n
     piet.click("#bell-list .notification-open")
     piet.wait_for_url(f"**{table_url}")
     piet.click("#live button:has-text('Sit here')")
-    piet.wait_for_selector("#live button:has-text(\"I'm ready\")")
+    piet.wait_for_selector('#live button:has-text("I\'m ready")')
     shot(piet, "friends-table-phone")
     hana.wait_for_function("document.querySelectorAll('#live .seat.empty').length === 2")
     open_bell(hana)
@@ -118,7 +119,7 @@ def test_friends_invite_by_the_bell_and_by_the_link_and_a_stranger_is_kept_out(n
     lea.click("form button[type=submit]")
     lea.wait_for_url(f"**{table_url}")
     lea.click("#live button:has-text('Sit here')")
-    lea.wait_for_selector("#live button:has-text(\"I'm ready\")")
+    lea.wait_for_selector('#live button:has-text("I\'m ready")')
     # The stranger still is not let in, to sit or to watch.
     olga.goto(table_url)
     olga.wait_for_selector(".message:has-text('This table is private')")

@@ -49,7 +49,12 @@ async def test_the_page_socket_sends_the_count_then_each_new_notification(host, 
     row = await notify(user=player, kind=kinds.FRIEND_REQUEST, actor=host)
     frame = (await bell_received(socket))[-1]
     assert frame["unread"] == 1
-    assert frame["new"] == {"id": row.pk, "kind": "friend_request", "text": "hana asks to be your friend.", "url": "/friends/"}
+    assert frame["new"] == {
+        "id": row.pk,
+        "kind": "friend_request",
+        "text": "hana asks to be your friend.",
+        "url": "/friends/",
+    }
     await socket.disconnect()
 
 

@@ -121,7 +121,9 @@ def notify_everyone(match: Match, users: dict) -> None:
     """Notifications about the table while it plays (RULING P69): each socket's bell frame is scanned."""
     kind = {0: kinds.YOUR_TURN, 1: kinds.TABLE_STARTING, None: kinds.INVITE}
     for seat, user in users.items():
-        notify(user=user, kind=kind[seat], table=match.table, actor=users[0] if seat else None, data={"game": match.game})
+        notify(
+            user=user, kind=kind[seat], table=match.table, actor=users[0] if seat else None, data={"game": match.game}
+        )
 
 
 def check_pages(match: Match, users: dict, log: StateLog) -> None:

@@ -9,9 +9,10 @@ from django.core import mail
 from notifications import kinds
 from notifications.models import Notification
 from social import services as social
-from tables import invites, privacy, selectors, services
+from tables import invites, privacy, selectors
 from tables.errors import TableError
 from tables.models import Spectators, Table, TableInvite
+from tables.services import lobby as services
 from tests.conftest import make_user
 from tests.social.test_friends import befriend
 from tests.tables.helpers import open_table, start_table
