@@ -40,6 +40,10 @@
     if (frame.new) showNew(frame.new);
   }
 
+  // The list open says it all: the note under the bell would only cover it.
+  const menu = document.getElementById("bell-menu");
+  if (menu) menu.addEventListener("toggle", () => { if (menu.open && toast) toast.hidden = true; });
+
   // The drop-down's list carries the count as it read it (after "Mark all read", say).
   document.body.addEventListener("htmx:afterSwap", (event) => {
     const now = document.getElementById("bell-count-now");
