@@ -18,7 +18,7 @@ from games.ratings import ratings_update
 from games.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
-from tables import clock, selectors
+from tables import clock, privacy, selectors
 from tables.errors import TableError
 from tables.models import Table
 
@@ -32,6 +32,7 @@ def _as_table_error():
 
 
 def seat_taken(*, table: Table, user: User) -> None:
+    privacy.require_seat(table=table, user=user)  # RULING P66: a private table's seats
     with _as_table_error():
         if table.stake:
             payouts.stake_hold(user=user, table=table)  # RULING P5

@@ -78,9 +78,9 @@ def test_the_catalogues_hold_what_makemessages_extracts(tmp_path: Path, settings
     # On CI (CI=true) a missing gettext fails here instead of skipping: .ci/run installs it.
     assert shutil.which("xgettext"), "gettext is not installed (apt-get install gettext)"
     # A copy of the tree, so the check never rewrites the committed catalogues.
-    for folder in ("accounts", "chat", "config", "core", "games", "ops", "pages", "payouts", "tables"):
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    for folder in ("templates", "static", "locale"):
+    # Every package of the project (its apps, config, core) with the templates, static files and catalogues.
+    packages = [path.name for path in ROOT.iterdir() if (path / "__init__.py").exists() and path.name != "tests"]
+    for folder in (*packages, "templates", "static", "locale"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     settings.LOCALE_PATHS = [tmp_path / "locale"]
     import os

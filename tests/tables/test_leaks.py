@@ -22,6 +22,8 @@ from django.test import Client
 from games.catalog import get_engine
 from games.engines.cards import SUIT_SYMBOL
 from games.models import Match, MatchEvent
+from notifications import kinds
+from notifications.services import notify
 from tables.models import DealCommitment
 from tests.tables.helpers import start_table
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
@@ -86,12 +88,13 @@ class StateLog:
 
 
 def check_no_leak(text: str, seat: int | None, log: StateLog) -> None:
-    if text.startswith('{"chat"'):
-        # A chat frame (issue 23) has no version: it is checked against the game as it is now,
-        # and holds the seed at no point of the game.
+    if text.startswith(('{"chat"', '{"bell"')):
+        # A chat frame (issue 23) or a notification's (RULING P69) has no version: it is checked
+        # against the game as it is now, and holds the seed and the secret at no point of the game.
         log.match.refresh_from_db()
-        check_cards(text, seat, log, log.match.version, where="in a chat frame")
-        assert str(log.match.seed) not in text, f"seat {seat} was shown the seed in a chat frame"
+        check_cards(text, seat, log, log.match.version, where="in a chat or bell frame")
+        assert str(log.match.seed) not in text, f"seat {seat} was shown the seed in a chat or bell frame"
+        assert log.secret not in text, f"seat {seat} was shown the secret in a chat or bell frame"
         return
     version = version_of(text)
     if log.secret in text:  # RULING P33: in no frame, page or error before the game is over
@@ -115,12 +118,23 @@ def check_cards(text: str, seat: int | None, log: StateLog, version: int, *, whe
 CHAT = {0: ("players", "Good luck"), 1: ("players", "Well played"), None: ("spectators", "Nice game to watch")}
 
 
+def notify_everyone(match: Match, users: dict) -> None:
+    """Notifications about the table while it plays (RULING P69): each socket's bell frame is scanned."""
+    kind = {0: kinds.YOUR_TURN, 1: kinds.TABLE_STARTING, None: kinds.INVITE}
+    for seat, user in users.items():
+        notify(
+            user=user, kind=kind[seat], table=match.table, actor=users[0] if seat else None, data={"game": match.game}
+        )
+
+
 def check_pages(match: Match, users: dict, log: StateLog) -> None:
     """The table page of each viewer, and the game page and its checks (not found while playing)."""
     for seat, user in users.items():
         client = Client()
         client.force_login(user)
         check_no_leak(client.get(f"/tables/{match.table_id}/").content.decode(), seat, log)
+        for url in ("/notifications/", "/notifications/bell/"):
+            check_cards(client.get(url).content.decode(), seat, log, log.match.version, where=f"on {url}")
         for url in (f"/games/{match.pk}/", f"/games/{match.pk}/fairness.json", f"/games/{match.pk}/record.json"):
             response = client.get(url)
             assert response.status_code == 404 and log.secret not in response.content.decode()
@@ -163,15 +177,16 @@ async def test_no_fragment_ever_shows_another_seats_cards(
     log = await database_sync_to_async(StateLog)(match)
     check = database_sync_to_async(check_no_leak)
     rng = random.Random(7)
-    received = moves = chat_received = 0
+    received = moves = chat_received = bell_received = 0
     for socket in sockets.values():
         await socket.send_json_to({"command": "chat_sync"})
     rounds = 0
     while True:
-        if rounds % 4 == 0:  # everyone says something now and then (issue 23)
+        if rounds % 4 == 0:  # everyone says something now and then (issue 23), and is notified
             for seat, (channel, phrase) in CHAT.items():
                 said = {"command": "chat_send", "channel": channel, "text": f"{phrase} {rounds}"}
                 await sockets[seat].send_json_to(said)
+            await database_sync_to_async(notify_everyone)(match, {0: host, 1: player, None: outsider})
         rounds += 1
         # The three sockets drained side by side: each drain waits out its quiet time.
         drained = await asyncio.gather(*(drain(socket, quiet=0.05) for socket in sockets.values()))
@@ -180,6 +195,7 @@ async def test_no_fragment_ever_shows_another_seats_cards(
                 await check(text, seat, log)
                 received += 1
                 chat_received += text.startswith('{"chat"')
+                bell_received += text.startswith('{"bell"')
         match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
         if match.status != Match.Status.PLAYING:
             break
@@ -197,6 +213,7 @@ async def test_no_fragment_ever_shows_another_seats_cards(
             await check(text, seat, log)
     assert received > 20
     assert chat_received > 6
+    assert bell_received >= 3
     game_page = await database_sync_to_async(lambda: Client().get(f"/games/{match.pk}/").content.decode())()
     assert log.secret in game_page, "the secret is revealed once the game is over"
     for socket in sockets.values():
