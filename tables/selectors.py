@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from accounts.selectors import users_named_publicly
-from tables.models import Table
+from tables.models import Rematch, RematchAnswer, Table
 
 OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
 
@@ -21,3 +21,20 @@ def open_tables(*, game: str = "") -> QuerySet[Table]:
     if game:
         tables = tables.filter(game=game)
     return tables
+
+
+def rematch_panel(table: Table) -> dict:
+    """What a finished table's game-over panel shows of its rematch (RULING P70): the new table, if
+    one is open, and each human's answer by seat."""
+    rematch = Rematch.objects.filter(source=table).first()
+    if rematch is None:
+        return {"table_id": None, "answers": {}}
+    return {"table_id": rematch.table_id, "answers": dict(rematch.answers.values_list("position", "answer"))}
+
+
+def rematch_lobby(table: Table) -> dict | None:
+    """At a rematch table's lobby: the seats still kept for their player's answer; None elsewhere."""
+    if not Rematch.objects.filter(table=table).exists():
+        return None
+    pending = RematchAnswer.objects.filter(rematch__table=table, answer=RematchAnswer.Answer.PENDING)
+    return {"pending": sorted(pending.values_list("position", flat=True))}

@@ -27,7 +27,7 @@ from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchPlayer
 from games.records.places import places_from_groups
 from ops import metrics
-from tables import botplay, clock, fairness, hooks, matchstore
+from tables import botplay, clock, fairness, held_seats, hooks, matchstore
 from tables.errors import TableError
 from tables.live.broadcast import table_changed_on_commit
 from tables.models import Seat, Table
@@ -117,6 +117,7 @@ def _seat_take(*, table: Table, user: User, position: int) -> None:
     seat = _seat_at(table, position)
     if seat.user_id is not None:
         raise TableError(_("That seat is taken."))
+    held_seats.require_free(table=table, position=position, user=user)  # RULING P70
     if table.seats.filter(user=user).exists():
         raise TableError(_("You already have a seat at this table. Leave it first to move."))
     seat.user = user
@@ -169,6 +170,7 @@ def bot_add(*, table_id: int, host: User, position: int, level: str = DEFAULT_BO
         seat = _seat_at(table, position)
         if seat.user_id is not None:
             raise TableError(_("That seat is taken."))
+        held_seats.require_free(table=table, position=position, user=None)  # RULING P70
         seated = list(table.seats.exclude(user=None).values_list("user_id", "user__username", "user__is_bot"))
         # Issue 37: one Ada at a table, whatever the levels: three "Ada"s read as one player.
         taken = {bot_base_name(username) for _user, username, is_bot in seated if is_bot}

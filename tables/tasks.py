@@ -63,3 +63,12 @@ def resume_stalled_work() -> dict:
     from tables.recovery import stalled_work_resume
 
     return stalled_work_resume(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def quick_bots_fill(table_id: int) -> int:
+    """RULING P71: bots fill a quick-play table's empty seats once its wait is over; harmless twice or late."""
+    from tables import quickplay
+
+    return quickplay.bots_fill(table_id=table_id)

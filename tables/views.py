@@ -12,9 +12,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from config import addresses
 from games import catalog
-from tables import selectors, services
+from tables import collusion, quickplay, selectors, services
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
@@ -97,3 +99,19 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request, "tables/table.html", {"snap": snap, "fragment": fragment, "title": str(catalog.get(snap.game).title)}
     )
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest, game: str) -> HttpResponse:
+    """RULING P71: "Play now" seats the player at the best open table of the game, or opens one."""
+    wait_text = request.POST.get("wait", "")
+    wait = int(wait_text) if wait_text.isascii() and wait_text.isdigit() and len(wait_text) < 4 else None
+    try:
+        table = quickplay.play_now(user=request.user, game=game, wait=wait)
+    except TableError as error:
+        messages.error(request, str(error))
+        return redirect("lobby")
+    # RULING P72: where the seat was taken from, as a digest only.
+    collusion.seat_address_record(table_id=table.pk, user=request.user, address=addresses.request_address(request))
+    return redirect("table", table_id=table.pk)

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from chat.selectors import mute_active, mute_message
-from tables import fairness, hints, services, signatures, votes
+from tables import collusion, fairness, hints, rematch, services, signatures, votes
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
 from tables.live import snapshot
@@ -14,15 +14,19 @@ from tables.live.messages import Message
 
 
 @retry_on_dead_connection
-def run_command(message: Message, *, table_id: int, match_id: int | None, user: User) -> str | None:
-    """Run the command; a reply for the asking socket alone (a hint), or None."""
+def run_command(message: Message, *, table_id: int, match_id: int | None, user: User, address: str = "") -> str | None:
+    """Run the command; a reply for the asking socket alone (a hint), or None. ``address``: the
+    socket's client address, kept (as a digest) where a seat is taken (RULING P72)."""
     command = message.command
+    if command in REMATCH_COMMANDS:
+        return _rematch(command, table_id=table_id, user=user)
     if command == "act":
         if match_id is None:
             raise TableError(_("The game has not started."))
         services.match_act(match_id=match_id, user=user, action=message.action, version=message.version)
     elif command == "seat_take":
         services.seat_take(table_id=table_id, user=user, position=message.position)
+        collusion.seat_address_record(table_id=table_id, user=user, address=address)
     elif command == "seat_leave":
         services.seat_leave(table_id=table_id, user=user)
     elif command in ("ready", "unready"):
@@ -66,4 +70,17 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         return snapshot.render_hint(hints.hint_for(match_id=match_id, user=user).text)  # RULING P65
     else:
         raise TableError(_("Unknown command."))
+    if command in ("ready", "seat_take", "bot_add"):
+        rematch.rematch_start_when_ready(table_id=table_id)  # RULING P70: the last one ready starts it
     return None
+
+
+REMATCH_COMMANDS = {"rematch", "rematch_decline"}
+
+
+def _rematch(command: str, *, table_id: int, user: User) -> None:
+    """RULING P70, at the finished table: accept (the first opens the rematch) or decline."""
+    if command == "rematch":
+        rematch.rematch_accept(table_id=table_id, user=user)
+    else:
+        rematch.rematch_decline(table_id=table_id, user=user)
