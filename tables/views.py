@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from config import addresses
 from games import catalog
-from tables import collusion, quickplay, selectors, services
+from tables import collusion, lobby_slots, quickplay, selectors, services
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
@@ -35,7 +35,22 @@ def lobby(request: HttpRequest) -> HttpResponse:
     game = game if catalog.known(game) else ""
     if request.htmx:
         return HttpResponse(_lobby_fragment(request, game))
-    return render(request, "tables/lobby.html", _lobby_context(request, game))
+    return render(request, "tables/lobby.html", {**_lobby_context(request, game), **_invitation(request)})
+
+
+def _invitation(request: HttpRequest) -> dict:
+    """The viewer's own part of the lobby, on the full page only (the polled list is everyone's):
+    a card per game with "Play now" (RULING P71), their rematch offers (RULING P70), the slots."""
+    user = request.user if request.user.is_authenticated else None
+    cards = selectors.lobby_cards(user=user)
+    for card in cards:
+        card["wait"] = quickplay.wait_of(user=user, game=card["game"].name) if user else quickplay.DEFAULT_WAIT
+    return {
+        "cards": cards,
+        "waits": quickplay.WAITS,
+        "offers": selectors.rematch_offers(user=user) if user else [],
+        "slots": lobby_slots.rendered(request),
+    }
 
 
 def _lobby_context(request: HttpRequest, game: str) -> dict:
@@ -84,6 +99,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
         except TableError as error:
             form.add_error(None, str(error))
         else:
+            address = addresses.request_address(request)
+            collusion.seat_address_record(table_id=table.pk, user=request.user, address=address)  # RULING P72
             return redirect("table", table_id=table.pk)
     return render(request, "tables/new.html", {"form": form, "nav": "lobby"})
 
