@@ -112,7 +112,9 @@ GAMES: tuple[Game, ...] = (
         dismissal_vote=True,
         signature=True,
         clock=0,
-        tagline=_("Bid the exact number of tricks you will take, round after round; the lowest total is the Sitaratas."),
+        tagline=_(
+            "Bid the exact number of tricks you will take, round after round; the lowest total is the Sitaratas."
+        ),
         art="img/games/sitaratas.svg",
         presenter="tables.live.presenters.sitaratas",
         live_template="tables/games/sitaratas.html",
@@ -138,7 +140,9 @@ GAMES: tuple[Game, ...] = (
         staked=True,
         mistake=4.0,
         blunder=10.0,
-        tagline=_("Four players estimate their tricks, and the estimates never add up to thirteen: someone always misses."),
+        tagline=_(
+            "Four players estimate their tricks, and the estimates never add up to thirteen: someone always misses."
+        ),
         art="img/games/estimation.svg",
         presenter="tables.live.presenters.estimation",
         live_template="tables/games/estimation.html",

@@ -81,10 +81,8 @@ def _fragment(table_id: int, user_id: int) -> str:
 
 def _staked_game(host, player) -> None:
     table, match = start_table(host, "estimation", guests=[player], options=SHORT["estimation"], stake=50)
-    play_out(
-        match,
-        lambda engine, state, seat: get_bot("estimation")(engine.view(state, seat), random.Random(f"{match.pk}:{seat}")),
-    )
+    bot = get_bot("estimation")
+    play_out(match, lambda engine, state, seat: bot(engine.view(state, seat), random.Random(f"{match.pk}:{seat}")))
 
 
 @pytest.mark.django_db
