@@ -55,6 +55,11 @@ def muted_by(user_id: int) -> set[int]:
     return set(PersonalMute.objects.filter(owner_id=user_id).values_list("muted_id", flat=True))
 
 
+def muted_actor(recipient_id: int, actor_id: int) -> bool:
+    """Whether the recipient muted the actor (RULING P67 drops what the actor sends them)."""
+    return PersonalMute.objects.filter(owner_id=recipient_id, muted_id=actor_id).exists()
+
+
 def panel_state(*, table_id: int, user: User) -> dict | None:
     """Everything the panel needs on (re)connect or after a change of room: the recent messages
     this viewer may see, where they write, and why they cannot, if they cannot."""

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config import addresses
 from config.i18n import scope_language
+from notifications.consumer import BellSocketMixin
 from ops import metrics, observe
 from tables.errors import TableError
 from tables.live import broadcast, fanout, guard, layer_watch, limits, presence, snapshot
@@ -38,8 +39,9 @@ NOT_UNDERSTOOD = _("That message could not be understood.")
 logger = logging.getLogger(__name__)
 
 
-class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
+class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer):
     # Chat rides on this socket; its commands and group events live in tables/live/chat.py (issue 23).
+    # So does the bell (notifications/consumer.py): a table page opens no second socket for it.
     connected: set[int] | None = None
     admitted = False  # holds one of the user's socket places (RULING P16)
     closing = False
@@ -83,6 +85,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
         metrics.socket_opened()
         layer_watch.watch(self)
         await presence.join(self.table_id, self.channel_name, user.pk)
+        await self.bell_join()
         if snapshot.seat_of(self.snapshot, user.pk) is not None:
             await self._announce_presence()
         await self._push()
@@ -94,6 +97,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             layer_watch.unwatch(self)
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.bell_leave()
             if snapshot.seat_of(self.snapshot, self.user.pk) is not None:
                 await self._announce_presence()
 
