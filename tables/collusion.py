@@ -16,6 +16,7 @@ from django.conf import settings
 
 from accounts.models import User
 from config import addresses
+from social.selectors import friend_ids
 from tables.models import SeatAddress, Table
 
 
@@ -44,8 +45,6 @@ def badges(*, table: Table, seated: dict[int, int]) -> dict[int, dict[str, list[
     users = {user_id: position for position, user_id in seated.items()}
     digests = dict(SeatAddress.objects.filter(table=table, user_id__in=users).values_list("user_id", "digest"))
     marks: dict[int, dict[str, list[int]]] = {}
-    from social.selectors import friend_ids  # MERGE-SOCIAL
-
     friends_of = {user_id: friend_ids(user_id) for user_id in users}
     for a, b in combinations(sorted(users), 2):
         kinds = []

@@ -28,7 +28,7 @@ from accounts.models import User
 from games import catalog
 from games.models import Rating
 from payouts import selectors as payout_selectors
-from tables import held_seats, hooks, services
+from tables import collusion, held_seats, hooks, services
 from tables.errors import TableError
 from tables.models import QuickPlayChoice, QuickTable, Seat, Table
 from tables.tasks import quick_bots_fill
@@ -40,8 +40,11 @@ EARLY = timedelta(seconds=1)
 LOCK_SPACE = 0x5149  # the advisory locks' first key: quick play's own ("QI")
 
 
-def play_now(*, user: User, game: str, wait: int | None = None, now: datetime | None = None) -> Table:
-    """Seat ``user`` at the best open table of ``game`` or open one; returns the table."""
+def play_now(
+    *, user: User, game: str, wait: int | None = None, address: str = "", now: datetime | None = None
+) -> Table:
+    """Seat ``user`` at the best open table of ``game`` or open one; returns the table. ``address``:
+    the client's, kept as a digest with the seat (RULING P72)."""
     if user.is_bot:
         raise TableError(_("Bots are seated by the host."))
     if not catalog.known(game):
@@ -55,10 +58,10 @@ def play_now(*, user: User, game: str, wait: int | None = None, now: datetime | 
         if mine is not None:
             return mine  # a second press, or a second window: the same table
         table = _join_best(user, game, skip_locked=True)
-        if table is not None:
-            return table
-        _lock_game(game)
-        table = _join_best(user, game, skip_locked=False) or _open(user, choice, now=now)
+        if table is None:
+            _lock_game(game)
+            table = _join_best(user, game, skip_locked=False) or _open(user, choice, now=now)
+        collusion.seat_address_record(table_id=table.pk, user=user, address=address)
     return table
 
 

@@ -25,7 +25,7 @@ from games.models import Match, MatchPlayer
 from tables import fairness, invites, services
 from tables.errors import TableError
 from tables.live.broadcast import table_changed_on_commit
-from tables.models import DealCommitment, Rematch, RematchAnswer, Seat, Table
+from tables.models import DealCommitment, Rematch, RematchAnswer, Seat, Table, TableInvite
 
 Answer = RematchAnswer.Answer
 
@@ -108,6 +108,9 @@ def _open(*, source: Table, players: list[MatchPlayer], host: User) -> Rematch:
         last_activity_at=timezone.now(),
         clock=source.clock,
         practice=source.practice,
+        # RULING P66: a private table's rematch is private too, and its players are invited to it.
+        private=source.private,
+        spectators=source.spectators,
     )
     by_seat = {player.seat: player.user for player in players}
     # RULING P1: the bots come back to their seats, ready; the humans' seats wait for their answers.
@@ -122,6 +125,13 @@ def _open(*, source: Table, players: list[MatchPlayer], host: User) -> Rematch:
     )
     fairness.commitment_open(table=table, attempt=1)  # RULING P30: a new secret, before anyone is ready
     rematch = Rematch.objects.create(source=source, table=table)
+    if table.private:
+        now = timezone.now()
+        TableInvite.objects.bulk_create(
+            TableInvite(table=table, user=player.user, invited_by=host, created_at=now)
+            for player in players
+            if not player.user.is_bot
+        )
     RematchAnswer.objects.bulk_create(
         RematchAnswer(rematch=rematch, user=player.user, position=player.seat)
         for player in players
@@ -150,7 +160,7 @@ def _require_lobby_room(host: User) -> None:
 def _offer(rematch: Rematch, *, by: User) -> None:
     """Tell every other human of the game that a rematch waits for their answer."""
     for answer in rematch.answers.exclude(user=by).select_related("user"):
-        invites.rematch_offered(user=answer.user, table=rematch.table, actor=by)
+        invites.rematch_offered(user=answer.user, table=rematch.table, source=rematch.source, actor=by)
 
 
 def _lock_finished(table_id: int) -> Table:

@@ -125,10 +125,9 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     wait_text = request.POST.get("wait", "")
     wait = int(wait_text) if wait_text.isascii() and wait_text.isdigit() and len(wait_text) < 4 else None
     try:
-        table = quickplay.play_now(user=request.user, game=game, wait=wait)
+        address = addresses.request_address(request)  # RULING P72: kept with the seat as a digest only
+        table = quickplay.play_now(user=request.user, game=game, wait=wait, address=address)
     except TableError as error:
         messages.error(request, str(error))
         return redirect("lobby")
-    # RULING P72: where the seat was taken from, as a digest only.
-    collusion.seat_address_record(table_id=table.pk, user=request.user, address=addresses.request_address(request))
     return redirect("table", table_id=table.pk)

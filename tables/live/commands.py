@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -25,8 +26,9 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
             raise TableError(_("The game has not started."))
         services.match_act(match_id=match_id, user=user, action=message.action, version=message.version)
     elif command == "seat_take":
-        services.seat_take(table_id=table_id, user=user, position=message.position)
-        collusion.seat_address_record(table_id=table_id, user=user, address=address)
+        with transaction.atomic():  # the seat and where it was taken from, heard as one change
+            services.seat_take(table_id=table_id, user=user, position=message.position)
+            collusion.seat_address_record(table_id=table_id, user=user, address=address)
     elif command == "seat_leave":
         services.seat_leave(table_id=table_id, user=user)
     elif command in ("ready", "unready"):

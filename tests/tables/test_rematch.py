@@ -162,3 +162,29 @@ def test_a_rematch_counts_against_the_open_lobbies(host, player, settings) -> No
     with pytest.raises(TableError, match="waiting for players"):
         rematch.rematch_accept(table_id=source.pk, user=player)  # RULING P52
     assert not Rematch.objects.exists()
+
+
+def test_the_other_players_are_offered_the_rematch_in_their_notifications(host, player) -> None:
+    from notifications.models import Notification
+    from notifications.texts import link
+
+    source = finished(host, "sitaratas", [player])
+    rematch.rematch_accept(table_id=source.pk, user=player)
+    offer = Notification.objects.get(recipient=host, kind="rematch_offer")
+    assert offer.actor == player and link(offer) == f"/tables/{source.pk}/#rematch"
+    assert not Notification.objects.filter(recipient=player).exists()
+    rematch.rematch_accept(table_id=source.pk, user=host)
+    assert Notification.objects.filter(kind="rematch_offer").count() == 1  # offered once, when it opened
+
+
+def test_a_private_tables_rematch_is_private_and_its_players_invited(host, player, outsider) -> None:
+    from tables import privacy
+    from tables.models import TableInvite
+
+    source = finished(host, "sitaratas", [player])
+    Table.objects.filter(pk=source.pk).update(private=True, spectators="nobody")
+    new = rematch.rematch_accept(table_id=source.pk, user=player)
+    assert (new.private, new.spectators) == (True, "nobody")
+    assert set(TableInvite.objects.filter(table=new).values_list("user_id", flat=True)) == {host.pk, player.pk}
+    rematch.rematch_accept(table_id=source.pk, user=host)  # invited, though not the new host's friend
+    assert not privacy.may_sit(table=new, user=outsider)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0007_table_practice"),
+        ("tables", "0008_private_tables"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
