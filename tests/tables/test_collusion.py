@@ -10,9 +10,10 @@ from channels.db import database_sync_to_async
 from games.bots import get_bot
 from games.models import MatchPlayer
 from payouts import flows
-from tables import collusion, services
+from tables import collusion
 from tables.live import snapshot
 from tables.models import SeatAddress
+from tables.services import lobby as services
 from tests.conftest import make_user
 from tests.games.history_helpers import SHORT, play_out
 from tests.tables.helpers import open_table, start_table

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables import lobby_slots, services
+from tables import lobby_slots
 from tables.models import SeatAddress, Table
+from tables.services import lobby as services
 from tests.tables.helpers import open_table
 from tests.tables.test_rematch import finished
 
@@ -39,7 +40,7 @@ def test_a_card_lists_its_waiting_tables_and_games_in_play_but_no_practice_table
 
 
 def test_a_rematch_waiting_for_your_answer_is_offered(client, host, player) -> None:
-    from tables import rematch
+    from tables.services import rematch
 
     source = finished(host, "sitaratas", [player])
     rematch.rematch_accept(table_id=source.pk, user=player)

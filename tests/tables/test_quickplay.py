@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from games.models import Rating
 from payouts.services import coins_grant, pass_reserve
-from tables import quickplay, services
 from tables.errors import TableError
 from tables.models import QuickPlayChoice, QuickTable, Table
+from tables.services import lobby as services
+from tables.services import quickplay
 from tables.tasks import quick_bots_fill
 from tests.conftest import make_user
 from tests.helpers import race

@@ -10,9 +10,10 @@ from games.bots import get_bot
 from games.models import Match
 from payouts import selectors as payout_selectors
 from payouts.services import coins_grant
-from tables import rematch, services
 from tables.errors import TableError
 from tables.models import DealCommitment, Rematch, RematchAnswer, Table
+from tables.services import lobby as services
+from tables.services import rematch
 from tests.conftest import make_user
 from tests.games.history_helpers import SHORT, play_out
 from tests.helpers import fair_value

@@ -28,9 +28,10 @@ from accounts.models import User
 from games import catalog
 from games.models import Rating
 from payouts import selectors as payout_selectors
-from tables import collusion, held_seats, hooks, services
+from tables import collusion, held_seats, selectors
 from tables.errors import TableError
 from tables.models import QuickPlayChoice, QuickTable, Seat, Table
+from tables.services import lobby
 from tables.tasks import quick_bots_fill
 
 WAITS = (15, 30, 60, 120)  # seconds before the bots come
@@ -82,7 +83,7 @@ def bots_fill(*, table_id: int, now: datetime | None = None) -> int:
             if position not in held
         ]
         for position in empty:
-            services.bot_add(table_id=table.pk, host=table.host, position=position)
+            lobby.bot_add(table_id=table.pk, host=table.host, position=position)
         quick.filled_at = now
         quick.save(update_fields=["filled_at"])
         return len(empty)
@@ -121,7 +122,7 @@ def _join_best(user: User, game: str, *, skip_locked: bool) -> Table | None:
         position = _free_position(table, user)
         if position is None:
             continue
-        services.seat_take(table_id=table.pk, user=user, position=position)
+        lobby.seat_take(table_id=table.pk, user=user, position=position)
         return table
     return None
 
@@ -130,7 +131,7 @@ def _ranked(user: User, game: str) -> list[int]:
     """Candidate tables, best first: the most seated, then the nearest rating, then the oldest."""
     coins = payout_selectors.coin_balance(user=user)
     tables = open_to_quick_play(game).filter(stake__lte=coins).exclude(seats__user=user)
-    if hooks.costs_pass(game) and payout_selectors.pass_counts(user=user)["free"] < 1:
+    if selectors.costs_pass(game) and payout_selectors.pass_counts(user=user)["free"] < 1:
         return []  # RULING P6: no free pass, no seat at any table of this game
     rows = list(
         tables.annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))
@@ -180,7 +181,7 @@ def _free_position(table: Table, user: User) -> int | None:
 def _open(user: User, choice: QuickPlayChoice, *, now: datetime) -> Table:
     game = catalog.get(choice.game)
     seat_count = choice.seat_count or max(game.min_players, min(4, game.max_players))
-    table = services.table_create(host=user, game=game.name, seat_count=seat_count, options=choice.options or {})
+    table = lobby.table_create(host=user, game=game.name, seat_count=seat_count, options=choice.options or {})
     QuickTable.objects.create(table=table, wait=choice.wait, bots_at=now + timedelta(seconds=choice.wait))
     table_id, wait = table.pk, choice.wait
     # robust: the table is committed; a lost task leaves the host to add bots by hand.

@@ -22,10 +22,11 @@ from django.utils.translation import ngettext_lazy
 from accounts.models import User
 from config.i18n import lazy_format
 from games.models import Match, MatchPlayer
-from tables import fairness, invites, services
+from tables import fairness, invites
 from tables.errors import TableError
 from tables.live.broadcast import table_changed_on_commit
 from tables.models import DealCommitment, Rematch, RematchAnswer, Seat, Table, TableInvite
+from tables.services import lobby
 
 Answer = RematchAnswer.Answer
 
@@ -47,7 +48,7 @@ def rematch_accept(*, table_id: int, user: User) -> Table:
         if answer.answer == Answer.DECLINED:
             raise TableError(_("You declined this rematch."))
         # RULINGS P5, P6: the seat is taken as any seat is: the stake held, the pass reserved, or refused.
-        services.seat_take(table_id=rematch.table_id, user=user, position=answer.position)
+        lobby.seat_take(table_id=rematch.table_id, user=user, position=answer.position)
         # Everyone, the host too, says "I'm ready" with their own value (RULING P31) before it starts.
         Seat.objects.filter(table_id=rematch.table_id, user=user).update(is_ready=False)
         _answer(answer, Answer.ACCEPTED)
@@ -70,7 +71,7 @@ def rematch_decline(*, table_id: int, user: User) -> None:
         if answer.answer == Answer.ACCEPTED:
             if rematch.table.status != Table.Status.LOBBY:
                 raise TableError(_("The rematch has already started."))
-            services.seat_leave(table_id=rematch.table_id, user=user)  # the host is refused there
+            lobby.seat_leave(table_id=rematch.table_id, user=user)  # the host is refused there
         _answer(answer, Answer.DECLINED)
         table_changed_on_commit(source.pk, lobby=True)
         table_changed_on_commit(rematch.table_id, lobby=True)
@@ -94,7 +95,7 @@ def rematch_start_when_ready(*, table_id: int) -> Match | None:
         if value is None:
             return None
         # The host's own value, given with their "ready": the site draws nothing for anyone (RULING P31).
-        return services.table_start(table_id=table.pk, host=table.host, entropy=value)
+        return lobby.table_start(table_id=table.pk, host=table.host, entropy=value)
 
 
 def _open(*, source: Table, players: list[MatchPlayer], host: User) -> Rematch:
