@@ -272,7 +272,7 @@ class RematchAnswer(models.Model):
 
 
 class QuickTable(models.Model):
-    """RULING P71: a table that "Play now" opened; bots fill its empty seats at ``bots_at``."""
+    """RULING P73: a table that "Play now" opened; bots fill its empty seats at ``bots_at``."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="quick", verbose_name=_("table"))
     wait = models.PositiveSmallIntegerField(_("bot wait"), help_text=_("Seconds before bots fill the empty seats."))

@@ -68,7 +68,7 @@ def resume_stalled_work() -> dict:
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def quick_bots_fill(table_id: int) -> int:
-    """RULING P71: bots fill a quick-play table's empty seats once its wait is over; harmless twice or late."""
+    """RULING P73: bots fill a quick-play table's empty seats once its wait is over; harmless twice or late."""
     from tables.services import quickplay
 
     return quickplay.bots_fill(table_id=table_id)

@@ -67,7 +67,7 @@ def play_now(
 
 
 def bots_fill(*, table_id: int, now: datetime | None = None) -> int:
-    """The wait is over: bots in every empty seat of a quick-play table still waiting for players.
+    """RULING P73: the wait is over: bots in every empty seat of a quick-play table still waiting for players.
     Early, late, twice, or after the table started or closed: nothing happens. Returns the bots seated."""
     now = now or timezone.now()
     with transaction.atomic():
