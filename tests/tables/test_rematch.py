@@ -189,3 +189,16 @@ def test_a_private_tables_rematch_is_private_and_its_players_invited(host, playe
     assert set(TableInvite.objects.filter(table=new).values_list("user_id", flat=True)) == {host.pk, player.pk}
     rematch.rematch_accept(table_id=source.pk, user=host)  # invited, though not the new host's friend
     assert not privacy.may_sit(table=new, user=outsider)
+
+
+def test_the_game_over_panel_shows_each_answer_and_leads_who_accepted_to_the_new_table(host, player) -> None:
+    from tables.live import snapshot
+
+    source = finished(host, "sitaratas", [player])
+    new = rematch.rematch_accept(table_id=source.pk, user=player)
+    snap = snapshot.load_snapshot(source.pk)
+    mine = str(snapshot.render_live(snap, user_id=player.pk, connected=set()))
+    theirs = str(snapshot.render_live(snap, user_id=host.pk, connected=set()))
+    assert f'href="/tables/{new.pk}/"' in mine and "Go to the rematch table" in mine
+    assert 'class="rematch-accepted"' in theirs and 'class="rematch-pending"' in theirs
+    assert 'value="rematch"' in theirs and 'value="rematch_decline"' in theirs
