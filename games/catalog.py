@@ -95,6 +95,8 @@ class Game:
     # then the estimates; the rounds told by kind). "" for a game without tricks.
     declares: str = ""
     round_word: StrOrPromise = _("Round")  # what the game calls one of its rounds
+    tagline: StrOrPromise = ""  # one line of what the game is, for the lobby's card
+    art: str = ""  # the lobby card's picture, a static file
     live_template: str = ""  # Jinja2, inside the table's live fragment
     sheet_template: str = ""  # the score sheet of the game's history page
     replay_template: str = ""  # one step of the game's replay
@@ -143,6 +145,10 @@ GAMES: tuple[Game, ...] = (
         dismissal_vote=True,
         signature=True,
         clock=0,
+        tagline=_(
+            "Bid the exact number of tricks you will take, round after round; the lowest total is the Sitaratas."
+        ),
+        art="img/games/sitaratas.svg",
         live_template="tables/games/sitaratas.html",
         sheet_template="games/_sheet_sitaratas.html",
         replay_template="games/_replay_tricks.html",
@@ -171,6 +177,10 @@ GAMES: tuple[Game, ...] = (
         staked=True,
         mistake=4.0,
         blunder=10.0,
+        tagline=_(
+            "Four players estimate their tricks, and the estimates never add up to thirteen: someone always misses."
+        ),
+        art="img/games/estimation.svg",
         live_template="tables/games/estimation.html",
         sheet_template="games/_sheet_estimation.html",
         replay_template="games/_replay_tricks.html",
@@ -199,6 +209,8 @@ GAMES: tuple[Game, ...] = (
         numbered_cards=True,
         mistake=2.0,
         blunder=5.0,
+        tagline=_("Everyone plays a card at once; lay the sixth card of a row and you take its penalty points."),
+        art="img/games/sita.svg",
         live_template="tables/games/sita.html",
         sheet_template="games/_sheet_sita.html",
         replay_template="games/_replay_sita.html",

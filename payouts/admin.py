@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
 from core.admin_tools import ViewOnlyAdmin, action_page
-from payouts import services
+from payouts import flows, services
 from payouts.models import Account, Entry, Transfer
 
 
@@ -100,3 +103,19 @@ class TransferAdmin(ViewOnlyAdmin):
 
     def has_view_permission(self, request, obj=None) -> bool:
         return request.user.is_staff
+
+    def get_urls(self):
+        # RULING P72: the report of pairs with repeated one-sided coin flows, beside the ledger it reads.
+        report = self.admin_site.admin_view(self.coin_flows_view)
+        return [path("coin-flows/", report, name="payouts_coin_flows"), *super().get_urls()]
+
+    def coin_flows_view(self, request: HttpRequest) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("One-sided coin flows"),
+            "opts": self.model._meta,
+            "flows": flows.one_sided_flows(),
+            "min_games": flows.MIN_GAMES,
+            "share": round(flows.MOST_SHARE * 100),
+        }
+        return TemplateResponse(request, "admin/payouts/coin_flows.html", context)

@@ -19,6 +19,7 @@ def connect() -> None:
     outbox.handle(outbox.BotsDue, bots_due)
     outbox.handle(outbox.ClockDue, clock_due)
     outbox.handle(outbox.VoteDue, vote_due)
+    outbox.handle(outbox.QuickFillDue, quick_fill_due)
 
 
 def table_changed(event: outbox.TableChanged) -> None:
@@ -45,3 +46,7 @@ def clock_due(event: outbox.ClockDue) -> None:
 
 def vote_due(event: outbox.VoteDue) -> None:
     tasks.vote_expire.apply_async((event.vote_id,), countdown=event.seconds)
+
+
+def quick_fill_due(event: outbox.QuickFillDue) -> None:
+    tasks.quick_bots_fill.apply_async((event.table_id,), countdown=event.seconds)

@@ -172,3 +172,10 @@ def panel(*, table_id: int, user: User, request: HttpRequest | None = None) -> d
         "spectator_choices": Spectators.choices,
         "private_refusal": str(privacy.NOT_INVITED),
     }
+
+
+def rematch_offered(*, user: User, table: Table, source: Table, actor: User) -> None:
+    """A rematch waits for ``user``'s answer (RULING P70); dropped quietly if they turned the kind
+    off or blocked ``actor`` (notify decides). It leads to the game-over panel, where they answer."""
+    answer_at = reverse("table", args=[source.pk]) + "#rematch"
+    notify(user=user, kind=kinds.REMATCH_OFFER, table=table, actor=actor, data={"game": table.game, "url": answer_at})

@@ -216,3 +216,112 @@ class DealCommitment(models.Model):
             "table": self.table_id,
             "attempt": self.attempt,
         }
+
+
+class Rematch(models.Model):
+    """RULING P70: a finished table's "play again": the same game, options and seats at a new table.
+
+    One per finished table (``source`` is unique), opened by the first human to accept; every
+    other human of the game has an answer row, pending until they accept or decline.
+    """
+
+    source = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="rematch", verbose_name=_("game over at")
+    )
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="rematch_of", verbose_name=_("rematch table")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rematch")
+        verbose_name_plural = _("rematches")
+
+    def __str__(self) -> str:
+        return gettext("rematch of table %(source)s at table %(table)s") % {
+            "source": self.source_id,
+            "table": self.table_id,
+        }
+
+
+class RematchAnswer(models.Model):
+    class Answer(models.TextChoices):
+        PENDING = "pending", pgettext_lazy("rematch", "Not answered")
+        ACCEPTED = "accepted", pgettext_lazy("rematch", "Accepted")
+        DECLINED = "declined", pgettext_lazy("rematch", "Declined")
+
+    rematch = models.ForeignKey(Rematch, on_delete=models.CASCADE, related_name="answers", verbose_name=_("rematch"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    answer = models.CharField(_("answer"), max_length=10, choices=Answer.choices, default=Answer.PENDING)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["rematch", "position"]
+        verbose_name = _("rematch answer")
+        verbose_name_plural = _("rematch answers")
+        constraints = [
+            models.UniqueConstraint(fields=["rematch", "user"], name="one_rematch_answer_per_user"),
+            models.UniqueConstraint(fields=["rematch", "position"], name="one_rematch_answer_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_answer_display()}"
+
+
+class QuickTable(models.Model):
+    """RULING P73: a table that "Play now" opened; bots fill its empty seats at ``bots_at``."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="quick", verbose_name=_("table"))
+    wait = models.PositiveSmallIntegerField(_("bot wait"), help_text=_("Seconds before bots fill the empty seats."))
+    bots_at = models.DateTimeField(_("bots come at"))
+    filled_at = models.DateTimeField(_("bots came at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("quick-play table")
+        verbose_name_plural = _("quick-play tables")
+
+    def __str__(self) -> str:
+        return str(self.table)
+
+
+class QuickPlayChoice(models.Model):
+    """A player's defaults for "Play now" in one game: the table it opens and the bots' wait."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quick_play_choices", verbose_name=_("player")
+    )
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    seat_count = models.PositiveSmallIntegerField(_("seats"), null=True, blank=True)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    wait = models.PositiveSmallIntegerField(_("bot wait"), default=30)
+
+    class Meta:
+        verbose_name = _("quick-play choice")
+        verbose_name_plural = _("quick-play choices")
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_quick_play_choice_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_game_display()}"
+
+
+class SeatAddress(models.Model):
+    """RULING P72: where a seat was taken from, as a keyed digest of the client's address (its /64
+    for IPv6): two seats can be told to share one, and the address itself is never stored or shown."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_addresses", verbose_name=_("table"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    digest = models.CharField(_("address digest"), max_length=64)
+    created_at = models.DateTimeField(_("recorded at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("seat address")
+        verbose_name_plural = _("seat addresses")
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_seat_address_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.table_id}"

@@ -60,7 +60,15 @@ class VoteDue:
     seconds: float
 
 
-Event = TableChanged | BotsDue | ClockDue | VoteDue
+@dataclass(frozen=True, slots=True)
+class QuickFillDue:
+    """A quick-play table's wait for humans ends in ``seconds``; then bots fill it (RULING P73)."""
+
+    table_id: int
+    seconds: float
+
+
+Event = TableChanged | BotsDue | ClockDue | VoteDue | QuickFillDue
 
 _handlers: dict[type, Callable[[Any], None]] = {}
 

@@ -10,7 +10,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from core.connections import retry_on_dead_connection
-from tables.services import lobby, play, recovery, timeouts, votes
+from tables.services import lobby, play, quickplay, recovery, timeouts, votes
 
 
 @shared_task(ignore_result=True)
@@ -52,3 +52,10 @@ def clocks_sweep() -> dict:
 def resume_stalled_work() -> dict:
     """RULING P35: beat's sweep for work a lost task should have done (tables/services/recovery.py)."""
     return recovery.stalled_work_resume(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def quick_bots_fill(table_id: int) -> int:
+    """RULING P73: bots fill a quick-play table's empty seats once its wait is over; harmless twice or late."""
+    return quickplay.bots_fill(table_id=table_id)

@@ -14,15 +14,18 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from core import addresses
 from games import catalog
-from tables import invites, privacy, selectors
+from tables import collusion, invites, lobby_slots, privacy, selectors
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.live import snapshot
 from tables.models import Table
 from tables.services import lobby as lobby_service
+from tables.services import quickplay
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest, HtmxRequest
@@ -41,7 +44,22 @@ def lobby(request: HtmxRequest) -> HttpResponse:
     game = game if catalog.known(game) else ""
     if request.htmx:
         return HttpResponse(_lobby_fragment(request, game))
-    return render(request, "tables/lobby.html", _lobby_context(request, game))
+    return render(request, "tables/lobby.html", {**_lobby_context(request, game), **_invitation(request)})
+
+
+def _invitation(request: HttpRequest) -> dict:
+    """The viewer's own part of the lobby, on the full page only (the polled list is everyone's):
+    a card per game with "Play now" (RULING P71), their rematch offers (RULING P70), the slots."""
+    user = request.user if request.user.is_authenticated else None
+    cards = selectors.lobby_cards(user=user)
+    for card in cards:
+        card["wait"] = quickplay.wait_of(user=user, game=card["game"].name) if user else quickplay.DEFAULT_WAIT
+    return {
+        "cards": cards,
+        "waits": quickplay.WAITS,
+        "offers": selectors.rematch_offers(user=user) if user else [],
+        "slots": lobby_slots.rendered(request),
+    }
 
 
 def _lobby_context(request: HttpRequest, game: str) -> dict:
@@ -84,6 +102,8 @@ def table_new(request: AuthenticatedRequest) -> HttpResponse:
         except TableError as error:
             form.add_error(None, str(error))
         else:
+            address = addresses.request_address(request)
+            collusion.seat_address_record(table_id=table.pk, user=request.user, address=address)  # RULING P72
             return redirect("table", table_id=table.pk)
     return render(request, "tables/new.html", {"form": form, "nav": "lobby"})
 
@@ -120,3 +140,18 @@ def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     context = {"snap": snap, "fragment": fragment, "title": str(catalog.get(snap.game).title)}
     context["invite_panel"] = invites.panel(table_id=table_id, user=request.user, request=request)
     return render(request, "tables/table.html", context)
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest, game: str) -> HttpResponse:
+    """RULING P71: "Play now" seats the player at the best open table of the game, or opens one."""
+    wait_text = request.POST.get("wait", "")
+    wait = int(wait_text) if wait_text.isascii() and wait_text.isdigit() and len(wait_text) < 4 else None
+    try:
+        address = addresses.request_address(request)  # RULING P72: kept with the seat as a digest only
+        table = quickplay.play_now(user=request.user, game=game, wait=wait, address=address)
+    except TableError as error:
+        messages.error(request, str(error))
+        return redirect("lobby")
+    return redirect("table", table_id=table.pk)

@@ -2,29 +2,35 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from chat.selectors import mute_active, mute_message
 from core.connections import retry_on_dead_connection
-from tables import fairness, hints
+from tables import collusion, fairness, hints
 from tables.errors import TableError
 from tables.live import snapshot
 from tables.live.messages import Message
-from tables.services import lobby, play, signatures, timeouts, votes
+from tables.services import lobby, play, rematch, signatures, timeouts, votes
 
 
 @retry_on_dead_connection
-def run_command(message: Message, *, table_id: int, match_id: int | None, user: User) -> str | None:
-    """Run the command; a reply for the asking socket alone (a hint), or None."""
+def run_command(message: Message, *, table_id: int, match_id: int | None, user: User, address: str = "") -> str | None:
+    """Run the command; a reply for the asking socket alone (a hint), or None. ``address``: the
+    socket's client address, kept (as a digest) where a seat is taken (RULING P72)."""
     command = message.command
+    if command in REMATCH_COMMANDS:
+        return _rematch(command, table_id=table_id, user=user)
     if command == "act":
         if match_id is None:
             raise TableError(_("The game has not started."))
         play.match_act(match_id=match_id, user=user, action=message.action, version=message.version)
     elif command == "seat_take":
-        lobby.seat_take(table_id=table_id, user=user, position=message.position)
+        with transaction.atomic():  # the seat and where it was taken from, heard as one change
+            lobby.seat_take(table_id=table_id, user=user, position=message.position)
+            collusion.seat_address_record(table_id=table_id, user=user, address=address)
     elif command == "seat_leave":
         lobby.seat_leave(table_id=table_id, user=user)
     elif command in ("ready", "unready"):
@@ -71,4 +77,17 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         return snapshot.render_hint(hints.hint_for(match_id=match_id, user=user).text)  # RULING P65
     else:
         raise TableError(_("Unknown command."))
+    if command in ("ready", "seat_take", "bot_add"):
+        rematch.rematch_start_when_ready(table_id=table_id)  # RULING P70: the last one ready starts it
     return None
+
+
+REMATCH_COMMANDS = {"rematch", "rematch_decline"}
+
+
+def _rematch(command: str, *, table_id: int, user: User) -> None:
+    """RULING P70, at the finished table: accept (the first opens the rematch) or decline."""
+    if command == "rematch":
+        rematch.rematch_accept(table_id=table_id, user=user)
+    else:
+        rematch.rematch_decline(table_id=table_id, user=user)

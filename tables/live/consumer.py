@@ -205,7 +205,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             # loop (tables/live/broadcast.py); an older version arriving after a newer one never
             # replaces it (table_changed).
             reply = await database_sync_to_async(run_command, thread_sensitive=False)(
-                message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user
+                message, table_id=self.table_id, match_id=self.snapshot.match_id, user=self.user, address=self.address
             )
         except TableError as error:
             observe.command_done(self, message, started, refused=error.args[0] if error.args else str(error))

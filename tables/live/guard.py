@@ -64,7 +64,7 @@ ADDRESS_BURST = 100
 ADDRESS_RATE = 50.0
 # RULING P51: sitting, leaving, ready and not ready, per user over all their sockets: a player clicks
 # them a few times a minute; a script toggling "ready" made a write and a lobby change each time.
-LOBBY_COMMANDS = frozenset({"seat_take", "seat_leave", "ready", "unready"})
+LOBBY_COMMANDS = frozenset({"seat_take", "seat_leave", "ready", "unready", "rematch", "rematch_decline"})
 LOBBY_BURST = 6
 LOBBY_RATE = 1.0
 # RULING P51: socket openings per client address: a burst of 30 (a family reloading its pages), then

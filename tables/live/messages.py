@@ -33,6 +33,7 @@ COMMANDS = {
 }
 COMMANDS |= {"back", "clock_set"}  # the turn clock (issue 19)
 COMMANDS |= {"hint"}  # a practice table's hint (issue 42)
+COMMANDS |= {"rematch", "rematch_decline"}  # at game over (RULING P70)
 INT_FIELDS = {"bid", "tricks", "value", "row"}
 ACTION_FIELDS = {"type", "bid", "card", "joker", "tricks", "trump", "value", "row"}
 MAX_MESSAGE_FIELDS = 20

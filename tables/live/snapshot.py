@@ -29,7 +29,7 @@ from games.catalog import get_engine
 from games.models import Match, Signature
 from games.records.places import places_from_groups
 from payouts import selectors as payout_selectors
-from tables import matchstore, selectors
+from tables import collusion, matchstore, selectors
 from tables.live import clock_view, templates
 from tables.live.play_screen import last_attempt_note
 from tables.live.presenters import present
@@ -150,6 +150,11 @@ def _extra(*, table: Table, match: Match | None) -> dict:
         extra["practice"] = True  # RULING P65: the Hint button
     if table.status == Table.Status.LOBBY:
         extra["last_attempt"] = last_attempt_note(table)  # issue 20: say a dismissal happened
+        extra["rematch_lobby"] = selectors.rematch_lobby(table)  # RULING P70: seats kept for an answer
+    if table.status == Table.Status.FINISHED:
+        extra["rematch"] = selectors.rematch_panel(table)  # RULING P70: who accepted, live
+    if table.stake:
+        extra["collusion"] = collusion.badges(table=table, seated=_humans(table, match))  # RULING P72
     if table.status == Table.Status.CLOSED:
         # Issue 37: the players of a closed lobby or an aborted game are told what came back.
         given = payout_selectors.given_back_at_close(table=table)
@@ -159,6 +164,15 @@ def _extra(*, table: Table, match: Match | None) -> dict:
                 given.setdefault(user_id, {"coins": 0, "passes": 0})
         extra["given_back"] = given
     return extra
+
+
+def _humans(table: Table, match: Match | None) -> dict[int, int]:
+    """Position -> user id of each human seat: the match's players in a game, the seats in the lobby."""
+    if match is not None:
+        rows = match.match_players.filter(user__is_bot=False).values_list("seat", "user_id")
+    else:
+        rows = table.seats.filter(user__isnull=False, user__is_bot=False).values_list("position", "user_id")
+    return dict(rows)
 
 
 def state_at_hand(snapshot: Snapshot, version: int, text: str) -> bool:

@@ -19,7 +19,7 @@ from accounts.models import User
 from core.i18n import lazy_format, refusal
 from games import catalog
 from games.models import Match, MatchPlayer
-from tables import clock, fairness
+from tables import clock, fairness, held_seats
 from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.services import handoff
@@ -106,6 +106,7 @@ def _seat_take(*, table: Table, user: User, position: int | None) -> None:
     seat = _seat_at(table, position)
     if seat.user_id is not None:
         raise TableError(_("That seat is taken."))
+    held_seats.require_free(table=table, position=position, user=user)  # RULING P70
     if table.seats.filter(user=user).exists():
         raise TableError(_("You already have a seat at this table. Leave it first to move."))
     seat.user = user
@@ -158,6 +159,7 @@ def bot_add(*, table_id: int, host: User, position: int | None, level: str = DEF
         seat = _seat_at(table, position)
         if seat.user_id is not None:
             raise TableError(_("That seat is taken."))
+        held_seats.require_free(table=table, position=position, user=None)  # RULING P70
         seated = list(table.seats.exclude(user=None).values_list("user_id", "user__username", "user__is_bot"))
         # Issue 37: one Ada at a table, whatever the levels: three "Ada"s read as one player.
         taken = {bot_base_name(username) for _user, username, is_bot in seated if is_bot}
