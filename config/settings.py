@@ -313,7 +313,7 @@ MAX_OPEN_LOBBIES = env_int("MAX_OPEN_LOBBIES", 3, minimum=1)
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 25, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
 # RULING P35: a bot awaited this long after the last move, or a vote this long past its deadline,
-# was lost with its task; beat's sweep (tables/recovery.py) queues it again.
+# was lost with its task; beat's sweep (tables/services/recovery.py) queues it again.
 RESUME_STALLED_SECONDS = env_int("RESUME_STALLED_SECONDS", 10, minimum=1)
 # RULINGS P80, P84: a round's window to press "I'm ready"; the games a month's ladder asks for.
 TOURNAMENT_READY_SECONDS = env_int("TOURNAMENT_READY_SECONDS", 60, minimum=0)

@@ -29,8 +29,9 @@ from payouts.services import PayoutError
 from tables import clock as table_clock
 from tables import fairness
 from tables.models import Seat, Table
-from tables.scheduled import table_start_scheduled
-from tables.services import match_abort, table_close
+from tables.services.endings import match_abort
+from tables.services.lobby import table_close
+from tables.services.scheduled import table_start_scheduled
 from tournaments import events, pairing
 from tournaments.models import Entry, Round, RoundTable, Sitting, Tournament
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match
-from tables import services as table_services
+from tables.services import lobby
 from tests.conftest import make_user
 from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end
@@ -67,7 +67,7 @@ def ready(round_: Round, users: list[User]) -> None:
     """These players press "I'm ready" at their round table (bringing their own value, RULING P31)."""
     for round_table in round_.tables.all():
         for seat in round_table.table.seats.filter(user__in=users):
-            table_services.seat_ready(table_id=round_table.table_id, user=seat.user, ready=True, entropy=fair_value())
+            lobby.seat_ready(table_id=round_table.table_id, user=seat.user, ready=True, entropy=fair_value())
 
 
 def play_round(round_: Round, *, present: list[User] | None = None) -> None:

@@ -9,8 +9,8 @@ import time_machine
 from django.utils import timezone
 
 from games.models import Match
-from tables import services as table_services
 from tables.clock import away_seats
+from tables.services import lobby, play
 from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, balance, state_of, wallet
 from tests.tournaments.helpers import create, current_round, players, sign_up, staff
@@ -37,11 +37,11 @@ def play_humans(round_) -> None:
                 if user.is_bot:
                     continue
                 action = engine.legal_actions(state, seat)[0]
-                table_services.match_act(match_id=match.pk, user=user, action=action, version=match.version)
+                play.match_act(match_id=match.pk, user=user, action=action, version=match.version)
                 break
             else:
                 assert users  # only bots or the house are awaited: their task is running
-                table_services.bots_act(match_id=match.pk, version=match.version)
+                play.bots_act(match_id=match.pk, version=match.version)
 
 
 def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings) -> None:
@@ -65,7 +65,7 @@ def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings) -> 
         for rt in tables:
             for seat in rt.table.seats.filter(user__is_bot=False).select_related("user"):
                 if not (number == 2 and seat.user == late):
-                    table_services.seat_ready(table_id=rt.table_id, user=seat.user, ready=True, entropy=fair_value())
+                    lobby.seat_ready(table_id=rt.table_id, user=seat.user, ready=True, entropy=fair_value())
         with time_machine.travel(round_.tables_start_at, tick=False):
             tasks.tournaments_sweep.delay()
         assert Match.objects.filter(table__tournament_table__round=round_).count() == 3

@@ -18,9 +18,10 @@ from games import catalog
 from games.engines import get_engine
 from games.models import Match, MatchPlayer
 from games.records import fairness as protocol
-from tables import clock, fairness, hooks
+from tables import clock, fairness
 from tables.models import DealCommitment, Seat, Table
-from tables.services import move_save
+from tables.services import handoff
+from tables.services.steps import move_save
 
 
 def present_seats(table: Table, seats: list[Seat], commitment: DealCommitment) -> set[int]:
@@ -79,10 +80,10 @@ def table_start_scheduled(*, table_id: int, now: datetime) -> tuple[Match, set[i
         table.status = Table.Status.PLAYING
         table.last_activity_at = now
         table.save(update_fields=["status", "last_activity_at"])
-        hooks.match_started(table=table, match=match, users=[seat.user for seat in seats])
+        handoff.match_started(table=table, match=match, users=[seat.user for seat in seats])
         absent = {seat.position for seat in seats if not seat.user.is_bot and seat.position not in present}
         for position in sorted(absent):
             # RULING P12: away from the start, so the house plays the seat until the player is back.
             clock.mark_away(match, position, now=now)
-        move_save(match, state, engine, now=now)
+        move_save(match=match, state=state, engine=engine, now=now)
     return match, absent
