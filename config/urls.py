@@ -16,5 +16,6 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("games.urls")),
     path("", include("payouts.urls")),
+    path("", include("tournaments.urls")),
     path("", include("pages.urls")),
 ]

@@ -236,7 +236,7 @@ def _round_seat(tournament: Tournament, *, number: int, now: datetime) -> Round 
     if number == 1:
         groups = pairing.seat_by_rating({u: e.rating for u, e in entries.items()}, order, shape)
     else:
-        lines = _lines(tournament)
+        lines = standings_lines(tournament)
         ranked = [line.player for line in pairing.standings(lines.values()) if line.player in entries]
         groups = pairing.regroup(ranked, _met(tournament), shape)
     ready_by = now + timedelta(seconds=settings.TOURNAMENT_READY_SECONDS)
@@ -399,7 +399,7 @@ def _withdraw_absent(tournament: Tournament) -> None:
 
 def _finish(tournament: Tournament, *, now: datetime) -> None:
     """RULINGS P78, P83: the final standings; the pot paid by the split among the players still in."""
-    ranked_lines = pairing.standings(_lines(tournament).values())
+    ranked_lines = pairing.standings(standings_lines(tournament).values())
     entries = {e.user_id: e for e in tournament.entries.select_related("user")}
     eligible = [(line.rank, line.player) for line in ranked_lines if entries[line.player].state == Entry.State.ACTIVE]
     # Ranks among the players still in: a withdrawn or disqualified player above them takes no place.
@@ -534,7 +534,7 @@ def _active(tournament: Tournament) -> QuerySet[Entry]:
     return tournament.entries.filter(state=Entry.State.ACTIVE)
 
 
-def _lines(tournament: Tournament) -> dict[int, pairing.Line]:
+def standings_lines(tournament: Tournament) -> dict[int, pairing.Line]:
     """Every entry's standings line from the scored sittings (bots are not entries: RULING P81)."""
     entries = list(tournament.entries.order_by("signed_up_at", "pk"))
     lines = {
