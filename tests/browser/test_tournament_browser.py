@@ -45,7 +45,9 @@ def test_two_players_sign_up_and_watch_the_standings_update(new_page) -> None:
     others = players(4, "guest")
     for user in others:
         services.entry_signup(tournament_id=tournament.pk, user=user)
-    ana = User.objects.create_user(username="ana", email="ana@example.com", password=PASSWORD, time_zone="Europe/Tallinn")
+    ana = User.objects.create_user(
+        username="ana", email="ana@example.com", password=PASSWORD, time_zone="Europe/Tallinn"
+    )
     ben = User.objects.create_user(username="ben", email="ben@example.com", password=PASSWORD, language="ar")
     pages = []
     for user, mobile in ((ana, False), (ben, True)):
