@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.conf import settings
@@ -13,6 +14,14 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 
+def time_zone_known(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return "/" in name or name == "UTC"
+
+
 def language_choices() -> list[tuple[str, StrOrPromise]]:
     # Each language by its own name, so a reader of any of them finds theirs (issue 26).
     return [("", _("As my browser asks")), *settings.LANGUAGES]
@@ -23,7 +32,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "four_colour_suits", "language", "review_visibility"]
+        fields = ["display_name", "four_colour_suits", "language", "review_visibility", "time_zone"]
         help_texts = {
             "display_name": _("Shown at tables and in history. Leave empty to use your username."),
             "four_colour_suits": _("Draw clubs green and diamonds blue, so every suit has its own colour."),
@@ -33,12 +42,23 @@ class ProfileForm(forms.ModelForm):
             "display_name": _("Display name"),
             "four_colour_suits": _("Four-colour suits"),
             "review_visibility": _("Who sees my game reviews"),
+            "time_zone": _("Time zone"),
         }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # A form that leaves it out (an older page, a script) keeps the player's choice.
         self.fields["review_visibility"].required = False
+        self.fields["time_zone"].required = False
+
+    def clean_time_zone(self) -> str:
+        """Issue 41: an IANA zone name (start times are shown in it); a form without it keeps the player's."""
+        if "time_zone" not in self.data:
+            return self.instance.time_zone
+        name = (self.cleaned_data.get("time_zone") or "").strip()
+        if name and not time_zone_known(name):
+            raise forms.ValidationError(_("Choose a time zone such as Europe/Tallinn or Asia/Dubai."))
+        return name
 
     def clean_review_visibility(self) -> str:
         return self.cleaned_data.get("review_visibility") or self.instance.review_visibility

@@ -39,6 +39,16 @@ class User(AbstractUser):
         help_text=_("The site's language for this player; empty follows the browser."),
     )
 
+    # Issue 41: the player's time zone (an IANA name), guessed by the browser at sign-up; start
+    # times are stored in UTC and shown in it. Empty: the site's zone (UTC).
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        default="",
+        help_text=_("Start times are shown in this zone, such as Europe/Tallinn."),
+    )
+
     # Not stored: set by the admin's add form on the instance it saves, so the starting coins and
     # passes (payouts/signals.py) name the admin and their reason (RULING P19).
     opened_by: User | None = None

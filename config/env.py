@@ -200,6 +200,12 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
     ("MAX_OPEN_LOBBIES", "`3`", "tables one account may have waiting for players at once (P52)"),
     ("LOBBY_PAGE_SIZE", "`25`", "open tables per page of the lobby's list (P52)"),
     ("DISMISSAL_VOTE_SECONDS", "`60`", "how long a dismissal vote stays open (S12)"),
+    (
+        "TOURNAMENT_READY_SECONDS",
+        "`60`",
+        "a tournament round's players have this long to press \"I'm ready\" at their table; then it starts (P80)",
+    ),
+    ("SEASON_MIN_GAMES", "`10`", "finished games in a month to appear on that month's ladder (P84)"),
     ("CELERY_QUEUE", "`sitaratas`", "the Celery queue; set it (and `CHANNELS_PREFIX`) to share a Redis between sites"),
     ("CHANNELS_PREFIX", "`asgi`", "the channel layer's key prefix, to share a Redis between sites"),
     (

@@ -1,12 +1,13 @@
-"""WebSocket routes: one socket per table page (docs/design.md, "How a move flows")."""
+"""WebSocket routes: one socket per table page (docs/design.md, "How a move flows") and per tournament page."""
 
 from django.urls import re_path
 
 from config.websocket import UnknownPathConsumer
 from notifications.routing import websocket_urlpatterns as page_routes
 from tables.live.routing import websocket_urlpatterns as table_routes
+from tournaments.routing import websocket_urlpatterns as tournament_routes
 
 # Last: any other path is closed cleanly (config/websocket.py), not an error in the router.
-websocket_urlpatterns = [*table_routes, *page_routes, re_path(r"", UnknownPathConsumer.as_asgi())]
+websocket_urlpatterns = [*table_routes, *page_routes, *tournament_routes, re_path(r"", UnknownPathConsumer.as_asgi())]
 
 __all__ = ["websocket_urlpatterns"]

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "notifications",
     "social",
     "chat",
+    "tournaments",
     "pages",
     "ops",
 ]
@@ -318,6 +319,9 @@ DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
 # RULING P35: a bot awaited this long after the last move, or a vote this long past its deadline,
 # was lost with its task; beat's sweep (tables/services/recovery.py) queues it again.
 RESUME_STALLED_SECONDS = env_int("RESUME_STALLED_SECONDS", 10, minimum=1)
+# RULINGS P80, P84: a round's window to press "I'm ready"; the games a month's ladder asks for.
+TOURNAMENT_READY_SECONDS = env_int("TOURNAMENT_READY_SECONDS", 60, minimum=0)
+SEASON_MIN_GAMES = env_int("SEASON_MIN_GAMES", 10, minimum=1)
 
 # Issue 42 (RULING P64): game reviews. Their task goes to a queue of its own, which only the
 # review worker reads (``make run`` starts one at the lowest CPU priority), so a review never
@@ -353,4 +357,7 @@ CELERY_BEAT_SCHEDULE = {
     "verify-matches-nightly": {"task": "ops.tasks.verify_matches_nightly", "schedule": crontab(hour=3, minute=30)},
     # Reviews waiting behind the limits, or whose task the broker lost, are sent again.
     "dispatch-reviews": {"task": "games.tasks.reviews_dispatch", "schedule": 60.0},
+    # RULINGS P80, P82, P84: tournaments start, rounds that ended are noticed, seasons are frozen.
+    "sweep-tournaments": {"task": "tournaments.tasks.tournaments_sweep", "schedule": 30.0},
+    "freeze-seasons": {"task": "tournaments.tasks.seasons_freeze", "schedule": crontab(minute=5)},
 }

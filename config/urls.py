@@ -18,5 +18,6 @@ urlpatterns = [
     path("", include("payouts.urls")),
     path("", include("notifications.urls")),
     path("", include("social.urls")),
+    path("", include("tournaments.urls")),
     path("", include("pages.urls")),
 ]

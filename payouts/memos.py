@@ -23,6 +23,22 @@ _FIXED = {
     "Left the table before the start.": lambda: gettext("Left the table before the start."),
     "Stake into the pot at the start.": lambda: gettext("Stake into the pot at the start."),
     "Game started.": lambda: gettext("Game started."),
+    # RULING P83: a tournament's fee, pot, prizes and passes.
+    "Tournament entry fee held.": lambda: gettext("Tournament entry fee held."),
+    "Tournament entry fee into the pot.": lambda: gettext("Tournament entry fee into the pot."),
+    "Tournament prize.": lambda: gettext("Tournament prize."),
+    "Passes reserved for a tournament's rounds.": lambda: gettext("Passes reserved for a tournament's rounds."),
+    "Tournament round: reserved pass moved to the table.": lambda: gettext(
+        "Tournament round: reserved pass moved to the table."
+    ),
+    "Withdrew from the tournament before the start.": lambda: gettext("Withdrew from the tournament before the start."),
+    "Tournament cancelled: too few players at the start.": lambda: gettext(
+        "Tournament cancelled: too few players at the start."
+    ),
+    "Tournament cancelled by an admin.": lambda: gettext("Tournament cancelled by an admin."),
+    "Tournament over: passes for unplayed rounds freed.": lambda: gettext(
+        "Tournament over: passes for unplayed rounds freed."
+    ),
     "Restored pass used for the restart.": lambda: gettext("Restored pass used for the restart."),
     "Attempt dismissed by vote: pass restored.": lambda: gettext("Attempt dismissed by vote: pass restored."),
     "New attempt after a dismissed restart: a fresh pass.": lambda: gettext(

@@ -43,6 +43,11 @@ class Account(models.Model):
         PASSES_HELD = "passes_held", _("Pass reserved at a table")
         PASSES_RESTORED = "passes_restored", _("Pass restored after a dismissal")
         PASSES_USED = "passes_used", _("Used passes")
+        # RULING P83: a tournament's entry fee held from sign-up to the start, its pot, and the
+        # passes reserved for its Sitaratas rounds (RULING P6).
+        ENTRY_HELD = "entry_held", _("Entry fee held for a tournament")
+        TOURNAMENT_POT = "tournament_pot", _("Tournament pot")
+        TOURNAMENT_PASSES = "tournament_passes", _("Passes reserved for a tournament")
 
     # One row per (kind, owner): "wallet:12", "pot:5", "passes_held:12:5", "mint:coins".
     key = models.CharField(_("key"), max_length=80, unique=True)
@@ -63,6 +68,15 @@ class Account(models.Model):
         on_delete=models.PROTECT,
         related_name="ledger_accounts",
         verbose_name=_("table"),
+    )
+    # payouts sits below tournaments: a string key, and a tournament is only handed in.
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+        verbose_name=_("tournament"),
     )
     balance = models.BigIntegerField(
         _("balance"), default=0, editable=False, help_text=_("Sum of the entries, kept by a trigger.")
@@ -97,6 +111,10 @@ class Transfer(models.Model):
         PASS_USE = "pass_use", _("Pass used")
         PASS_RESTORE = "pass_restore", _("Pass restored")
         PASS_REFUND = "pass_refund", _("Pass returned (game aborted)")
+        ENTRY_HOLD = "entry_hold", _("Entry fee held")
+        ENTRY_RELEASE = "entry_release", _("Entry fee released")
+        ENTRY_COLLECT = "entry_collect", _("Entry fee into the pot")
+        PRIZE_PAYOUT = "prize_payout", _("Tournament prize")
 
     asset = models.CharField(_("asset"), max_length=10, choices=Asset.choices)
     reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices, db_index=True)
@@ -115,6 +133,14 @@ class Transfer(models.Model):
     )
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("game")
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("tournament"),
     )
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -139,6 +165,12 @@ class Transfer(models.Model):
                 fields=["reason", "user", "match"],
                 name="one_game_transfer_per_player_and_reason",
                 condition=models.Q(match__isnull=False) & ~models.Q(reason="pass_release"),
+            ),
+            # RULING P83: a fee is collected into a tournament's pot once and a prize paid once.
+            models.UniqueConstraint(
+                fields=["reason", "user", "tournament"],
+                name="one_tournament_transfer_per_player_and_reason",
+                condition=models.Q(tournament__isnull=False, reason__in=["entry_collect", "prize_payout"]),
             ),
         ]
 

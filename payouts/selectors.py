@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never
     from tables.models import Table
 
 Kind = Account.Kind
-PASS_KINDS = (Kind.PASSES_FREE, Kind.PASSES_HELD, Kind.PASSES_RESTORED, Kind.PASSES_USED)
+PASS_KINDS = (Kind.PASSES_FREE, Kind.PASSES_HELD, Kind.PASSES_RESTORED, Kind.PASSES_USED, Kind.TOURNAMENT_PASSES)
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,9 @@ def pass_counts(*, user: User) -> dict[str, int]:
     )
     return {
         "free": rows.get(Kind.PASSES_FREE, 0),
-        "reserved": rows.get(Kind.PASSES_HELD, 0) + rows.get(Kind.PASSES_RESTORED, 0),
+        "reserved": rows.get(Kind.PASSES_HELD, 0)
+        + rows.get(Kind.PASSES_RESTORED, 0)
+        + rows.get(Kind.TOURNAMENT_PASSES, 0),
         "used": rows.get(Kind.PASSES_USED, 0),
     }
 

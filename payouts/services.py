@@ -25,12 +25,14 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from core.i18n import lazy_format
+from games import catalog
 from games.models import Match
 from payouts.models import Account, Asset, Entry, Transfer
 from payouts.split import split_pot
 
 if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never looked up here
     from tables.models import Table
+    from tournaments.models import Tournament
 
 Kind = Account.Kind
 Reason = Transfer.Reason
@@ -441,6 +443,227 @@ def account_open(*, user: User, by: User | None = None, reason: str = "") -> Non
             pass_grant(user=user, amount=settings.STARTING_PASSES, by=by, memo=passes_memo)
 
 
+# --- tournaments (RULING P83; passes as RULING P6) --------------------------------------------
+# A tournament is handed in (payouts sits below it). The entry fee is held at sign-up, released
+# on withdrawal or cancellation, collected into the tournament's pot at the start and paid out by
+# its split at the end; a Sitaratas tournament reserves one pass per round at sign-up and moves
+# one to each round's table as that round is seated, where the table's start uses it.
+
+
+def entry_hold(*, user: User, tournament: Tournament) -> None:
+    """Sign-up: hold the fee and reserve every round's pass, or refuse with the reason."""
+    with transaction.atomic():
+        if tournament.entry_fee:
+            wallet = _wallet(user)
+            _lock(wallet)
+            if wallet.balance < tournament.entry_fee:
+                raise PayoutError(
+                    lazy_format(
+                        _("The entry fee is %(fee)s coins and your wallet holds %(balance)s."),
+                        fee=f"{tournament.entry_fee:,}",
+                        balance=f"{wallet.balance:,}",
+                    )
+                )
+            _move(
+                Asset.COINS,
+                Reason.ENTRY_HOLD,
+                source=wallet,
+                target=_entry_held(user, tournament),
+                amount=tournament.entry_fee,
+                user=user,
+                tournament=tournament,
+                memo="Tournament entry fee held.",
+            )
+        passes = tournament_passes_needed(tournament)
+        if passes:
+            free = _account(Kind.PASSES_FREE, user)
+            _lock(free)
+            if free.balance < passes:
+                raise PayoutError(
+                    lazy_format(
+                        _("This tournament takes %(needed)s game passes (one per round) and you have %(free)s free."),
+                        needed=passes,
+                        free=free.balance,
+                    )
+                )
+            _move(
+                Asset.PASSES,
+                Reason.PASS_RESERVE,
+                source=free,
+                target=_tournament_passes(user, tournament),
+                amount=passes,
+                user=user,
+                tournament=tournament,
+                memo="Passes reserved for a tournament's rounds.",
+            )
+
+
+def tournament_passes_needed(tournament: Tournament) -> int:
+    return tournament.rounds if catalog.get(tournament.game).costs_pass else 0
+
+
+def entry_release(*, user: User, tournament: Tournament, memo: str, by: User | None = None) -> None:
+    """Withdrawal before the start or cancellation gives the fee back; any pass not yet used is freed."""
+    with transaction.atomic():
+        held = _entry_held(user, tournament)
+        _lock(held)
+        if held.balance > 0:
+            _move(
+                Asset.COINS,
+                Reason.ENTRY_RELEASE,
+                source=held,
+                target=_wallet(user),
+                amount=held.balance,
+                user=user,
+                tournament=tournament,
+                by=by,
+                memo=memo,
+            )
+        tournament_passes_release(user=user, tournament=tournament, memo=memo, by=by)
+
+
+def tournament_passes_release(*, user: User, tournament: Tournament, memo: str, by: User | None = None) -> int:
+    """The passes reserved for rounds a player will not play go back to their free passes."""
+    with transaction.atomic():
+        reserved = _tournament_passes(user, tournament)
+        _lock(reserved)
+        if reserved.balance <= 0:
+            return 0
+        _move(
+            Asset.PASSES,
+            Reason.PASS_RELEASE,
+            source=reserved,
+            target=_account(Kind.PASSES_FREE, user),
+            amount=reserved.balance,
+            user=user,
+            tournament=tournament,
+            by=by,
+            memo=memo,
+        )
+        return reserved.balance
+
+
+def entry_collect(*, tournament: Tournament, users: list[User]) -> int:
+    """The start moves every held fee into the pot. Returns the pot."""
+    with transaction.atomic():
+        pot = _tournament_pot(tournament)
+        for user in sorted(users, key=lambda u: u.pk):
+            held = _entry_held(user, tournament)
+            _lock(held)
+            if held.balance > 0:
+                _move(
+                    Asset.COINS,
+                    Reason.ENTRY_COLLECT,
+                    source=held,
+                    target=pot,
+                    amount=held.balance,
+                    user=user,
+                    tournament=tournament,
+                    memo="Tournament entry fee into the pot.",
+                )
+        _lock(pot)
+        return pot.balance
+
+
+def round_pass_move(*, user: User, tournament: Tournament, table: Table) -> None:
+    """A Sitaratas round is seated: one of the player's reserved passes becomes the table's
+    reservation, which the table's start uses (RULING P6)."""
+    with transaction.atomic():
+        reserved = _tournament_passes(user, tournament)
+        _lock(reserved)
+        if reserved.balance < 1:
+            raise PayoutError(_("No pass is left reserved for this tournament's rounds."))
+        _move(
+            Asset.PASSES,
+            Reason.PASS_RESERVE,
+            source=reserved,
+            target=_account(Kind.PASSES_HELD, user, table),
+            amount=1,
+            user=user,
+            table=table,
+            tournament=tournament,
+            memo="Tournament round: reserved pass moved to the table.",
+        )
+
+
+def round_pass_return(*, user: User, tournament: Tournament, table: Table) -> None:
+    """A round re-seated before its start: the pass moved to the old table goes back to the reserve."""
+    with transaction.atomic():
+        held = _account(Kind.PASSES_HELD, user, table)
+        _lock(held)
+        if held.balance <= 0:
+            return
+        _move(
+            Asset.PASSES,
+            Reason.PASS_RELEASE,
+            source=held,
+            target=_tournament_passes(user, tournament),
+            amount=held.balance,
+            user=user,
+            table=table,
+            tournament=tournament,
+            memo="Passes reserved for a tournament's rounds.",
+        )
+
+
+def prizes_pay(*, tournament: Tournament, prizes: dict[int, int]) -> None:
+    """The end: the pot paid out as ``prizes`` (user id → coins, summing to the pot), in user id order."""
+    with transaction.atomic():
+        pot = _tournament_pot(tournament)
+        _lock(pot)
+        if sum(prizes.values()) != pot.balance:
+            raise PayoutError(_("The prizes must pay out the whole pot."))
+        users = User.objects.in_bulk(list(prizes))
+        for user_id, amount in sorted(prizes.items()):
+            if amount:
+                _move(
+                    Asset.COINS,
+                    Reason.PRIZE_PAYOUT,
+                    source=pot,
+                    target=_wallet(users[user_id]),
+                    amount=amount,
+                    user=users[user_id],
+                    tournament=tournament,
+                    memo="Tournament prize.",
+                )
+
+
+def tournament_pot_refund(*, tournament: Tournament, memo: str, by: User | None = None) -> dict[int, int]:
+    """A tournament cancelled after its start gives every collected fee back."""
+    with transaction.atomic():
+        pot = _tournament_pot(tournament)
+        _lock(pot)
+        refunds: dict[int, int] = {}
+        collected = Transfer.objects.filter(tournament=tournament, reason=Reason.ENTRY_COLLECT).select_related("user")
+        for transfer in collected.order_by("user_id"):
+            amount = transfer.entries.get(account=pot).amount
+            _move(
+                Asset.COINS,
+                Reason.ENTRY_RELEASE,
+                source=pot,
+                target=_wallet(transfer.user),
+                amount=amount,
+                user=transfer.user,
+                tournament=tournament,
+                by=by,
+                memo=memo,
+            )
+            refunds[transfer.user_id] = amount
+        return refunds
+
+
+def _entry_held(user: User, tournament: Tournament) -> Account:
+    return _account(Kind.ENTRY_HELD, user, tournament=tournament)
+
+
+def _tournament_pot(tournament: Tournament) -> Account:
+    return _account(Kind.TOURNAMENT_POT, tournament=tournament)
+
+
+def _tournament_passes(user: User, tournament: Tournament) -> Account:
+    return _account(Kind.TOURNAMENT_PASSES, user, tournament=tournament)
+
+
 # --- helpers ----------------------------------------------------------------------------
 
 
@@ -457,6 +680,7 @@ def _move(
     by: User | None = None,
     memo: str = "",
     now: datetime | None = None,
+    tournament: Tournament | None = None,
 ) -> Transfer:
     """One transfer: two entries that sum to zero. The balance trigger and CHECK do the rest."""
     try:
@@ -468,6 +692,7 @@ def _move(
                 user=user,
                 table=table,
                 match=match,
+                tournament=tournament,
                 by=by,
                 created_at=now or timezone.now(),
             )
@@ -478,7 +703,7 @@ def _move(
                 ]
             )
     except IntegrityError as error:
-        if "one_game_transfer" in str(error):
+        if "one_game_transfer" in str(error) or "one_tournament_transfer" in str(error):
             raise PayoutError(_("That has already been done for this game.")) from None
         if "never_negative" in str(error):
             raise PayoutError(_("Not enough in the account for that.")) from None
@@ -486,12 +711,20 @@ def _move(
     return transfer
 
 
-def _account(kind: str, user: User | None = None, table: Table | None = None) -> Account:
+COIN_KINDS = (Kind.WALLET, Kind.STAKE_HELD, Kind.POT, Kind.ENTRY_HELD, Kind.TOURNAMENT_POT)
+
+
+def _account(
+    kind: str, user: User | None = None, table: Table | None = None, *, tournament: Tournament | None = None
+) -> Account:
     parts = [kind] + [str(owner.pk) for owner in (user, table) if owner is not None]
-    asset = Asset.COINS if kind in (Kind.WALLET, Kind.STAKE_HELD, Kind.POT) else Asset.PASSES
+    if tournament is not None:
+        parts.append(f"t{tournament.pk}")
+    asset = Asset.COINS if kind in COIN_KINDS else Asset.PASSES
     # get_or_create on the unique key is safe under a race: the loser re-reads the winner's row.
     account, _created = Account.objects.get_or_create(
-        key=":".join(parts), defaults={"asset": asset, "kind": kind, "user": user, "table": table}
+        key=":".join(parts),
+        defaults={"asset": asset, "kind": kind, "user": user, "table": table, "tournament": tournament},
     )
     return account
 

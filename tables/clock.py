@@ -177,6 +177,13 @@ def expired(match: Match, seat: int, *, now: datetime) -> None:
     match.clock_seats = seats
 
 
+def mark_away(match: Match, seat: int, *, now: datetime) -> None:
+    """RULING P12: a seat away from the start of a scheduled table (tables/scheduled.py)."""
+    seats = _seats(match)
+    seats["away"].setdefault(str(seat), ms(now))
+    match.clock_seats = seats
+
+
 def back(match: Match, seat: int, *, awaited: list[int], paused: bool, now: datetime) -> Timer | None:
     """The player says they are back: present again, with a full decision's time if awaited."""
     seats = _seats(match)

@@ -18,7 +18,7 @@ from games.ratings import ratings_update
 from games.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
-from tables import clock, privacy, selectors
+from tables import clock, privacy, selectors, signals
 from tables.errors import TableError
 from tables.models import Table
 
@@ -84,6 +84,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
     if not table.practice:
         ratings_update(match=match, players=players)  # RULING P65: practice is unrated
     reviews_request(match=match)  # issue 42: reviewed after commit, by the review worker
+    signals.match_finished.send(sender=Match, match=match)  # a tournament's round (tournaments/receivers.py)
 
 
 def match_dismissed(*, table: Table, match: Match) -> None:

@@ -47,7 +47,7 @@ def make_move(table_id: int, rng: random.Random) -> int | None:
     from django.db import connection
 
     from accounts.models import User
-    from games.engines import get_engine
+    from games.catalog import get_engine
     from games.models import Match
     from tables import matchstore
     from tables.services import play

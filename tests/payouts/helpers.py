@@ -25,7 +25,7 @@ def coins_granted() -> int:
 
 def assert_coins_conserved() -> None:
     """Coins in wallets, held stakes and pots equal the coins ever granted (RULING P4)."""
-    in_play = sum(balance(kind) for kind in ("wallet", "stake_held", "pot"))
+    in_play = sum(balance(kind) for kind in ("wallet", "stake_held", "pot", "entry_held", "tournament_pot"))
     assert in_play == coins_granted()
     granted = Transfer.objects.filter(asset="coins", reason="grant").values_list("entries__amount", flat=True)
     assert coins_granted() == sum(amount for amount in granted if amount > 0)
@@ -33,7 +33,8 @@ def assert_coins_conserved() -> None:
 
 def assert_passes_conserved() -> None:
     """Each granted pass is in exactly one place: free, reserved, restored or used."""
-    held = sum(balance(kind) for kind in ("passes_free", "passes_held", "passes_restored", "passes_used"))
+    kinds = ("passes_free", "passes_held", "passes_restored", "passes_used", "tournament_passes")
+    held = sum(balance(kind) for kind in kinds)
     assert held == -balance("mint", asset="passes")
     for account in Account.objects.filter(kind__in=["passes_held", "passes_restored"]):
         assert account.balance in (0, 1), account  # a seat never counts a pass twice

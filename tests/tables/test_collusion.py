@@ -7,7 +7,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from games.bots import get_bot
+from games.catalog import get_bot
 from games.models import MatchPlayer
 from payouts import flows
 from tables import collusion

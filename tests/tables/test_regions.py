@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import time_machine
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from tables.live import regions
 from tables.live.snapshot import SeatInfo, Snapshot, render_live
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.bots import get_bot
+from games.catalog import get_bot
 from games.models import Match
 from payouts import selectors as payout_selectors
 from payouts.services import coins_grant

@@ -1,0 +1,87 @@
+"""The tournament pages and the live standings socket (issue 41)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.tournaments.helpers import create, players, sign_up, staff
+from tournaments import services
+from tournaments.models import Entry, Tournament
+from tournaments.routing import websocket_urlpatterns
+
+
+@pytest.mark.django_db
+def test_the_list_shows_upcoming_tournaments(client, host) -> None:
+    create(host, name="Sunday open")
+    page = client.get(reverse("tournaments"))
+    assert page.status_code == 200
+    assert "Sunday open" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_player_signs_up_and_withdraws_from_the_page(client, host, player) -> None:
+    tournament = create(host)
+    client.force_login(player)
+    client.post(reverse("tournament_signup", args=[tournament.pk]))
+    assert Entry.objects.get(user=player).state == Entry.State.ACTIVE
+    page = client.get(reverse("tournament", args=[tournament.pk]))
+    assert "You are signed up" in page.content.decode()
+    client.post(reverse("tournament_signup", args=[tournament.pk]), {"withdraw": "1"})
+    assert Entry.objects.get(user=player).state == Entry.State.WITHDRAWN
+
+
+@pytest.mark.django_db
+def test_start_times_show_in_the_players_own_time_zone(client, player) -> None:
+    tournament = create(staff())
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now().replace(hour=10, minute=0) + timedelta(days=1)
+    )
+    player.time_zone = "Asia/Dubai"
+    player.save()
+    client.force_login(player)
+    text = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert "14:00" in text and "+04" in text
+
+
+@pytest.mark.django_db
+def test_the_browser_guesses_the_time_zone_once(client, player) -> None:
+    client.force_login(player)
+    assert client.post(reverse("time_zone_guess"), {"time_zone": "Mars/Olympus"}).status_code == 400
+    client.post(reverse("time_zone_guess"), {"time_zone": "Europe/Tallinn"})
+    client.post(reverse("time_zone_guess"), {"time_zone": "Asia/Dubai"})
+    player.refresh_from_db()
+    assert player.time_zone == "Europe/Tallinn"
+
+
+@pytest.mark.django_db
+def test_any_player_creates_a_free_tournament_from_the_form(client, player) -> None:
+    client.force_login(player)
+    start = (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {"name": "Club night", "game": "sita", "starts_at": start, "rounds": 2, "table_size": 5}
+    response = client.post(reverse("tournament_new"), {**form, "min_players": 4, "max_players": 20})
+    tournament = Tournament.objects.get()
+    assert response.url == reverse("tournament", args=[tournament.pk])
+    assert tournament.entry_fee == 0 and tournament.creator == player
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_standings_are_pushed_when_someone_signs_up() -> None:
+    tournament = await sync_to_async(create)(await sync_to_async(staff)())
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tournaments/{tournament.pk}/")
+    connected, _ = await socket.connect()
+    assert connected
+    (newcomer,) = await sync_to_async(players)(1, "newcomer")
+    await sync_to_async(sign_up)(tournament, [newcomer])
+    pushed = await socket.receive_from(timeout=5)
+    assert 'id="t-standings"' in pushed and newcomer.username in pushed
+    await sync_to_async(services.entry_withdraw)(tournament_id=tournament.pk, user=newcomer)
+    pushed = await socket.receive_from(timeout=5)
+    assert "withdrawn" in pushed
+    await socket.disconnect()

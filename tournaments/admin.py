@@ -1,0 +1,141 @@
+"""Tournaments in the admin: create, cancel (refunds), disqualify and re-seat, each saying why
+(RULING P19) and logged as a LogEntry; seasons are read-only archives."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+
+from core.admin_tools import ask_reason
+from tournaments import services
+from tournaments.models import Entry, Round, Season, SeasonPlace, Tournament
+from tournaments.services import TournamentError
+
+
+def _run(
+    model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, title: str, call
+) -> HttpResponse | None:
+    answers, page = ask_reason(model_admin, request, queryset, title)
+    if page is not None:
+        return page
+    reason = answers["reason"]
+    for obj in queryset:
+        try:
+            call(obj, reason)
+        except TournamentError as error:
+            model_admin.message_user(request, f"{obj}: {error}", messages.ERROR)
+        else:
+            model_admin.log_change(request, obj, f"{title}: {reason}")
+            model_admin.message_user(request, f"{obj}: {title}.", messages.SUCCESS)
+    return None
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["user", "state", "rating", "half_points", "absences", "rank", "prize", "reason", "signed_up_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "starts_at", "state", "current_round", "rounds", "entry_fee", "pot", "official"]
+    list_filter = ["state", "game", "official"]
+    search_fields = ["name"]
+    inlines = [EntryInline]
+    actions = ["cancel"]
+    readonly_fields = ["state", "current_round", "pot", "ended_at", "end_reason", "creator", "options", "clock"]
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        # Created through the service, so the start is scheduled and every rule is checked.
+        created = services.tournament_create(
+            creator=request.user,
+            name=obj.name,
+            game=obj.game,
+            options=obj.options or {},
+            starts_at=obj.starts_at,
+            rounds=obj.rounds,
+            table_size=obj.table_size,
+            min_players=obj.min_players,
+            max_players=obj.max_players,
+            entry_fee=obj.entry_fee,
+            prize_split="/".join(str(p) for p in obj.prize_split) or "100",
+            official=obj.official,
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    @admin.action(description=_("Cancel (every fee back)"))
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        return _run(
+            self,
+            request,
+            queryset,
+            str(_("Cancel")),
+            lambda t, reason: services.tournament_cancel(tournament_id=t.pk, by=request.user, reason=reason),
+        )
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["user", "tournament", "state", "half_points", "absences", "rank", "prize"]
+    list_filter = ["state"]
+    search_fields = ["user__username", "tournament__name"]
+    readonly_fields = [f.name for f in Entry._meta.fields]
+    actions = ["disqualify"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Disqualify"))
+    def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
+        return _run(
+            self,
+            request,
+            queryset,
+            str(_("Disqualify")),
+            lambda e, reason: services.entry_disqualify(entry_id=e.pk, by=request.user, reason=reason),
+        )
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "state", "started_at", "tables_start_at", "ended_at"]
+    readonly_fields = [f.name for f in Round._meta.fields]
+    actions = ["reseat"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Re-seat (before its tables start)"))
+    def reseat(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        return _run(
+            self,
+            request,
+            queryset,
+            str(_("Re-seat")),
+            lambda r, reason: services.round_reseat(round_id=r.pk, by=request.user, reason=reason),
+        )
+
+
+class SeasonPlaceInline(admin.TabularInline):
+    model = SeasonPlace
+    extra = 0
+    readonly_fields = ["rank", "user", "rating", "games"]
+    can_delete = False
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["game", "month", "frozen_at"]
+    readonly_fields = ["game", "month", "frozen_at"]
+    inlines = [SeasonPlaceInline]

@@ -1,0 +1,52 @@
+"""The tournament page's socket: live standings and rounds (RULING P78).
+
+Thin (docs/style.md §9): it joins ``tournament.<id>`` and, on each small ``tournament.changed``
+event, renders the standings fragment in the viewer's language and pushes it; htmx swaps it in
+by its id. Nothing here is private: the same fragment is on the page for anyone.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from core.i18n import scope_language
+from tournaments import selectors
+from tournaments.events import group_name
+from tournaments.models import Tournament
+
+
+class TournamentConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        if not await database_sync_to_async(Tournament.objects.filter(pk=self.tournament_id).exists)():
+            await self.close()
+            return
+        self.group = group_name(self.tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page sends nothing it needs answered: the socket only pushes."""
+
+    async def tournament_changed(self, event: dict) -> None:
+        await self.send(text_data=await database_sync_to_async(self._render)())
+
+    def _render(self) -> str:
+        tournament = Tournament.objects.get(pk=self.tournament_id)
+        with translation.override(scope_language(self.scope)):
+            return render_to_string(
+                "tournaments/_live.html",
+                {
+                    "tournament": tournament,
+                    "rows": selectors.standings(tournament),
+                    "rounds": selectors.rounds(tournament),
+                    "user": self.scope.get("user"),
+                },
+            )

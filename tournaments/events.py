@@ -1,0 +1,37 @@
+"""What a tournament tells others after commit: its page's sockets, and its players' bells.
+
+The socket event is small ("re-read the standings"); each consumer renders the fragment for its
+own viewer's language. Notifications go through the notifications app, inside the caller's
+transaction (it pushes and delivers after commit itself).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def group_name(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+def changed_on_commit(tournament_id: int) -> None:
+    transaction.on_commit(lambda: _send(tournament_id), robust=True)
+
+
+def _send(tournament_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group_name(tournament_id), {"type": "tournament.changed"})
+
+
+def notify_players(tournament_id: int, *, kind: str, user_ids: list[int]) -> None:
+    """The bell for each player: the tournament starts, or their next round's table is ready."""
+    from tournaments.notices import notice_send
+
+    notice_send(tournament_id=tournament_id, kind=kind, user_ids=user_ids)

@@ -1,0 +1,98 @@
+"""The tournament pages (function-based; one view serves a page and its fragment, docs/style.md §10)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.forms import time_zone_known
+from accounts.models import User
+from games import catalog
+from tournaments import selectors, services
+from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
+from tournaments.services import TournamentError
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    context = {"nav": "tournaments", **selectors.listing()}
+    return render(request, "tournaments/list.html", context)
+
+
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = {
+        "nav": "tournaments",
+        "tournament": tournament,
+        "options": catalog.options_summary(tournament.game, tournament.options),
+        "entry": selectors.entry_of(tournament, request.user),
+        "rows": selectors.standings(tournament),
+        "rounds": selectors.rounds(tournament),
+        "starts_local": selectors.local_time(tournament.starts_at, request.user),
+        "open": tournament.state == Tournament.State.SIGNUP and timezone.now() < tournament.starts_at,
+    }
+    template = "tournaments/page.html#standings" if request.htmx and request.GET.get("part") == "standings" else None
+    return render(request, template or "tournaments/page.html", context)
+
+
+@login_required
+@require_POST
+def tournament_signup(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        if request.POST.get("withdraw"):
+            services.entry_withdraw(tournament_id=tournament_id, user=request.user)
+        else:
+            services.entry_signup(tournament_id=tournament_id, user=request.user)
+    except TournamentError as error:
+        messages.error(request, str(error))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        zone = ZoneInfo(request.user.time_zone) if time_zone_known(request.user.time_zone) else UTC
+        starts_at: datetime = data["starts_at"]
+        if timezone.is_naive(starts_at):
+            starts_at = starts_at.replace(tzinfo=zone)
+        options = {"length": data["length"]} if data["game"] == "estimation" and data["length"] else {}
+        try:
+            tournament = services.tournament_create(
+                creator=request.user,
+                name=data["name"],
+                game=data["game"],
+                options=options,
+                starts_at=starts_at,
+                rounds=data["rounds"],
+                table_size=data["table_size"],
+                min_players=data["min_players"],
+                max_players=data["max_players"],
+                entry_fee=data["entry_fee"] or 0,
+                prize_split=data["prize_split"] or "100",
+            )
+        except TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tournament", tournament_id=tournament.pk)
+    can_fee = request.user.has_perm(services.PERMISSION)
+    return render(request, "tournaments/new.html", {"nav": "tournaments", "form": form, "can_fee": can_fee})
+
+
+@login_required
+@require_POST
+def time_zone_guess(request: HttpRequest) -> HttpResponse:
+    """The browser's guess (Intl.DateTimeFormat), kept only while the player has chosen none."""
+    name = request.POST.get("time_zone", "")
+    if not time_zone_known(name):
+        return JsonResponse({"saved": False}, status=400)
+    saved = User.objects.filter(pk=request.user.pk, time_zone="").update(time_zone=name)
+    return JsonResponse({"saved": bool(saved)})
