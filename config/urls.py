@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("payouts.urls")),
     path("", include("pages.urls")),
+    path("", include("away.urls")),
 ]

@@ -27,7 +27,7 @@ from games.engines import IllegalAction, get_engine
 from games.models import Match, MatchPlayer
 from games.records.places import places_from_groups
 from ops import metrics
-from tables import botplay, clock, fairness, hooks, matchstore
+from tables import botplay, clock, fairness, hooks, matchstore, turn_notices
 from tables.errors import TableError
 from tables.live.broadcast import table_changed_on_commit
 from tables.models import Seat, Table
@@ -406,6 +406,7 @@ def move_save(match: Match, state, engine, events: list[tuple] = (), *, now: dat
     )
     if match.status == Match.Status.PLAYING:
         bots_queue(match, state, engine)
+    turn_notices.after_move(match, humans=humans, events=events)  # RULING P74
 
 
 def bots_queue(match: Match, state, engine) -> None:

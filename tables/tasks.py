@@ -63,3 +63,12 @@ def resume_stalled_work() -> dict:
     from tables.recovery import stalled_work_resume
 
     return stalled_work_resume(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def turn_notices_check(match_id: int, version: int) -> int:
+    """RULING P74: tell the awaited players who are not at the table; nothing if the game moved on."""
+    from tables import turn_notices
+
+    return turn_notices.check(match_id=match_id, version=version)
