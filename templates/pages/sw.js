@@ -7,7 +7,7 @@ const STATIC_PREFIX = {{ static_prefix }};
 const OFFLINE_URL = {{ offline_url }};
 const ANONYMOUS_OFFLINE = OFFLINE_URL + "?anonymous";
 const OWNER_KEY = "/__offline-owner__";
-const REFRESH_MS = 5 * 60 * 1000;
+const REFRESH_MS = 60 * 1000;  // a busy player's pages refresh it at most once a minute
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
