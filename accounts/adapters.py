@@ -13,8 +13,26 @@ from accounts.names import NameRefused, name_clean
 from config.addresses import limit_key, request_address
 from config.i18n import supported
 
+# A page to come back to once signed up and verified (a table's invitation link, RULING P66): kept in
+# the session, so it survives the sign-up form, the "check your mail" page and the confirmation.
+RETURN_AFTER_SIGN_UP = "return_after_sign_up"
+
+
+def _return_path(request) -> str | None:
+    path = request.session.get(RETURN_AFTER_SIGN_UP) if request is not None else None
+    return path if isinstance(path, str) and path.startswith("/") and not path.startswith("//") else None
+
 
 class AccountAdapter(DefaultAccountAdapter):
+    def get_login_redirect_url(self, request) -> str:
+        return _return_path(request) or super().get_login_redirect_url(request)
+
+    def get_signup_redirect_url(self, request) -> str:
+        return _return_path(request) or super().get_signup_redirect_url(request)
+
+    def get_email_verification_redirect_url(self, email_address) -> str:
+        return _return_path(context.request) or super().get_email_verification_redirect_url(email_address)
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # RULING P54: normalised first, so the uniqueness check sees the form that is stored; a
         # person must not pass for a bot, an admin or a deleted account ("deleted-<own id>"

@@ -76,5 +76,7 @@ def email_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user_id, kind = found
     context = {"kind_label": kinds.LABELS[kind], "token": token}
     if request.method == "POST":
-        context["done"] = unsubscribe.email_unsubscribe(user_id=user_id, kind=kind)
+        if not unsubscribe.email_unsubscribe(user_id=user_id, kind=kind):
+            return render(request, "away/unsubscribe.html", {"invalid": True}, status=404)
+        context["done"] = True
     return render(request, "away/unsubscribe.html", context)

@@ -16,6 +16,7 @@ from chat import rules
 from chat.broadcast import message_payload
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from games.models import Match
+from social.selectors import blocked_ids
 
 
 def mute_active(*, user_id: int, now: datetime | None = None) -> ChatMute | None:
@@ -55,6 +56,17 @@ def muted_by(user_id: int) -> set[int]:
     return set(PersonalMute.objects.filter(owner_id=user_id).values_list("muted_id", flat=True))
 
 
+def unseen_authors(user_id: int) -> set[int]:
+    """Whose messages this reader is not shown: those they muted (RULING P28) and those on either
+    side of a block with them (RULING P67: neither sees the other's chat)."""
+    return muted_by(user_id) | blocked_ids(user_id)
+
+
+def muted_actor(recipient_id: int, actor_id: int) -> bool:
+    """Whether the recipient muted the actor (RULING P67 drops what the actor sends them)."""
+    return PersonalMute.objects.filter(owner_id=recipient_id, muted_id=actor_id).exists()
+
+
 def panel_state(*, table_id: int, user: User) -> dict | None:
     """Everything the panel needs on (re)connect or after a change of room: the recent messages
     this viewer may see, where they write, and why they cannot, if they cannot."""
@@ -65,6 +77,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     spectator_chat = spectator_chat_on(table.pk)
     channels = rules.visible_channels(is_player=is_player, status=table.status, spectator_chat=spectator_chat)
     muted = muted_by(user.pk)
+    unseen = muted | blocked_ids(user.pk)
     write = rules.write_channel(is_player=is_player)
     notice = ""
     mute = mute_active(user_id=user.pk)
@@ -78,7 +91,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
         notice = _("The host has turned spectators' chat off at this table.")
     recent = (
         ChatMessage.objects.filter(table=table, channel__in=channels, hidden=False)
-        .exclude(author_id__in=muted)
+        .exclude(author_id__in=unseen)
         .prefetch_related(_authors())
         .order_by("-id")[: rules.HISTORY_LENGTH]
     )
@@ -93,6 +106,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
         "spectator_chat": spectator_chat,
         "me": user.pk,
         "muted": sorted(muted),
+        "unseen": sorted(unseen),
         "muted_users": [{"id": pk, "name": name} for pk, name in _names(muted)],
         "phrases": [str(phrase) for phrase in rules.QUICK_PHRASES],
         "max_length": rules.MAX_LENGTH,
@@ -112,7 +126,7 @@ def match_messages(*, match: Match, user) -> QuerySet[ChatMessage] | None:
         return None
     return (
         ChatMessage.objects.filter(match=match, hidden=False)
-        .exclude(author_id__in=muted_by(user.pk))
+        .exclude(author_id__in=unseen_authors(user.pk))
         .prefetch_related(_authors())
         .order_by("id")
     )

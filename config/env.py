@@ -226,6 +226,7 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
     ),
     ("PUSHES_PER_HOUR", "`30`", "push notices one player's devices get in an hour at most (P75)"),
     ("PUSH_DEVICES_PER_USER", "`10`", "devices one player may have notified"),
+    ("EMAILS_PER_HOUR", "`10`", "notification e-mails one player gets in an hour at most; one per table (P76)"),
     (
         "TURN_NOTICE_SECONDS",
         "`20`",

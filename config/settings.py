@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "games",
     "tables",
     "payouts",
+    "notifications",
+    "social",
     "chat",
     "away",
     "pages",
@@ -94,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "config.context_processors.site",
+                "notifications.context_processors.bell",
                 "django.template.context_processors.i18n",
             ],
         },
@@ -342,10 +345,23 @@ PUSH_SERVICES = env_list(
 PUSH_EXTRA_ORIGINS: list[str] = []
 PUSHES_PER_HOUR = env_int("PUSHES_PER_HOUR", 30, minimum=1)
 PUSH_DEVICES_PER_USER = env_int("PUSH_DEVICES_PER_USER", 10, minimum=1)
+# RULING P76: notification e-mails one player gets in an hour at most (and one per table).
+EMAILS_PER_HOUR = env_int("EMAILS_PER_HOUR", 10, minimum=1)
 # RULING P74: a turn waited this long with none of the player's sockets on the table is pushed.
 TURN_NOTICE_SECONDS = env_int("TURN_NOTICE_SECONDS", 20, minimum=1)
+# RULING P69: a notification lives this many days, read or not; beat's sweep deletes it then.
+NOTIFICATION_DAYS = env_int("NOTIFICATION_DAYS", 30, minimum=1)
+# The bell's own socket on pages without a table socket, counted apart from RULING P16's caps.
+MAX_PAGE_SOCKETS_PER_USER = env_int("MAX_PAGE_SOCKETS_PER_USER", 10, minimum=1)
+# RULING P68: friend requests and table invitations one account may send in an hour.
+FRIEND_REQUESTS_PER_HOUR = env_int("FRIEND_REQUESTS_PER_HOUR", 20, minimum=1)
+INVITES_PER_HOUR = env_int("INVITES_PER_HOUR", 30, minimum=1)
+# The site's own address, for the links in e-mails that are not answers to a request.
+SITE_URL = env_str("SITE_URL", "http://localhost:8000")
 
 CELERY_BEAT_SCHEDULE = {
+    # RULING P69: notifications past their time are deleted (twice is once).
+    "expire-notifications": {"task": "notifications.tasks.notifications_expire", "schedule": 3600.0},
     "close-idle-lobbies": {"task": "tables.tasks.close_idle_lobbies", "schedule": 600.0},
     # The turn clock's safety net: deadlines that passed while no worker ran (issue 19).
     "sweep-turn-clocks": {"task": "tables.tasks.clocks_sweep", "schedule": 15.0},

@@ -16,6 +16,8 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("games.urls")),
     path("", include("payouts.urls")),
+    path("", include("notifications.urls")),
+    path("", include("social.urls")),
     path("", include("pages.urls")),
     path("", include("away.urls")),
 ]

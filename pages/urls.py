@@ -1,6 +1,6 @@
 from django.urls import path
 
-from pages import pwa, views
+from pages import friends, pwa, views
 
 urlpatterns = [
     path("rules/", views.rules_index, name="rules_index"),
@@ -11,4 +11,5 @@ urlpatterns = [
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("offline/", pwa.offline, name="offline"),
+    path("friends/", friends.friends, name="friends"),
 ]

@@ -9,6 +9,7 @@ from config.i18n import lazy_format
 from games import catalog
 from games.engines import get_engine
 from tables import clock
+from tables.models import Spectators
 
 
 def _players_help() -> str:
@@ -72,6 +73,16 @@ class NewTableForm(forms.Form):
         help_text=_("Play alone against bots, unrated, with hints from the strong bot on request."),
     )
 
+    # RULING P66: friends and invited only, and who may watch such a table.
+    private = forms.BooleanField(
+        label=_("Friends and invited only"),
+        required=False,
+        help_text=_("Not listed in the lobby. Your friends may sit, and anyone you invite or send the link to."),
+    )
+    spectators = forms.ChoiceField(
+        label=_("Who may watch a private table"), required=False, choices=Spectators.choices, initial=Spectators.FRIENDS
+    )
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Built per form, in the viewer's language, from the catalogue.
@@ -116,6 +127,8 @@ class NewTableForm(forms.Form):
             self.add_error("practice", _("A practice table has no stake."))  # RULING P65
         else:
             data["practice"] = practice
+        data["private"] = bool(data.get("private"))
+        data["spectators"] = data.get("spectators") or Spectators.ANYONE
         return data
 
     @staticmethod

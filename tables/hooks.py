@@ -17,7 +17,7 @@ from games.ratings import ratings_update
 from games.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
-from tables import clock
+from tables import clock, privacy
 from tables.errors import TableError
 from tables.models import DismissalVote, Table
 
@@ -36,6 +36,7 @@ def _as_table_error():
 
 
 def seat_taken(*, table: Table, user: User) -> None:
+    privacy.require_seat(table=table, user=user)  # RULING P66: a private table's seats
     with _as_table_error():
         if table.stake:
             payouts.stake_hold(user=user, table=table)  # RULING P5

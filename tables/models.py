@@ -10,7 +10,17 @@ from django.utils.translation import gettext_lazy as _
 from games.models import GAME_CHOICES
 
 
+class Spectators(models.TextChoices):
+    """RULING P66: who may watch a private table (a public one anyone may)."""
+
+    ANYONE = "anyone", _("Anyone")
+    FRIENDS = "friends", _("Friends of the seated players")
+    NOBODY = "nobody", _("Nobody")
+
+
 class Table(models.Model):
+    Spectators = Spectators
+
     class Status(models.TextChoices):
         LOBBY = "lobby", _("Waiting for players")
         PLAYING = "playing", _("Playing")
@@ -39,6 +49,18 @@ class Table(models.Model):
     )
     clock = models.PositiveSmallIntegerField(
         _("turn clock"), default=0, help_text=_("Turn clock: seconds per decision, 0 = off (RULING P9).")
+    )
+    # RULING P66 (tables/privacy.py): friends and invited only, not in the public lobby.
+    private = models.BooleanField(
+        _("friends and invited only"),
+        default=False,
+        help_text=_("Not in the public lobby; only the host's friends and invited players may sit."),
+    )
+    spectators = models.CharField(
+        _("who may watch"), max_length=10, choices=Spectators.choices, default=Spectators.ANYONE
+    )
+    invite_nonce = models.CharField(
+        _("invitation key"), max_length=32, blank=True, help_text=_("Renewed to revoke the table's invitation link.")
     )
 
     class Meta:
@@ -80,6 +102,33 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.user is not None and self.user.is_bot
+
+
+class TableInvite(models.Model):
+    """RULING P66: a player invited to a private table, by a friend's invitation or its link."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invites", verbose_name=_("table"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_invites", verbose_name=_("player")
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("invited by"),
+        help_text=_("Empty: came by the table's link."),
+    )
+    created_at = models.DateTimeField(_("invited at"))
+
+    class Meta:
+        verbose_name = _("table invitation")
+        verbose_name_plural = _("table invitations")
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_invite_per_table_and_user")]
+
+    def __str__(self) -> str:
+        return gettext("%(user)s invited to table %(table)s") % {"user": self.user_id, "table": self.table_id}
 
 
 class DismissalVote(models.Model):

@@ -12,7 +12,7 @@ OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
 
 def open_tables(*, game: str = "") -> QuerySet[Table]:
     tables = (
-        Table.objects.filter(status__in=OPEN)
+        Table.objects.filter(status__in=OPEN, private=False)  # RULING P66: private tables are not listed
         # RULING P54: a host muted site-wide is listed without their own words for a name.
         .prefetch_related(Prefetch("host", queryset=users_named_publicly()))
         .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -14,11 +15,12 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games import catalog
-from tables import selectors, services
+from tables import invites, privacy, selectors, services
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.live import snapshot
+from tables.models import Table
 
 # Issue 34: every lobby viewer polls the list every 4 s. The fragment of a (game, page, language)
 # is rendered once a while per process for all of them, however often the tables change: a lobby
@@ -70,20 +72,31 @@ def table_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            table = services.table_create(
-                host=request.user,
-                game=data["game"],
-                seat_count=data["seat_count"],
-                options=data["options"],
-                stake=data["stake"],
-                clock_seconds=data["clock_seconds"],
-                practice=data["practice"],
-            )
+            # One transaction: a private table is never seen in the lobby, even for a moment (RULING P66).
+            with transaction.atomic():
+                table = _create(request, data)
         except TableError as error:
             form.add_error(None, str(error))
         else:
             return redirect("table", table_id=table.pk)
     return render(request, "tables/new.html", {"form": form, "nav": "lobby"})
+
+
+def _create(request: HttpRequest, data: dict) -> Table:
+    table = services.table_create(
+        host=request.user,
+        game=data["game"],
+        seat_count=data["seat_count"],
+        options=data["options"],
+        stake=data["stake"],
+        clock_seconds=data["clock_seconds"],
+        practice=data["practice"],
+    )
+    if data["private"] or data["spectators"] != table.spectators:
+        table = privacy.privacy_set(
+            table_id=table.pk, host=request.user, private=data["private"], spectators=data["spectators"]
+        )
+    return table
 
 
 @login_required
@@ -92,8 +105,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if snap is None:
         messages.error(request, _("There is no such table."))
         return redirect("lobby")
+    refusal = privacy.open_refusal(table_id, request.user)  # RULING P66
+    if refusal:
+        messages.error(request, refusal)
+        return redirect("lobby")
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
     fragment = snapshot.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
-    return render(
-        request, "tables/table.html", {"snap": snap, "fragment": fragment, "title": str(catalog.get(snap.game).title)}
-    )
+    context = {"snap": snap, "fragment": fragment, "title": str(catalog.get(snap.game).title)}
+    context["invite_panel"] = invites.panel(table_id=table_id, user=request.user, request=request)
+    return render(request, "tables/table.html", context)

@@ -7,7 +7,8 @@ ever markup, and the htmx swap of game fragments never sees them.
 
 Which messages a socket is shown is decided here for its own viewer, as each consumer
 renders its own view of a move: a player in a game gets only the players' chat (RULING
-P25), and no one gets the messages of a person they muted (RULING P28).
+P25), and no one gets the messages of a person they muted (RULING P28) or on either side of a
+block with them (RULING P67).
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ class ChatSocketMixin:
     async def _chat_send_state(self, state: dict | None) -> None:
         if state is None:
             return
-        self.chat_muted = frozenset(state["muted"])
+        self.chat_muted = frozenset(state["unseen"])  # muted and blocked either way (RULINGS P28, P67)
         await self._chat_send(state)
 
     async def _chat_send(self, frame: dict) -> None:

@@ -23,7 +23,9 @@ from django.utils.translation import gettext_lazy as _
 
 from config import addresses
 from config.i18n import scope_language
+from notifications.consumer import BellSocketMixin
 from ops import metrics, observe
+from tables import privacy
 from tables.errors import TableError
 from tables.live import broadcast, fanout, guard, layer_watch, limits, presence, snapshot
 from tables.live.chat import ChatSocketMixin, is_chat_command
@@ -32,14 +34,16 @@ from tables.live.messages import ParseError, parse_message
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
 UNSAVED = _("The server could not take that just now. Please try again.")
 NOT_UNDERSTOOD = _("That message could not be understood.")
 
 logger = logging.getLogger(__name__)
 
 
-class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
+class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer):
     # Chat rides on this socket; its commands and group events live in tables/live/chat.py (issue 23).
+    # So does the bell (notifications/consumer.py): a table page opens no second socket for it.
     connected: set[int] | None = None
     admitted = False  # holds one of the user's socket places (RULING P16)
     closing = False
@@ -78,11 +82,22 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             await self._release()
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        # RULING P66: a private table's socket only for whom its page is.
+        private_refusal = await database_sync_to_async(privacy.open_refusal, thread_sensitive=False)(
+            self.table_id, user
+        )
+        if private_refusal:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self._release()
+            await self.accept()
+            await self._refuse_and_close(private_refusal, CLOSE_FORBIDDEN)
+            return
         self.group = group
         await self.accept()
         metrics.socket_opened()
         layer_watch.watch(self)
         await presence.join(self.table_id, self.channel_name, user.pk)
+        await self.bell_join()
         if snapshot.seat_of(self.snapshot, user.pk) is not None:
             await self._announce_presence()
         await self._push()
@@ -94,6 +109,7 @@ class TableConsumer(ChatSocketMixin, AsyncJsonWebsocketConsumer):
             layer_watch.unwatch(self)
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.bell_leave()
             if snapshot.seat_of(self.snapshot, self.user.pk) is not None:
                 await self._announce_presence()
 

@@ -23,6 +23,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
+from notifications.live import group_name as notify_group
 from tables.live import presence
 
 logger = logging.getLogger(__name__)
@@ -51,6 +52,8 @@ def tell_sockets(user_id: int, event: dict) -> int:
 def _tell_safely(user_id: int, event: dict) -> None:
     try:
         tell_sockets(user_id, event)
+        # The bell's page sockets (notifications/live.py) hear it on the player's group.
+        async_to_sync(get_channel_layer().group_send)(notify_group(user_id), event)
     except Exception:  # noqa: BLE001 (the sockets' timed re-check still stops them)
         logger.warning("could not tell the table sockets of user %s", user_id, exc_info=True)
 

@@ -78,7 +78,20 @@ def test_the_catalogues_hold_what_makemessages_extracts(tmp_path: Path, settings
     # On CI (CI=true) a missing gettext fails here instead of skipping: .ci/run installs it.
     assert shutil.which("xgettext"), "gettext is not installed (apt-get install gettext)"
     # A copy of the tree, so the check never rewrites the committed catalogues.
-    for folder in ("accounts", "chat", "config", "games", "ops", "pages", "payouts", "tables", "templates", "static"):
+    for folder in (
+        "accounts",
+        "chat",
+        "config",
+        "games",
+        "notifications",
+        "ops",
+        "pages",
+        "payouts",
+        "social",
+        "tables",
+        "templates",
+        "static",
+    ):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "locale", tmp_path / "locale")
     settings.LOCALE_PATHS = [tmp_path / "locale"]

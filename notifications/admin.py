@@ -1,0 +1,25 @@
+"""Notifications in the admin: read them (a player's complaint "I never got the invite"), never write them."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from accounts.admin_tools import ViewOnlyAdmin
+from notifications.models import Notification, Preference
+
+
+@admin.register(Notification)
+class NotificationAdmin(ViewOnlyAdmin):
+    list_display = ["created_at", "recipient", "kind", "actor", "table", "read_at", "delivered_at", "expires_at"]
+    list_filter = ["kind", ("read_at", admin.EmptyFieldListFilter)]
+    search_fields = ["recipient__username", "actor__username"]
+    raw_id_fields = ["recipient", "actor", "table"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Preference)
+class PreferenceAdmin(ViewOnlyAdmin):
+    list_display = ["user", "kind", *Preference.WAYS]
+    list_filter = ["kind", *Preference.WAYS]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]

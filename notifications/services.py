@@ -1,0 +1,124 @@
+"""Writes of notifications and preferences (docs/style.md §5–7).
+
+``notify`` is the one way any app tells a player something: it records the notification in the
+caller's transaction and, only after that commits, pushes it to the player's open sockets and
+queues its away delivery (e-mail, and whatever other channel is registered), so a notification
+about something that rolled back is never seen.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from notifications import gates, kinds, live
+from notifications.models import Notification, Preference
+from notifications.selectors import preference_of
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+class NotificationError(Exception):
+    """A refusal a player can read."""
+
+
+def _clean_data(data: dict | None) -> dict:
+    """Flat and small: names, ids and numbers. A nested value or a long text is a mistake of the
+    caller, refused loudly, so nothing a game hides can ride along unnoticed."""
+    data = dict(data or {})
+    for key, value in data.items():
+        if not isinstance(key, str) or not isinstance(value, _SCALARS) or (isinstance(value, str) and len(value) > 300):
+            raise ValueError(f"notification data must be flat and small: {key!r}")
+    return data
+
+
+def notify(
+    *,
+    user: User,
+    kind: str,
+    table: object = None,
+    actor: User | None = None,
+    data: dict | None = None,
+    now: datetime | None = None,
+) -> Notification | None:
+    """Record a notification for ``user`` inside the caller's transaction; None when it is dropped
+    quietly: a bot, the kind turned off, or an actor the player blocked or muted (RULING P67)."""
+    if kind not in kinds.ALL:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    cleaned = _clean_data(data)
+    if user.is_bot or not user.is_active:
+        return None
+    if gates.refused(recipient_id=user.pk, actor_id=actor.pk if actor is not None else None):
+        return None
+    if not preference_of(user_id=user.pk, kind=kind).site:
+        return None
+    now = now or timezone.now()
+    notification = Notification.objects.create(
+        recipient=user,
+        kind=kind,
+        actor=actor,
+        table=table,
+        data=cleaned,
+        created_at=now,
+        expires_at=now + timedelta(days=settings.NOTIFICATION_DAYS),  # RULING P69
+    )
+    notification_id, user_id = notification.pk, user.pk
+    transaction.on_commit(lambda: _after_commit(notification_id, user_id))
+    return notification
+
+
+def _after_commit(notification_id: int, user_id: int) -> None:
+    from notifications.tasks import notification_deliver
+
+    live.push(user_id, notification_id=notification_id)
+    notification_deliver.delay(notification_id)
+
+
+def notification_read(*, user: User, notification_id: int, now: datetime | None = None) -> None:
+    """Mark one of the player's own notifications read; someone else's is not found."""
+    with transaction.atomic():
+        mine = Notification.objects.filter(pk=notification_id, recipient=user)
+        if not mine.exists():
+            raise NotificationError(_("That notification is not there any more."))
+        mine.filter(read_at=None).update(read_at=now or timezone.now())
+        transaction.on_commit(lambda: live.push(user.pk))
+
+
+def notifications_read_all(*, user: User, now: datetime | None = None) -> int:
+    with transaction.atomic():
+        count = Notification.objects.filter(recipient=user, read_at=None).update(read_at=now or timezone.now())
+        transaction.on_commit(lambda: live.push(user.pk))
+    return count
+
+
+def preferences_set(*, user: User, choices: dict[str, dict[str, bool]]) -> None:
+    """``choices``: kind → {"site": bool, "email": bool, …}; a way left out keeps its value."""
+    with transaction.atomic():
+        for kind, wanted in choices.items():
+            if kind not in kinds.ALL:
+                raise NotificationError(_("That kind of notification does not exist."))
+            values = {way: bool(wanted[way]) for way in Preference.WAYS if way in wanted}
+            if values:
+                Preference.objects.update_or_create(user=user, kind=kind, defaults=values)
+
+
+def notifications_expire(*, now: datetime | None = None) -> int:
+    """RULING P69: delete what has passed its time, read or not. Twice is once."""
+    deleted, _per_model = Notification.objects.filter(expires_at__lte=now or timezone.now()).delete()
+    return deleted
+
+
+def delivery_claim(*, notification_id: int, now: datetime | None = None) -> Notification | None:
+    """The away delivery's claim: the notification, once; None if gone, already delivered or read
+    meanwhile (the player saw it in the site). A task run twice delivers once."""
+    claimed = Notification.objects.filter(pk=notification_id, delivered_at=None, read_at=None).update(
+        delivered_at=now or timezone.now()
+    )
+    if not claimed:
+        return None
+    return Notification.objects.select_related("recipient", "actor").get(pk=notification_id)

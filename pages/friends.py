@@ -1,0 +1,99 @@
+"""The friends page: requests, friends with where each one is, blocks.
+
+It sits in ``pages``, above tables, because a friend's whereabouts are tables' facts: a seat at a
+table waiting for players (a link to join), a seat in a game (a link to watch), or only a live
+socket (online): a table's socket (tables/live/presence.py) or a page's bell socket
+(notifications/live.py). The links follow what the viewer may do at a private table (RULING P66).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import redis
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from accounts.models import User
+from accounts.selectors import users_named_publicly
+from notifications.live import online_page_users
+from social import selectors as social
+from social.models import Friendship
+from tables import privacy
+from tables.live.presence import sockets_key
+from tables.models import Seat, Table
+
+OFFLINE, ONLINE, LOBBY, PLAYING = "offline", "online", "lobby", "playing"
+_client: redis.Redis | None = None
+
+
+@dataclass(frozen=True)
+class Whereabouts:
+    friend: User
+    state: str
+    table: Table | None = None
+    link: bool = False  # whether the viewer may follow the friend there (join or watch)
+
+
+def _redis() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL)
+    return _client
+
+
+def _online_at_tables(user_ids: list[int]) -> set[int]:
+    if not user_ids:
+        return set()
+    now = time.time()
+    with _redis().pipeline(transaction=False) as pipe:
+        for user_id in user_ids:
+            pipe.zcount(sockets_key(user_id), now, "+inf")
+        counts = pipe.execute()
+    return {user_id for user_id, count in zip(user_ids, counts) if count}
+
+
+def whereabouts(viewer: User) -> list[Whereabouts]:
+    rows = (
+        Friendship.objects.filter(user=viewer)
+        .prefetch_related(Prefetch("friend", queryset=users_named_publicly()))
+        .order_by("friend__username")
+    )
+    friends = [row.friend for row in rows]
+    ids = [friend.pk for friend in friends]
+    seats = (
+        Seat.objects.filter(user_id__in=ids, table__status__in=[Table.Status.LOBBY, Table.Status.PLAYING])
+        .select_related("table")
+        .order_by("-table__last_activity_at")
+    )
+    at: dict[int, Table] = {}
+    for seat in seats:
+        at.setdefault(seat.user_id, seat.table)  # the most recently active table, if several
+    online = _online_at_tables(ids) | online_page_users(set(ids))
+    found = []
+    for friend in friends:
+        table = at.get(friend.pk)
+        if table is not None and table.status == Table.Status.PLAYING:
+            found.append(Whereabouts(friend, PLAYING, table, privacy.may_watch(table=table, user=viewer)))
+        elif table is not None:
+            found.append(Whereabouts(friend, LOBBY, table, privacy.may_sit(table=table, user=viewer)))
+        else:
+            found.append(Whereabouts(friend, ONLINE if friend.pk in online else OFFLINE))
+    order = {PLAYING: 0, LOBBY: 1, ONLINE: 2, OFFLINE: 3}
+    return sorted(found, key=lambda where: order[where.state])
+
+
+@login_required
+def friends(request: HttpRequest) -> HttpResponse:
+    context = {
+        "friends": whereabouts(request.user),
+        "received": social.requests_received(request.user),
+        "sent": social.requests_sent(request.user),
+        "blocked": social.blocked_by_me(request.user),
+        "nav": "friends",
+    }
+    return render(request, "pages/friends.html", context)

@@ -1,0 +1,174 @@
+"""Invitations to a table (RULING P66): to a friend, in the site (and by e-mail if they asked for
+it), or by the table's link, for anyone the host gives it to.
+
+The link is the table's id and its nonce, signed with the site's key (``django.core.signing``):
+it cannot be made up or altered, the host revokes every copy at once by renewing the nonce,
+and it leads to a seat only while the table waits for players (it expires with the table).
+Following it records the player as invited, so they may then sit as a friend of the host may.
+Invitations to friends are limited per player per hour (RULING P68).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.conf import settings
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from accounts.models import User
+from config.i18n import lazy_format
+from notifications import gates, kinds
+from notifications.services import notify
+from social.limits import hourly_take
+from social.models import Friendship
+from social.selectors import are_friends, blocked_either_way
+from tables import privacy
+from tables.errors import TableError
+from tables.models import Spectators, Table, TableInvite
+
+SALT = "tables.invite"
+LINK_EXPIRED = _("This invitation has expired: the table is no longer waiting for players.")
+LINK_INVALID = _("This invitation link is not valid. Ask the host for a new one.")
+
+
+def _lock(table_id: int) -> Table:
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError(_("There is no such table."))
+    return table
+
+
+def may_invite(*, table: Table, user: User) -> bool:
+    """The host; at a public table, anyone seated too. Only while the table waits for players."""
+    if table.status != Table.Status.LOBBY or table.practice:
+        return False
+    if user.pk == table.host_id:
+        return True
+    return not table.private and table.seats.filter(user=user).exists()
+
+
+def _new_nonce() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def link_token(table: Table) -> str:
+    return signing.dumps({"t": table.pk, "n": table.invite_nonce}, salt=SALT, compress=True)
+
+
+def link_url(*, table_id: int, host: User, request: HttpRequest | None = None) -> str:
+    """The table's link, made on first asking (the host's only)."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.host_id != host.pk:
+            raise TableError(_("Only the host can do that."))
+        if not table.invite_nonce:
+            table.invite_nonce = _new_nonce()
+            table.save(update_fields=["invite_nonce"])
+    path = reverse("table_invite", args=[link_token(table)])
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def link_renew(*, table_id: int, host: User) -> None:
+    """Revoke every copy of the link: a new nonce, so the old tokens no longer match."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.host_id != host.pk:
+            raise TableError(_("Only the host can do that."))
+        table.invite_nonce = _new_nonce()
+        table.save(update_fields=["invite_nonce"])
+
+
+def link_follow(*, token: str, user: User, now: datetime | None = None) -> Table:
+    """The player followed the link: they are invited (and may sit) while the table waits for players."""
+    try:
+        claim = signing.loads(token, salt=SALT)
+        table_id, nonce = int(claim["t"]), str(claim["n"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise TableError(LINK_INVALID) from None
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None or not table.invite_nonce or not secrets.compare_digest(table.invite_nonce, nonce):
+            raise TableError(LINK_INVALID)
+        if table.status != Table.Status.LOBBY:
+            raise TableError(LINK_EXPIRED)
+        if blocked_either_way(table.host_id, user.pk):
+            raise TableError(LINK_INVALID)  # RULING P67: said as for any link that does not hold
+        if user.pk != table.host_id:
+            TableInvite.objects.get_or_create(table=table, user=user, defaults={"created_at": now or timezone.now()})
+    return table
+
+
+def invite_send(*, table_id: int, by: User, user_id: object, now: datetime | None = None) -> TableInvite | None:
+    """Invite a friend: recorded, and they are notified (RULING P66). None when it was dropped
+    quietly (RULING P67): the friend muted the one inviting."""
+    try:
+        friend = User.objects.get(pk=int(user_id), is_active=True, is_bot=False)  # type: ignore[arg-type]
+    except (User.DoesNotExist, TypeError, ValueError):
+        raise TableError(_("There is no such player.")) from None
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = _lock(table_id)
+        if not may_invite(table=table, user=by):
+            raise TableError(_("You cannot invite players to this table now."))
+        if not are_friends(by.pk, friend.pk):
+            raise TableError(_("You can invite your friends; send anyone else the table's link."))
+        if table.seats.filter(user=friend).exists():
+            raise TableError(_("That player is already at the table."))
+        if TableInvite.objects.filter(table=table, user=friend).exists():
+            raise TableError(_("That player is already invited."))
+        _take_invite_token(by)
+        quiet = gates.refused(recipient_id=friend.pk, actor_id=by.pk)
+        try:
+            with transaction.atomic():
+                invite = TableInvite.objects.create(table=table, user=friend, invited_by=by, created_at=now)
+        except IntegrityError:
+            raise TableError(_("That player is already invited.")) from None
+        if not quiet:
+            notify(user=friend, kind=kinds.INVITE, table=table, actor=by, data={"game": table.game}, now=now)
+    return None if quiet else invite
+
+
+def _take_invite_token(by: User) -> None:
+    most = settings.INVITES_PER_HOUR
+    if not hourly_take("invite", user_id=by.pk, most=most):
+        raise TableError(
+            lazy_format(
+                ngettext_lazy(
+                    "You have sent %(count)s invitation in the last hour. Try again later.",
+                    "You have sent %(count)s invitations in the last hour. Try again later.",
+                    most,
+                ),
+                count=most,
+            )
+        )
+
+
+def panel(*, table_id: int, user: User, request: HttpRequest | None = None) -> dict | None:
+    """What the table page's invitation panel shows this viewer, or None (not theirs to show)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not user.is_authenticated or not may_invite(table=table, user=user):
+        return None
+    seated = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
+    invited = set(TableInvite.objects.filter(table=table).values_list("user_id", flat=True))
+    friends = (
+        Friendship.objects.filter(user=user)
+        .exclude(friend_id__in=seated)
+        .select_related("friend")
+        .order_by("friend__username")
+    )
+    is_host = user.pk == table.host_id
+    return {
+        "table": table,
+        "is_host": is_host,
+        "link": link_url(table_id=table.pk, host=user, request=request) if is_host else None,
+        "friends": [{"user": row.friend, "invited": row.friend_id in invited} for row in friends],
+        "spectator_choices": Spectators.choices,
+        "private_refusal": str(privacy.NOT_INVITED),
+    }
