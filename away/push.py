@@ -24,18 +24,17 @@ from urllib.parse import urlsplit
 import requests
 from celery import shared_task
 from django.conf import settings
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from notifications.models import Notification
-from notifications.selectors import preference_of
 from pywebpush import WebPushException, webpush
 
 from away import vapid
 from away.models import Device
 from config.i18n import supported
-from notifications import current, kinds, texts
+from notifications import current, kinds, limits, texts
+from notifications.models import Notification, Sent
+from notifications.selectors import preference_of
 
 logger = logging.getLogger(__name__)
 
@@ -83,19 +82,13 @@ def payload_of(notification: Notification) -> dict:
         }
 
 
-def _within_hourly_bound(user_id: int, *, now: datetime) -> bool:
-    """RULING P75: at most PUSHES_PER_HOUR notices a player's devices get in a clock hour."""
-    key = f"away:pushes:{user_id}:{now:%Y%m%d%H}"
-    cache.add(key, 0, timeout=3600)
-    return cache.incr(key) <= settings.PUSHES_PER_HOUR
-
-
 def deliver(notification: Notification) -> None:
     """The channel: queue one send per device of a player who wants this kind pushed."""
     if not vapid.enabled() or not preference_of(user_id=notification.recipient_id, kind=notification.kind).push:
         return
     devices = list(Device.objects.filter(user_id=notification.recipient_id).values_list("pk", flat=True))
-    if not devices or not _within_hourly_bound(notification.recipient_id, now=timezone.now()):
+    # RULING P75: at most PUSHES_PER_HOUR notices a player's devices get in an hour.
+    if not devices or not limits.claim(notification, channel=Sent.Channel.PUSH, per_hour=settings.PUSHES_PER_HOUR):
         return
     for device_id in devices:
         push_send.delay(device_id, notification.pk)

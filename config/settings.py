@@ -316,7 +316,7 @@ MAX_OPEN_LOBBIES = env_int("MAX_OPEN_LOBBIES", 3, minimum=1)
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 25, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)
 # RULING P35: a bot awaited this long after the last move, or a vote this long past its deadline,
-# was lost with its task; beat's sweep (tables/recovery.py) queues it again.
+# was lost with its task; beat's sweep (tables/services/recovery.py) queues it again.
 RESUME_STALLED_SECONDS = env_int("RESUME_STALLED_SECONDS", 10, minimum=1)
 
 # Issue 42 (RULING P64): game reviews. Their task goes to a queue of its own, which only the

@@ -4,7 +4,8 @@ Off for every kind unless the player turned it on, and only to a verified addres
 the player's own language (their profile's, else the site's), with a link back to the site.
 
 A table sends one player at most one mail an hour, and a player gets at most
-``EMAILS_PER_HOUR`` of them in all (RULING P76): the mails are a fallback, not a transcript.
+``EMAILS_PER_HOUR`` of them in all (RULING P76, ``notifications.limits``): the mails are a
+fallback, not a transcript.
 The channel only queues; the mail is written and sent by ``email_send``, which asks again
 whether the notification is still true, and tries again later if the mail server is away.
 Every mail can be unsubscribed from in one click (``notifications.unsubscribe``).
@@ -17,19 +18,17 @@ import smtplib
 from allauth.account.models import EmailAddress
 from celery import shared_task
 from django.conf import settings
-from django.core.cache import cache
 from django.core.mail import EmailMessage
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from config.i18n import supported
-from notifications import current, texts, unsubscribe
-from notifications.models import Notification
+from notifications import current, limits, texts, unsubscribe
+from notifications.models import Notification, Sent
 from notifications.selectors import preference_of
 
 RETRIES = 5
-HOUR = 3600
 
 
 def address_of(notification: Notification) -> str | None:
@@ -41,14 +40,8 @@ def address_of(notification: Notification) -> str | None:
 
 
 def _within_limits(notification: Notification) -> bool:
-    """RULING P76: one mail per table per hour, and EMAILS_PER_HOUR per player. Counted in the
-    shared cache, so every worker keeps the same count; a mail that was counted is the one sent."""
-    user_id = notification.recipient_id
-    if notification.table_id and not cache.add(f"notifications:mail:{user_id}:table:{notification.table_id}", 1, HOUR):
-        return False
-    key = f"notifications:mail:{user_id}:{timezone.now():%Y%m%d%H}"
-    cache.add(key, 0, HOUR)
-    return cache.incr(key) <= settings.EMAILS_PER_HOUR
+    """RULING P76: one mail per table per hour, and EMAILS_PER_HOUR per player."""
+    return limits.claim(notification, channel=Sent.Channel.EMAIL, per_hour=settings.EMAILS_PER_HOUR, per_table=1)
 
 
 def deliver(notification: Notification) -> None:

@@ -1,8 +1,8 @@
 """Admin for tables, their seats and dismissal votes, and the games list's abort.
 
-"Close lobby" goes through ``tables.services.table_close`` so holds and passes
+"Close lobby" goes through ``tables.services.lobby.table_close`` so holds and passes
 are released exactly as when the host closes the table; "Abort game" on the games list
-through ``tables.services.match_abort``, like any other abort (refunds and all). Like every
+through ``tables.services.endings.match_abort``, like any other abort (refunds and all). Like every
 admin action (RULING P19), each asks why first, and writes the reason to Django's admin log.
 """
 
@@ -20,7 +20,8 @@ from games.admin import MatchAdmin as GamesMatchAdmin
 from games.models import Match
 from tables.errors import TableError
 from tables.models import DismissalVote, Seat, Table
-from tables.services import match_abort, table_close
+from tables.services.endings import match_abort
+from tables.services.lobby import table_close
 
 
 class SeatInline(ViewOnlyInline):

@@ -1,7 +1,7 @@
 """The turn clock (issue 19, RULINGS P9–P14): deadlines, expiries, away seats, pause and resume.
 
 Everything here reads and changes a locked ``Match`` in memory; the move services in
-``tables.services`` call it inside their transaction and write the result with the move,
+``tables.services`` (tables/services/steps.py) call it inside their transaction and write the result with the move,
 so a deadline is set in the same transaction as the move that makes a seat awaited.
 
 ``match.deadlines`` maps each awaited human seat (not away) to ``[epoch ms, version]``:

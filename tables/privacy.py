@@ -65,7 +65,7 @@ def open_refusal(table_id: int, user: User) -> str | None:
 
 
 def require_seat(*, table: Table, user: User) -> None:
-    """Inside the seat's transaction (tables.hooks.seat_taken)."""
+    """Inside the seat's transaction (tables.services.handoff.seat_taken)."""
     if not may_sit(table=table, user=user):
         raise TableError(NOT_INVITED)
 

@@ -16,24 +16,24 @@ from tables.connections import retry_on_dead_connection
 @retry_on_dead_connection
 def bots_move(match_id: int, version: int) -> int:
     """RULING P1: a bot's turn; does nothing if the game moved on since it was queued."""
-    from tables import services
+    from tables.services import play
 
-    return services.bots_act(match_id=match_id, version=version)
+    return play.bots_act(match_id=match_id, version=version)
 
 
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def close_idle_lobbies() -> int:
-    from tables import services
+    from tables.services import lobby
 
-    return services.lobbies_close_idle(now=timezone.now())
+    return lobby.lobbies_close_idle(now=timezone.now())
 
 
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def vote_expire(vote_id: int) -> bool:
     """RULING S12: close a dismissal vote at its stored deadline; harmless twice, late or early."""
-    from tables.votes import vote_close_expired
+    from tables.services.votes import vote_close_expired
 
     return vote_close_expired(vote_id=vote_id)
 
@@ -42,25 +42,25 @@ def vote_expire(vote_id: int) -> bool:
 @retry_on_dead_connection
 def clock_expire(match_id: int, version: int, at: int | None = None) -> int:
     """RULING P11: the match's armed countdown (its version and time); harmless twice, late or early."""
-    from tables import services
+    from tables.services import timeouts
 
-    return services.clock_expire(match_id=match_id, version=version, at=at)
+    return timeouts.clock_expire(match_id=match_id, version=version, at=at)
 
 
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def clocks_sweep() -> dict:
     """Deadlines that passed while no worker ran; all-away and idle untimed games (RULINGS P11, P13, P14)."""
-    from tables import services
+    from tables.services import timeouts
 
-    return services.clocks_sweep(now=timezone.now())
+    return timeouts.clocks_sweep(now=timezone.now())
 
 
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def resume_stalled_work() -> dict:
-    """RULING P35: beat's sweep for work a lost task should have done (tables/recovery.py)."""
-    from tables.recovery import stalled_work_resume
+    """RULING P35: beat's sweep for work a lost task should have done (tables/services/recovery.py)."""
+    from tables.services.recovery import stalled_work_resume
 
     return stalled_work_resume(now=timezone.now())
 

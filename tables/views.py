@@ -15,12 +15,13 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games import catalog
-from tables import invites, privacy, selectors, services
+from tables import invites, privacy, selectors
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.live import snapshot
 from tables.models import Table
+from tables.services import lobby as lobby_service
 
 # Issue 34: every lobby viewer polls the list every 4 s. The fragment of a (game, page, language)
 # is rendered once a while per process for all of them, however often the tables change: a lobby
@@ -83,7 +84,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 
 def _create(request: HttpRequest, data: dict) -> Table:
-    table = services.table_create(
+    table = lobby_service.table_create(
         host=request.user,
         game=data["game"],
         seat_count=data["seat_count"],

@@ -6,11 +6,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from chat.selectors import mute_active, mute_message
-from tables import fairness, hints, services, signatures, votes
+from tables import fairness, hints
 from tables.connections import retry_on_dead_connection
 from tables.errors import TableError
 from tables.live import snapshot
 from tables.live.messages import Message
+from tables.services import lobby, play, signatures, timeouts, votes
 
 
 @retry_on_dead_connection
@@ -20,24 +21,24 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
     if command == "act":
         if match_id is None:
             raise TableError(_("The game has not started."))
-        services.match_act(match_id=match_id, user=user, action=message.action, version=message.version)
+        play.match_act(match_id=match_id, user=user, action=message.action, version=message.version)
     elif command == "seat_take":
-        services.seat_take(table_id=table_id, user=user, position=message.position)
+        lobby.seat_take(table_id=table_id, user=user, position=message.position)
     elif command == "seat_leave":
-        services.seat_leave(table_id=table_id, user=user)
+        lobby.seat_leave(table_id=table_id, user=user)
     elif command in ("ready", "unready"):
         entropy = fairness.player_value(message.extra.get("entropy")) if command == "ready" else None
-        services.seat_ready(table_id=table_id, user=user, ready=command == "ready", entropy=entropy)
+        lobby.seat_ready(table_id=table_id, user=user, ready=command == "ready", entropy=entropy)
     elif command == "bot_add":
-        services.bot_add(
+        lobby.bot_add(
             table_id=table_id, host=user, position=message.position, level=message.extra.get("level") or "normal"
         )
     elif command == "bot_remove":
-        services.bot_remove(table_id=table_id, host=user, position=message.position)
+        lobby.bot_remove(table_id=table_id, host=user, position=message.position)
     elif command == "start":
-        services.table_start(table_id=table_id, host=user, entropy=fairness.player_value(message.extra.get("entropy")))
+        lobby.table_start(table_id=table_id, host=user, entropy=fairness.player_value(message.extra.get("entropy")))
     elif command == "close":
-        services.table_close(table_id=table_id, by=user)
+        lobby.table_close(table_id=table_id, by=user)
     elif command in ("vote_propose", "vote_yes", "vote_no"):
         if match_id is None:
             raise TableError(_("The game has not started."))
@@ -46,11 +47,11 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         else:
             votes.vote_cast(match_id=match_id, user=user, yes=command == "vote_yes")
     elif command == "clock_set":
-        services.table_clock_set(table_id=table_id, host=user, seconds=message.extra.get("seconds"))
+        lobby.table_clock_set(table_id=table_id, host=user, seconds=message.extra.get("seconds"))
     elif command == "back":
         if match_id is None:
             raise TableError(_("The game has not started."))
-        services.seat_back(match_id=match_id, user=user, position=message.position)
+        timeouts.seat_back(match_id=match_id, user=user, position=message.position)
     elif command == "sign":
         if match_id is None:
             raise TableError(_("The game has not started."))

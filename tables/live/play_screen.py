@@ -14,8 +14,8 @@ from config.i18n import text
 from games.models import Match
 from games.templatetags.card_tags import CARD_WORDS, RANK_WORDS
 from payouts import selectors as payout_selectors
-from tables.hooks import costs_pass
 from tables.models import DismissalVote
+from tables.selectors import costs_pass
 
 
 def tricks_done(view: dict | None) -> str:

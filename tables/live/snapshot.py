@@ -30,12 +30,11 @@ from payouts import selectors as payout_selectors
 from tables import clock as turn_clock
 from tables import fairness, matchstore
 from tables.connections import retry_on_dead_connection
-from tables.hooks import costs_pass
 from tables.live import templates
 from tables.live.play_screen import last_attempt_note
 from tables.live.presenters import present
 from tables.models import Table
-from tables.votes import vote_panel
+from tables.selectors import costs_pass, vote_panel
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from django.utils import timezone
 from accounts.selectors import users_named_publicly
 from chat import services as chat
 from chat.selectors import panel_state
-from tables import services
 from tables.live.snapshot import load_snapshot, render_live
+from tables.services import lobby
 from tests.games.history_helpers import finished_match
 from tests.tables.helpers import open_table, start_sitaratas_with_a_bot
 
@@ -61,7 +61,7 @@ def test_the_history_and_ratings_withhold_a_muted_players_name(admin_user, host,
 
 def test_the_table_page_withholds_a_muted_players_name_from_everyone(admin_user, host, spammer) -> None:
     table = open_table(host, "sita")
-    services.seat_take(table_id=table.pk, user=spammer, position=1)
+    lobby.seat_take(table_id=table.pk, user=spammer, position=1)
     _mute(spammer, admin_user)
     html = render_live(load_snapshot(table.pk), user_id=host.pk, connected=set())
     assert SPAM not in html and f"<bdi>Player {spammer.pk}</bdi>" in html and "<bdi>hana</bdi>" in html
@@ -87,7 +87,7 @@ def test_a_right_to_left_name_is_isolated_in_the_lobby_and_on_a_games_page(host,
 
 def test_the_live_fragment_isolates_every_seat_name(host, player) -> None:
     table = open_table(host, "sita")
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     html = render_live(load_snapshot(table.pk), user_id=player.pk, connected=set())
     assert '<span class="seat-name" title="piet"><bdi>piet</bdi></span>' in html
     assert "host <bdi>hana</bdi>" in html

@@ -420,9 +420,9 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, single, 
 
 def open_lobby(abuser_id: int, game: str, seats: int, options: dict) -> int:
     from accounts.models import User
-    from tables import services
+    from tables.services import lobby
 
-    table = services.table_create(host=User.objects.get(pk=abuser_id), game=game, seat_count=seats, options=options)
+    table = lobby.table_create(host=User.objects.get(pk=abuser_id), game=game, seat_count=seats, options=options)
     return table.pk
 
 

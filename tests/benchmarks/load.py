@@ -264,7 +264,7 @@ def open_tables(players: list[tuple[int, str]], *, game: str, seats: int, option
     from django.db import transaction
 
     from accounts.models import User
-    from tables import services
+    from tables.services import lobby
 
     users = {user.pk: user for user in User.objects.filter(pk__in=[pk for pk, _ in players])}
     table_ids = []
@@ -272,12 +272,12 @@ def open_tables(players: list[tuple[int, str]], *, game: str, seats: int, option
     with transaction.atomic():  # the services' own transactions nest in one commit
         for first in range(0, len(players) - step + 1, step):
             group = [users[pk] for pk, _ in players[first : first + step]]
-            table = services.table_create(host=group[0], game=game, seat_count=seats, options=options)
+            table = lobby.table_create(host=group[0], game=game, seat_count=seats, options=options)
             if start:
                 for position, user in enumerate(group[1:], start=1):
-                    services.seat_take(table_id=table.pk, user=user, position=position)
-                    services.seat_ready(table_id=table.pk, user=user, ready=True, entropy=secrets.token_hex(16))
-                services.table_start(table_id=table.pk, host=group[0], entropy=secrets.token_hex(16))
+                    lobby.seat_take(table_id=table.pk, user=user, position=position)
+                    lobby.seat_ready(table_id=table.pk, user=user, ready=True, entropy=secrets.token_hex(16))
+                lobby.table_start(table_id=table.pk, host=group[0], entropy=secrets.token_hex(16))
             table_ids.append(table.pk)
     return table_ids
 
@@ -301,7 +301,8 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
 
     from games.engines import get_engine
     from games.models import Match
-    from tables import matchstore, services
+    from tables import matchstore
+    from tables.services import steps
 
     rng = random.Random(7)
     for table_id in table_ids:
@@ -317,11 +318,18 @@ def advance_games(table_ids: list[int], moves: int, *, until=None) -> None:
                     break
                 seat = engine.to_act(state)[0]
                 action = rng.choice(engine.legal_actions(state, seat))
-                state = services.action_apply(
-                    match, engine, state, seat=seat, user_id=users[seat], action=action, now=now, events=events
+                state = steps.action_apply(
+                    match=match,
+                    engine=engine,
+                    state=state,
+                    seat=seat,
+                    user_id=users[seat],
+                    action=action,
+                    now=now,
+                    events=events,
                 )
             if events:
-                services.move_save(match, state, engine, events, now=now)
+                steps.move_save(match=match, state=state, engine=engine, events=events, now=now)
 
 
 def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
@@ -339,8 +347,9 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
 
     from games.engines import get_engine
     from games.models import Match
-    from tables import matchstore, services
+    from tables import matchstore
     from tables.live import snapshot
+    from tables.services import play as play_service
 
     table_ids = open_tables(players, game="estimation", seats=4, options={"length": "full"}, start=True)
     engine = get_engine("estimation")
@@ -384,7 +393,7 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
             action = rng.choice(engine.legal_actions(state, seat))
             start = lsn()
             started = time.process_time()
-            match = services.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
+            match = play_service.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
             snap = snap.with_state(version=match.version, state=match.state)
             for viewer in users.values():
                 snapshot.render_live(snap, user_id=viewer.pk, connected={u.pk for u in users.values()}, oob=True)
@@ -417,14 +426,14 @@ def play_bot_games(base_url: str, sessions: list[str], *, games: list[tuple[str,
         from django.db import connection
 
         from accounts.models import User
-        from tables import services
+        from tables.services import lobby
 
         try:
             user = User.objects.get(pk=SessionStore(session_key=session)["_auth_user_id"])
-            table = services.table_create(host=user, game=game, seat_count=4, options=options)
+            table = lobby.table_create(host=user, game=game, seat_count=4, options=options)
             for position in range(1, 4):
-                services.bot_add(table_id=table.pk, host=user, position=position)
-            services.table_start(table_id=table.pk, host=user, entropy=secrets.token_hex(16))
+                lobby.bot_add(table_id=table.pk, host=user, position=position)
+            lobby.table_start(table_id=table.pk, host=user, entropy=secrets.token_hex(16))
             return table.pk
         finally:
             connection.close()
@@ -1072,7 +1081,7 @@ def end_tables(table_ids: list[int]) -> None:
 
     from accounts.models import User
     from games.models import Match
-    from tables import services
+    from tables.services import endings
 
     try:
         admin, _ = User.objects.get_or_create(
@@ -1080,7 +1089,7 @@ def end_tables(table_ids: list[int]) -> None:
         )
         playing = Match.objects.filter(table_id__in=table_ids, status=Match.Status.PLAYING).values_list("pk", flat=True)
         for match_id in list(playing):
-            services.match_abort(match_id=match_id, by=admin, reason="benchmark phase over")
+            endings.match_abort(match_id=match_id, by=admin, reason="benchmark phase over")
     finally:
         connection.close()
 

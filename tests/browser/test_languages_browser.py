@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from accounts.models import User
-from tables import services
+from tables.services import endings
 from tests.browser.conftest import open_table, screenshot, sign_up
 
 GAMES = {
@@ -52,7 +52,7 @@ def test_the_lobby_and_every_game_in_arabic_and_estonian(new_page, language: str
             admin = User.objects.create_user(f"admin{language}{game}", is_staff=True)
             # On a thread of its own: Playwright's loop holds this one, and the abort broadcasts.
             worker = threading.Thread(
-                target=services.match_abort,
+                target=endings.match_abort,
                 kwargs={"match_id": int(match_id), "by": admin, "reason": "Screenshot of the game page."},
             )
             worker.start()

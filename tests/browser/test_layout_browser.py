@@ -14,7 +14,7 @@ import pytest
 from accounts.models import User
 from games import catalog
 from games.models import Match
-from tables import services
+from tables.services import lobby, play
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
 from tests.browser.test_play_screen import ACTIONS, CONTEXT, HAND, LAPTOP, PHONE, assert_in_viewport, assert_not_covered
 from tests.conftest import make_user
@@ -98,16 +98,16 @@ def _sita_at_take_row(viewer: User) -> int:
     row to take. The viewer plays their lowest card each turn; a deal that never leaves it too
     low is followed by another (with 100 of the 104 cards dealt, one does within a few)."""
     for _ in range(6):
-        table = services.table_create(host=viewer, game="sita", seat_count=10, options=SHORT["sita"], clock_seconds=0)
+        table = lobby.table_create(host=viewer, game="sita", seat_count=10, options=SHORT["sita"], clock_seconds=0)
         fill_with_bots(table, viewer)
-        match = services.table_start(table_id=table.pk, host=viewer, entropy=fair_value())
+        match = lobby.table_start(table_id=table.pk, host=viewer, entropy=fair_value())
         while (match := play_bots_until_human(match)).status == Match.Status.PLAYING:
             engine, state = state_of(match)
             legal = engine.legal_actions(state, 0)
             if legal[0]["type"] == "take_row":
                 return table.pk
             lowest = min(legal, key=lambda action: action["card"])
-            services.match_act(match_id=match.pk, user=viewer, action=lowest, version=match.version)
+            play.match_act(match_id=match.pk, user=viewer, action=lowest, version=match.version)
     raise AssertionError("no deal left the viewer a card lower than every row")
 
 
@@ -123,9 +123,9 @@ def _prepared(language: str) -> list[tuple[str, str, str | None]]:
         fill_with_bots(waiting, viewer, seats - 2)  # one seat left empty: the host's controls show
         pages.append((f"{game}-lobby", f"/tables/{waiting.pk}/", None))
         # No clock: the house must not play the viewer's turn while the pages are measured.
-        table = services.table_create(host=viewer, game=game, seat_count=seats, options=SHORT[game], clock_seconds=0)
+        table = lobby.table_create(host=viewer, game=game, seat_count=seats, options=SHORT[game], clock_seconds=0)
         fill_with_bots(table, viewer)
-        play_bots_until_human(services.table_start(table_id=table.pk, host=viewer, entropy=fair_value()))
+        play_bots_until_human(lobby.table_start(table_id=table.pk, host=viewer, entropy=fair_value()))
         pages.append((f"{game}-playing", f"/tables/{table.pk}/", game))
         if game == "sita":
             pages.append(("sita-take-row", f"/tables/{_sita_at_take_row(viewer)}/", "sita-take-row"))

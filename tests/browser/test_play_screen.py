@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tables import services
+from tables.services import lobby, play
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, play_out
@@ -40,7 +40,7 @@ def started_at_my_turn(game: str, username: str):
     options, seats = OPTIONS[game]
     table = open_table(host, game, seat_count=seats, options=options)
     fill_with_bots(table, host)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+    match = play_bots_until_human(lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     return table, match
 
 
@@ -258,7 +258,7 @@ def _sitaratas_at_a_joker(username: str):
     host = make_user(username)
     table = open_table(host, "sitaratas", seat_count=3, options={"deck": "jokers"})
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     for _ in range(2000):
         match = play_bots_until_human(match)
         assert match.status == Match.Status.PLAYING, "the game ended before the player could play a joker"
@@ -267,7 +267,7 @@ def _sitaratas_at_a_joker(username: str):
         if any(action.get("joker") for action in legal):
             return table
         plain = [action for action in legal if not action.get("joker")]
-        services.match_act(match_id=match.pk, user=host, action=plain[0], version=match.version)
+        play.match_act(match_id=match.pk, user=host, action=plain[0], version=match.version)
     raise AssertionError("no joker came")
 
 
@@ -301,7 +301,7 @@ def _six_player_sitaratas_over(username: str):
     host = User.objects.create_user(username=username, email=f"{username}@example.com", password="a-long-pass-phrase")
     table = open_table(host, "sitaratas", seat_count=6, options={"deck": "classic"})
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     play_out(match, lambda engine, state, seat: get_bot("sitaratas")(engine.view(state, seat), random.Random(seat)))
     return table
 

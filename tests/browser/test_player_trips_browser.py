@@ -9,8 +9,9 @@ import pytest
 
 from accounts.models import User
 from games.models import Match
-from tables import clock, services
+from tables import clock
 from tables.models import Table
+from tables.services import endings, lobby
 from tests.browser.conftest import in_thread
 from tests.browser.test_play_screen import LAPTOP, PHONE, table_page
 from tests.conftest import make_user
@@ -30,7 +31,7 @@ def test_a_bot_level_chosen_before_someone_sits_down_is_the_level_added(browser,
     page.select_option("#bot-level-2", "easy")
     page.click("#clock-more summary")  # the clock control is one click away (issue 37)
     page.select_option("#clock-seconds", "60")
-    in_thread(lambda: services.seat_take(table_id=table.pk, user=guest, position=1))
+    in_thread(lambda: lobby.seat_take(table_id=table.pk, user=guest, position=1))
     page.wait_for_selector("#live .seat:has-text('sitter')")  # the push has replaced the seats
     assert page.input_value("#bot-level-2") == "easy"
     assert page.input_value("#clock-seconds") == "60"
@@ -46,7 +47,7 @@ def test_a_phone_counts_chat_messages_that_came_in_out_of_sight(browser, site_ur
     host = in_thread(lambda: make_user("chathost"))
     table = in_thread(lambda: open_table(host, "sita", seat_count=10))  # ten seats: the chat is below the fold
     guest = in_thread(lambda: make_user("chatguest"))
-    in_thread(lambda: services.seat_take(table_id=table.pk, user=guest, position=1))
+    in_thread(lambda: lobby.seat_take(table_id=table.pk, user=guest, position=1))
     phone = table_page(browser, site_url, "chathost", table.pk, PHONE)
     laptop = table_page(browser, site_url, "chatguest", table.pk, LAPTOP)
     for page in (phone, laptop):
@@ -69,7 +70,7 @@ def test_on_a_laptop_the_chat_sits_beside_the_table_and_folds_to_a_tab_that_coun
     host = in_thread(lambda: make_user("foldhost"))
     table = in_thread(lambda: open_table(host, "estimation"))
     guest = in_thread(lambda: make_user("foldguest"))
-    in_thread(lambda: services.seat_take(table_id=table.pk, user=guest, position=1))
+    in_thread(lambda: lobby.seat_take(table_id=table.pk, user=guest, position=1))
     laptop = table_page(browser, site_url, "foldhost", table.pk, LAPTOP)
     other = table_page(browser, site_url, "foldguest", table.pk, PHONE)
     for page in (laptop, other):
@@ -156,8 +157,8 @@ def test_the_players_of_an_aborted_staked_game_read_that_their_stake_came_back(
         table = open_table(host, "estimation", stake=7, options=SHORT["estimation"])
         seat_guests(table, [guest])
         fill_with_bots(table, host)
-        match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
-        services.match_abort(match_id=match.pk, by=User.objects.get(pk=admin.pk), reason="A player fell ill")
+        match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
+        endings.match_abort(match_id=match.pk, by=User.objects.get(pk=admin.pk), reason="A player fell ill")
         return table.pk
 
     text = _seen(browser, site_url, "abguest", in_thread(aborted), PHONE)

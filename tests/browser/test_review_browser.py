@@ -47,20 +47,20 @@ def prepared_practice_game(username: str):
     player holds two cards and is to choose."""
     from accounts.models import User
     from games.bots import get_bot
-    from tables import services
+    from tables.services import lobby, play
     from tests.tables.helpers import fill_with_bots, play_bots_until_human, state_of
 
     user = User.objects.get(username=username)
-    table = services.table_create(host=user, game="sita", seat_count=3, options={"matches": 1}, practice=True)
+    table = lobby.table_create(host=user, game="sita", seat_count=3, options={"matches": 1}, practice=True)
     fill_with_bots(table, user)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=user, entropy=fair_value()))
+    match = play_bots_until_human(lobby.table_start(table_id=table.pk, host=user, entropy=fair_value()))
     while True:
         engine, state = state_of(match)
         legal = engine.legal_actions(state, 0)
         if len(state.hands[0]) == 2 and legal and legal[0]["type"] == "choose":
             return table, match
         action = get_bot("sita")(engine.view(state, 0), random.Random(match.version))
-        services.match_act(match_id=match.pk, user=user, action=action, version=match.version)
+        play.match_act(match_id=match.pk, user=user, action=action, version=match.version)
         match = play_bots_until_human(match)
 
 

@@ -256,9 +256,9 @@ async def test_anyone_who_sees_a_message_may_report_it_once(host, player, outsid
 async def test_chat_on_a_closed_table_is_refused(host, player) -> None:
     table = await sita_table(host, player, start=False)
     await database_sync_to_async(services.message_post)(table_id=table.pk, user=host, channel="players", text="bye")
-    from tables import services as table_services
+    from tables.services import lobby
 
-    await database_sync_to_async(table_services.table_close)(table_id=table.pk, by=host)
+    await database_sync_to_async(lobby.table_close)(table_id=table.pk, by=host)
     with pytest.raises(services.ChatError, match="closed"):
         await database_sync_to_async(services.message_post)(
             table_id=table.pk, user=host, channel="players", text="anyone?"

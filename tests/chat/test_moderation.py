@@ -14,7 +14,7 @@ from django.utils import timezone
 from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport
 from games.models import Match
-from tables import services as table_services
+from tables.services import lobby, play
 from tests.chat.helpers import seated_sita_table
 from tests.conftest import make_user
 from tests.helpers import fair_value
@@ -157,7 +157,7 @@ def test_messages_are_append_only_in_the_database(admin_user, host, player) -> N
 def test_a_finished_games_chat_is_on_its_page_for_its_players_only(client, host, player, outsider) -> None:
     table = seated_sita_table(host, player)
     post(table, outsider, "lobby talk", channel="spectators")  # before the game: not the game's
-    match = table_services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     post(table, host, "Good luck <script>alert(1)</script> see https://example.com")
     post(table, outsider, "go piet", channel="spectators")
     hidden = post(table, player, "something rude")
@@ -188,7 +188,7 @@ def _finish(match: Match, host, player) -> Match:
         engine, state = state_of(match)
         seat = engine.to_act(state)[0]
         action = engine.legal_actions(state, seat)[0]
-        table_services.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
+        play.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
 
 
 @pytest.mark.django_db

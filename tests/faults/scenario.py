@@ -19,20 +19,20 @@ def main(argv: list[str]) -> dict:
 
     django.setup()
     from games.models import Match
-    from tables import services, votes
+    from tables.services import lobby, votes
     from tests.conftest import make_user
     from tests.helpers import fair_value, session_key_for
 
     if argv[0] == "start":
         game, humans, bots = argv[1], int(argv[2]), int(argv[3])
         users = [make_user(f"player{index}") for index in range(humans)]
-        table = services.table_create(host=users[0], game=game, seat_count=humans + bots, options={})
+        table = lobby.table_create(host=users[0], game=game, seat_count=humans + bots, options={})
         for position, user in enumerate(users[1:], start=1):
-            services.seat_take(table_id=table.pk, user=user, position=position)
-            services.seat_ready(table_id=table.pk, user=user, ready=True, entropy=fair_value())
+            lobby.seat_take(table_id=table.pk, user=user, position=position)
+            lobby.seat_ready(table_id=table.pk, user=user, ready=True, entropy=fair_value())
         for position in range(humans, humans + bots):
-            services.bot_add(table_id=table.pk, host=users[0], position=position)
-        match = services.table_start(table_id=table.pk, host=users[0], entropy=fair_value())
+            lobby.bot_add(table_id=table.pk, host=users[0], position=position)
+        match = lobby.table_start(table_id=table.pk, host=users[0], entropy=fair_value())
         return {"table": table.pk, "match": match.pk, "sessions": [session_key_for(user) for user in users]}
     if argv[0] == "vote":
         match = Match.objects.get(pk=int(argv[1]))

@@ -62,7 +62,7 @@ def base_env() -> dict[str, str]:
             "CHANNELS_PREFIX": "fault",
             "CELERY_QUEUE": "fault",  # a Redis of its own: nothing to share
             "BOT_DELAY_SECONDS": "0.2",
-            "RESUME_STALLED_SECONDS": "3",  # tables/recovery.py: lost tasks are made good after 3 s
+            "RESUME_STALLED_SECONDS": "3",  # tables/services/recovery.py: lost tasks are made good after 3 s
             "LOG_FORMAT": "json",
         }
     )

@@ -8,7 +8,7 @@ from accounts.models import User
 from games import storage
 from games.bots import get_bot
 from games.models import Match
-from tables import services
+from tables.services import play
 from tests.tables.helpers import play_bots_until_human, start_table, state_of
 
 SHORT = {
@@ -33,7 +33,7 @@ def play_to_end(match: Match, *, stop_after: int | None = None) -> Match:
         seat = engine.to_act(state)[0]
         user = match.match_players.get(seat=seat).user
         action = get_bot(match.game)(engine.view(state, seat), random.Random(match.version))
-        services.match_act(match_id=match.pk, user=user, action=action, version=match.version)
+        play.match_act(match_id=match.pk, user=user, action=action, version=match.version)
         moves += 1
 
 
@@ -64,7 +64,7 @@ def play_out(match: Match, choose) -> Match:
         state = after
     text, rounds = storage.split(match.game, state)
     Match.objects.filter(pk=match.pk).update(state=text, rounds=storage.rounds_write(0, rounds)[0] or "")
-    services.match_act(
+    play.match_act(
         match_id=match.pk, user=match.match_players.get(seat=seat).user, action=action, version=match.version
     )
     return Match.objects.get(pk=match.pk)

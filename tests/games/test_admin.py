@@ -82,13 +82,13 @@ def test_the_abort_action_goes_through_the_service(staff, host, player) -> None:
 
 def test_the_abort_action_refunds_stakes(staff, host, player, settings) -> None:
     table = open_table(host, "estimation", options={"length": "micro"}, stake=50)
-    from tables import services
+    from tables.services import lobby
     from tests.tables.helpers import fill_with_bots
 
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     # RULING P5: the stakes went into the pot at the start; an abort refunds every one.
     assert [coin_balance(user=user) for user in (host, player)] == [settings.STARTING_COINS - 50] * 2
     staff.post(
@@ -99,10 +99,10 @@ def test_the_abort_action_refunds_stakes(staff, host, player, settings) -> None:
 
 
 def test_the_close_lobby_action_goes_through_the_service(staff, host, player) -> None:
-    from tables import services
+    from tables.services import lobby
 
     table = open_table(host, "sita")
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     staff.post(
         _admin_url(Table, "changelist"),
         {"action": "close_lobbies", "_selected_action": [table.pk], "apply": "1", "reason": "Spam table"},

@@ -12,9 +12,9 @@ from games.models import Match
 from payouts import services as payouts
 from payouts.models import Account, Transfer
 from payouts.services import PayoutError
-from tables import services
 from tables.errors import TableError
 from tables.models import Table
+from tables.services import endings, lobby
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table
 
@@ -33,7 +33,7 @@ def admin_user(admin_user) -> User:
 @pytest.fixture
 def staked_lobby(host, player) -> Table:
     table = open_table(host, "estimation", options={"length": "micro"}, stake=50)
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     return table
 
 
@@ -64,12 +64,12 @@ def test_closing_a_lobby_asks_why_then_logs_it_and_names_the_admin_on_each_relea
 
 def test_an_abort_needs_a_reason_and_each_refund_names_the_admin(admin_client, admin_user, host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError):
-        services.match_abort(match_id=match.pk, by=admin_user, reason="  ")
+        endings.match_abort(match_id=match.pk, by=admin_user, reason="  ")
     admin_client.post(
         _changelist(Match),
         {"action": "abort_games", "apply": "1", "reason": "Server trouble", "_selected_action": [match.pk]},

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games.models import Match, MatchEvent
-from tables import services
+from tables.services import endings, play
 from tests.games.history_helpers import started_match
 from tests.tables.helpers import play_bots_until_human, state_of
 
@@ -36,7 +36,7 @@ def chosen(host, seated_staff):
     host_seat = match.match_players.get(user=host).seat
     assert host_seat in engine.to_act(state)
     card = engine.legal_actions(state, host_seat)[0]["card"]
-    services.match_act(match_id=match.pk, user=host, action={"type": "choose", "card": card}, version=match.version)
+    play.match_act(match_id=match.pk, user=host, action={"type": "choose", "card": card}, version=match.version)
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     return match, card
@@ -92,7 +92,7 @@ def test_the_spectator_s_view_is_what_the_staff_see_while_it_is_played(admin_cli
 
 def test_once_the_game_has_ended_its_record_and_every_action_are_shown(admin_client, chosen, seated_staff) -> None:
     match, card = chosen
-    services.match_abort(match_id=match.pk, by=seated_staff, reason="Checking the record.")
+    endings.match_abort(match_id=match.pk, by=seated_staff, reason="Checking the record.")
 
     text = admin_pages(admin_client, match)
 

@@ -14,7 +14,7 @@ from games.history import matches_ended, replay_steps
 from games.models import Match
 from games.records.estimation import explain_points
 from games.scoresheets import score_sheet
-from tables import services
+from tables.services import endings
 from tests.games.history_helpers import finished_match, play_to_end, started_match
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def games(host, player, outsider, admin_user) -> dict[str, Match]:
     """A finished game of each kind, an aborted one, and one still being played."""
     played = {game: finished_match(host, game, humans=(player,)) for game in ("sitaratas", "estimation", "sita")}
     aborted = play_to_end(started_match(outsider, "sita"), stop_after=0)
-    services.match_abort(match_id=aborted.pk, by=admin_user, reason="testing")
+    endings.match_abort(match_id=aborted.pk, by=admin_user, reason="testing")
     played["aborted"] = Match.objects.get(pk=aborted.pk)
     played["live"] = play_to_end(started_match(outsider, "estimation"), stop_after=3)
     assert played["live"].status == Match.Status.PLAYING

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 
 from games.models import Match, MatchPlayer, Rating
 from games.ratings import leaderboard, ratings_update
-from tables import services
+from tables.services import endings
 from tests.games.history_helpers import finished_match, play_to_end, started_match
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_two_games_accumulate(host, player) -> None:
 
 def test_an_aborted_game_changes_no_rating(host, player, admin_user) -> None:
     match = play_to_end(started_match(host, "sita", humans=(player,)), stop_after=1)
-    services.match_abort(match_id=match.pk, by=admin_user, reason="testing")
+    endings.match_abort(match_id=match.pk, by=admin_user, reason="testing")
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED
     assert not Rating.objects.exists()

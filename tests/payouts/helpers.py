@@ -7,7 +7,7 @@ from django.db.models import Sum
 from accounts.models import User
 from games.models import Match
 from payouts.models import Account, Transfer
-from tables import services
+from tables.services import play
 from tests.tables.helpers import state_of
 
 
@@ -45,9 +45,9 @@ def play_to_end(match: Match) -> Match:
         engine, state = state_of(match)
         if match.status != Match.Status.PLAYING:
             return match
-        if services.bots_act(match_id=match.pk, version=match.version):
+        if play.bots_act(match_id=match.pk, version=match.version):
             continue
         seat = engine.to_act(state)[0]
         user = match.match_players.get(seat=seat).user
         action = engine.legal_actions(state, seat)[0]
-        services.match_act(match_id=match.pk, user=user, action=action, version=match.version)
+        play.match_act(match_id=match.pk, user=user, action=action, version=match.version)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from payouts.models import Transfer
-from tables import services
 from tables.errors import TableError
+from tables.services import lobby
 from tests.conftest import make_user
 from tests.helpers import fair_value, race
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, wallet
@@ -17,11 +17,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_two_players_take_the_last_seat_at_once(host, player, outsider) -> None:
     table = open_table(host, "estimation", seat_count=4, stake=100)
-    services.bot_add(table_id=table.pk, host=host, position=1)
-    services.bot_add(table_id=table.pk, host=host, position=2)
+    lobby.bot_add(table_id=table.pk, host=host, position=1)
+    lobby.bot_add(table_id=table.pk, host=host, position=2)
     results = race(
-        lambda: services.seat_take(table_id=table.pk, user=player, position=3),
-        lambda: services.seat_take(table_id=table.pk, user=outsider, position=3),
+        lambda: lobby.seat_take(table_id=table.pk, user=player, position=3),
+        lambda: lobby.seat_take(table_id=table.pk, user=outsider, position=3),
     )
     assert sum(isinstance(result, TableError) for result in results) == 1
     seated = table.seats.get(position=3).user
@@ -33,7 +33,7 @@ def test_two_players_take_the_last_seat_at_once(host, player, outsider) -> None:
 
 def test_one_player_takes_seats_at_two_staked_tables_that_together_exceed_the_wallet(player) -> None:
     tables = [open_table(make_user(f"host{n}"), "estimation", stake=600) for n in range(2)]
-    results = race(*[lambda t=t: services.seat_take(table_id=t.pk, user=player, position=1) for t in tables])
+    results = race(*[lambda t=t: lobby.seat_take(table_id=t.pk, user=player, position=1) for t in tables])
     assert sum(isinstance(result, TableError) for result in results) == 1
     assert [r for r in results if isinstance(r, TableError)][0].args[0].startswith("This table's stake is 600")
     assert wallet(player) == 400
@@ -46,8 +46,8 @@ def test_a_double_start_starts_once_and_collects_once(host, player) -> None:
     seat_guests(table, [player])
     fill_with_bots(table, host)
     results = race(
-        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
-        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
+        lambda: lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()),
+        lambda: lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()),
     )
     assert sum(isinstance(result, TableError) for result in results) == 1
     assert table.matches.count() == 1
@@ -61,8 +61,8 @@ def test_a_double_start_of_a_sitaratas_table_uses_each_pass_once(host, player) -
     seat_guests(table, [player])
     fill_with_bots(table, host)
     race(
-        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
-        lambda: services.table_start(table_id=table.pk, host=host, entropy=fair_value()),
+        lambda: lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()),
+        lambda: lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()),
     )
     assert Transfer.objects.filter(reason="pass_use").count() == 2
     assert_passes_conserved()

@@ -17,9 +17,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 
 from games.models import Match
 from payouts import services as payouts
-from tables import services, tasks, votes
+from tables import tasks
 from tables.errors import TableError
 from tables.models import Table
+from tables.services import endings, lobby, votes
 from tests.conftest import make_user
 from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, play_to_end
@@ -47,7 +48,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(who=st.integers(0, 3), game=st.sampled_from(["estimation", "sitaratas"]), stake=st.integers(0, 700))
     def open(self, who, game, stake) -> None:
         try:
-            table = services.table_create(
+            table = lobby.table_create(
                 host=self.users[who],
                 game=game,
                 seat_count=4 if game == "estimation" else 3,
@@ -61,13 +62,13 @@ class LedgerMachine(RuleBasedStateMachine):
     def seat(self, who, pick, position) -> None:
         if self.tables:
             with suppress(TableError):  # a refusal is a legal outcome of a random step
-                services.seat_take(table_id=self._table(pick), user=self.users[who], position=position)
+                lobby.seat_take(table_id=self._table(pick), user=self.users[who], position=position)
 
     @rule(who=st.integers(0, 3), pick=st.integers(0, 50))
     def leave(self, who, pick) -> None:
         if self.tables:
             with suppress(TableError):  # a refusal is a legal outcome of a random step
-                services.seat_leave(table_id=self._table(pick), user=self.users[who])
+                lobby.seat_leave(table_id=self._table(pick), user=self.users[who])
 
     @rule(pick=st.integers(0, 50))
     def start(self, pick) -> None:
@@ -79,7 +80,7 @@ class LedgerMachine(RuleBasedStateMachine):
         table.seats.exclude(user=None).update(is_ready=True)
         fill_with_bots(table, table.host)
         with suppress(TableError):  # a refusal is a legal outcome of a random step
-            services.table_start(table_id=table.pk, host=table.host, entropy=fair_value())
+            lobby.table_start(table_id=table.pk, host=table.host, entropy=fair_value())
 
     @rule(pick=st.integers(0, 50))
     def finish(self, pick) -> None:
@@ -103,13 +104,13 @@ class LedgerMachine(RuleBasedStateMachine):
         if self.tables:
             match = Match.objects.filter(table_id=self._table(pick), status=Match.Status.PLAYING).first()
             if match is not None:
-                services.match_abort(match_id=match.pk, by=self.admin, reason="stateful test")
+                endings.match_abort(match_id=match.pk, by=self.admin, reason="stateful test")
 
     @rule(pick=st.integers(0, 50))
     def close(self, pick) -> None:
         if self.tables:
             with suppress(TableError):  # a refusal is a legal outcome of a random step
-                services.table_close(table_id=self._table(pick), by=self.admin, reason="stateful test")
+                lobby.table_close(table_id=self._table(pick), by=self.admin, reason="stateful test")
 
     @invariant()
     def coins_and_passes_are_conserved(self) -> None:

@@ -13,7 +13,8 @@ from games.models import Match, MatchEvent, MatchPlayer
 from payouts import selectors
 from payouts.models import Transfer
 from payouts.split import split_pot
-from tables import services
+from tables.services import lobby, timeouts
+from tables.services import play as play_service
 from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, balance, wallet
 from tests.tables.helpers import fill_with_bots, open_table, state_of
@@ -25,10 +26,10 @@ STAKE = 100
 
 def started(host, player) -> Match:
     table = open_table(host, "estimation", stake=STAKE)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    return services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    return lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
 
 
 def mark_away(match: Match, seat: int) -> None:
@@ -49,15 +50,15 @@ def play(match: Match, *, back_after: int | None = None, away_seat: int = 1) -> 
             return match
         if back_after is not None and clocked(match, away_seat) >= back_after:
             user = match.match_players.get(seat=away_seat).user
-            services.seat_back(match_id=match.pk, user=user)
+            timeouts.seat_back(match_id=match.pk, user=user)
             back_after = None
             continue
-        if services.bots_act(match_id=match.pk, version=match.version):
+        if play_service.bots_act(match_id=match.pk, version=match.version):
             continue
         engine, state = state_of(match)
         seat = engine.to_act(state)[0]
         user = match.match_players.get(seat=seat).user
-        services.match_act(
+        play_service.match_act(
             match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version
         )
 

@@ -6,15 +6,15 @@ from accounts.models import User
 from games import storage
 from games.engines import get_engine
 from games.models import Match
-from tables import services
 from tables.models import Table
+from tables.services import lobby, play
 from tests.helpers import fair_value
 
 DEFAULT_SEATS = {"sitaratas": 3, "estimation": 4, "sita": 3}
 
 
 def open_table(host: User, game: str, *, seat_count: int | None = None, options: dict | None = None, stake: int = 0):
-    return services.table_create(
+    return lobby.table_create(
         host=host, game=game, seat_count=seat_count or DEFAULT_SEATS[game], options=options or {}, stake=stake
     )
 
@@ -23,14 +23,14 @@ def fill_with_bots(table, host: User, count: int | None = None) -> None:
     """Bots in the first ``count`` empty seats (every empty seat if None)."""
     empty = table.seats.filter(user=None).order_by("position")
     for seat in empty if count is None else empty[:count]:
-        services.bot_add(table_id=table.pk, host=host, position=seat.position)
+        lobby.bot_add(table_id=table.pk, host=host, position=seat.position)
 
 
 def seat_guests(table, guests) -> None:
     """Each guest takes the next seat after the host's (1, 2, …) and is ready."""
     for position, guest in enumerate(guests, start=1):
-        services.seat_take(table_id=table.pk, user=guest, position=position)
-        services.seat_ready(table_id=table.pk, user=guest, ready=True, entropy=fair_value())
+        lobby.seat_take(table_id=table.pk, user=guest, position=position)
+        lobby.seat_ready(table_id=table.pk, user=guest, ready=True, entropy=fair_value())
 
 
 def start_table(
@@ -49,7 +49,7 @@ def start_table(
     table = open_table(host, game, seat_count=seat_count, options=options, stake=stake)
     seat_guests(table, guests)
     fill_with_bots(table, host, bots)
-    return table, services.table_start(table_id=table.pk, host=host, entropy=entropy or fair_value())
+    return table, lobby.table_start(table_id=table.pk, host=host, entropy=entropy or fair_value())
 
 
 def start_sitaratas_with_a_bot(host: User, player: User) -> Match:
@@ -64,7 +64,7 @@ def play_bots_until_human(match: Match) -> Match:
         match.refresh_from_db()
         if match.status != Match.Status.PLAYING:
             return match
-        if not services.bots_act(match_id=match.pk, version=match.version):
+        if not play.bots_act(match_id=match.pk, version=match.version):
             return match
 
 

@@ -14,8 +14,8 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from config.asgi import application
-from tables import services
 from tables.live import guard, limits, presence, snapshot
+from tables.services import lobby
 from tests.tables.helpers import open_table, start_table
 from tests.tables.socket_helpers import connect, drain, session_cookie
 
@@ -118,7 +118,7 @@ async def test_one_lobby_change_is_read_once_per_process_however_many_sockets(ho
     load, render = snapshot.load_snapshot, snapshot.render_live
     monkeypatch.setattr(snapshot, "load_snapshot", lambda table_id: reads.append(table_id) or load(table_id))
     monkeypatch.setattr(snapshot, "render_live", lambda *a, **k: renders.append(k["user_id"]) or render(*a, **k))
-    await database_sync_to_async(services.seat_take)(table_id=table.pk, user=player, position=1)
+    await database_sync_to_async(lobby.seat_take)(table_id=table.pk, user=player, position=1)
     for socket in sockets:
         assert any("live" in text for text in await drain(socket))
     assert reads == [table.pk]
@@ -170,7 +170,7 @@ async def test_a_crashed_socket_stops_counting_as_connected(host, player, settin
     settings.PRESENCE_EXPIRY_SECONDS = 1.0
     settings.PRESENCE_HEARTBEAT_SECONDS = 0.3
     table = await database_sync_to_async(open_table)(host, "sita")
-    await database_sync_to_async(services.seat_take)(table_id=table.pk, user=player, position=1)
+    await database_sync_to_async(lobby.seat_take)(table_id=table.pk, user=player, position=1)
     watcher, _ = await connect(table.pk, host)
     await drain(watcher)
     # The player's socket lives in another process, which then dies: its loop ends without a disconnect.

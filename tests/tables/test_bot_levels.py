@@ -8,10 +8,10 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import MatchPlayer, Rating
-from tables import services
 from tables.errors import TableError
 from tables.live.messages import parse_message
 from tables.live.snapshot import load_snapshot, render_live
+from tables.services import lobby, play
 from tests.games.history_helpers import play_to_end
 from tests.helpers import fair_value
 from tests.tables.helpers import open_table
@@ -27,7 +27,7 @@ def small_budget(settings):
 def sita_table_with_levels(host: User):
     table = open_table(host, "sita", seat_count=4)
     for position, level in ((1, "strong"), (2, "easy"), (3, "normal")):
-        services.bot_add(table_id=table.pk, host=host, position=position, level=level)
+        lobby.bot_add(table_id=table.pk, host=host, position=position, level=level)
     return table
 
 
@@ -68,13 +68,13 @@ def test_the_level_comes_from_the_message_and_a_bad_one_changes_nothing(host) ->
     assert parse_message({"command": "bot_add", "position": "1"}, game="sita").extra == {}
     table = open_table(host, "sita", seat_count=3)
     with pytest.raises(TableError, match="bot level"):
-        services.bot_add(table_id=table.pk, host=host, position=1, level="grandmaster")
+        lobby.bot_add(table_id=table.pk, host=host, position=1, level="grandmaster")
     assert table.seats.get(position=1).user is None
 
 
 def test_a_level_plays_and_survives_in_the_record_the_replay_and_the_ratings(client, host) -> None:
     table = sita_table_with_levels(host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+    match = play_to_end(lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     assert match.status == "finished"
     levels = {
         player.seat: player.user.bot_level for player in MatchPlayer.objects.filter(match=match).select_related("user")
@@ -104,8 +104,8 @@ def test_the_bot_task_plays_the_seats_level_and_the_strong_bots_samples_go_to_th
 
     monkeypatch.setattr(bots, "get_bot", spy)
     monkeypatch.setattr(metrics, "bot_sampled", lambda game, samples, capped: sampled.append((game, samples, capped)))
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
-    services.bots_act(match_id=match.pk, version=match.version)
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    play.bots_act(match_id=match.pk, version=match.version)
     assert sorted(asked) == ["easy", "normal", "strong"]
     # RULING P49: the strong bot weighed exactly BOT_STRONG_SAMPLES deals, and the metrics say so.
     assert sampled == [("sita", 5, False)]

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Match
-from tables import services
 from tables.models import Table
+from tables.services import lobby
 from tables.tasks import close_idle_lobbies
 from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import open_table
@@ -41,8 +41,8 @@ def test_a_bot_only_table_finishes_by_itself(host, worker, game, options) -> Non
     table = open_table(host, game, options=options)
     table.seats.filter(position=0).update(user=None)
     for position in range(table.seat_count):
-        services.bot_add(table_id=table.pk, host=host, position=position)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+        lobby.bot_add(table_id=table.pk, host=host, position=position)
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 240)
     match.refresh_from_db()
     assert match.record["over"] is True
@@ -53,8 +53,8 @@ def test_a_table_of_strong_and_easy_bots_finishes_by_itself(host, worker) -> Non
     table = open_table(host, "sita")
     table.seats.filter(position=0).update(user=None)
     for position, level in enumerate(("strong", "easy", "strong")):
-        services.bot_add(table_id=table.pk, host=host, position=position, level=level)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+        lobby.bot_add(table_id=table.pk, host=host, position=position, level=level)
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 240)
     levels = sorted(match.match_players.values_list("user__bot_level", flat=True))
     assert levels == ["easy", "strong", "strong"]

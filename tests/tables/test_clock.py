@@ -16,10 +16,12 @@ from games import history
 from games.engines import get_engine
 from games.models import Match, MatchEvent, Rating
 from payouts import selectors
-from tables import clock, services, tasks, votes
+from tables import clock, tasks
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.models import Table
+from tables.services import lobby as lobby_service
+from tables.services import play, timeouts, votes
 from tests.games.replay import rebuild_state
 from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
@@ -46,9 +48,9 @@ def travel():
 def start_estimation(host, *, seconds: int = 30) -> Match:
     """The host (seat 1) and three bots, played on until the host is awaited."""
     table = open_table(host, "estimation", options={"length": "micro"})
-    services.table_clock_set(table_id=table.pk, host=host, seconds=seconds)
+    lobby_service.table_clock_set(table_id=table.pk, host=host, seconds=seconds)
     fill_with_bots(table, host)
-    return play_bots_until_human(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+    return play_bots_until_human(lobby_service.table_start(table_id=table.pk, host=host, entropy=fair_value()))
 
 
 def deadline_of(match: Match, seat: int) -> tuple[int, int] | None:
@@ -67,7 +69,7 @@ def bots_until_awaited(match: Match, seat: int) -> Match:
         engine, state = state_of(match)
         if seat in engine.to_act(state) or match.status != Match.Status.PLAYING:
             return match
-        assert services.bots_act(match_id=match.pk, version=match.version)
+        assert play.bots_act(match_id=match.pk, version=match.version)
 
 
 def by_clock(match: Match) -> list[MatchEvent]:
@@ -142,8 +144,8 @@ def test_a_move_made_1_ms_before_the_deadline_wins_and_the_late_task_does_nothin
     deadline, version = deadline_of(match, 0)
     engine, state = state_of(match)
     action = engine.legal_actions(state, 0)[-1]
-    services.match_act(match_id=match.pk, user=host, action=action, version=match.version, now=at(deadline - 1))
-    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline + 5000)) == 0
+    play.match_act(match_id=match.pk, user=host, action=action, version=match.version, now=at(deadline - 1))
+    assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline + 5000)) == 0
     event = match.events.get(version=version + 1)
     assert event.action == action and not event.by_clock
     assert not by_clock(match)
@@ -154,7 +156,7 @@ def test_a_move_made_1_ms_before_the_deadline_wins_and_the_late_task_does_nothin
 def test_a_task_that_runs_early_does_nothing(host, travel, queued) -> None:
     match = start_estimation(host)
     deadline, version = deadline_of(match, 0)
-    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline - 1)) == 0
+    assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline - 1)) == 0
     match.refresh_from_db()
     assert match.version == version and deadline_of(match, 0) == (deadline, version)
     assert match.clock_seats["timer"] == [deadline, version]  # still armed: the sweep would catch it
@@ -165,20 +167,20 @@ def test_one_task_is_armed_per_match_and_a_superseded_one_does_nothing(host, tra
     deadline, version = deadline_of(match, 0)
     assert queued == [(match.pk, version, deadline)]
     # A task for any other timer (an older one, or a copy) plays nothing and disarms nothing.
-    assert services.clock_expire(match_id=match.pk, version=version - 1, at=deadline, now=at(deadline)) == 0
-    assert services.clock_expire(match_id=match.pk, version=version, at=deadline - 5, now=at(deadline)) == 0
+    assert timeouts.clock_expire(match_id=match.pk, version=version - 1, at=deadline, now=at(deadline)) == 0
+    assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline - 5, now=at(deadline)) == 0
     match.refresh_from_db()
     assert match.version == version and match.clock_seats["timer"] == [deadline, version]
-    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 1
+    assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 1
 
 
 def test_a_deadline_missed_while_no_worker_ran_is_enforced_by_the_sweep(host, travel, queued) -> None:
     match = start_estimation(host)
     deadline, version = deadline_of(match, 0)
-    assert services.clocks_sweep(now=at(deadline - 1))["expired"] == 0
-    assert services.clocks_sweep(now=at(deadline + 60_000))["expired"] == 1
+    assert timeouts.clocks_sweep(now=at(deadline - 1))["expired"] == 0
+    assert timeouts.clocks_sweep(now=at(deadline + 60_000))["expired"] == 1
     assert [(e.version, e.seat) for e in by_clock(match)] == [(version + 1, 0)]
-    assert services.clocks_sweep(now=at(deadline + 60_000))["expired"] == 0  # safe to run twice
+    assert timeouts.clocks_sweep(now=at(deadline + 60_000))["expired"] == 0  # safe to run twice
 
 
 def test_the_sweep_is_in_the_beat_schedule(settings) -> None:
@@ -195,10 +197,10 @@ def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(
     deadline, _ = match.deadlines["0"]
     engine, state = state_of(match)
     mine = engine.legal_actions(state, 1)[0]
-    services.match_act(match_id=match.pk, user=player, action=mine, version=match.version, now=at(deadline - 9000))
+    play.match_act(match_id=match.pk, user=player, action=mine, version=match.version, now=at(deadline - 9000))
     match.refresh_from_db()
     assert set(match.deadlines) == {"0", "2"} and match.deadlines["0"][0] == deadline  # not restarted
-    played = services.clock_expire(match_id=match.pk, version=None, now=at(deadline))
+    played = timeouts.clock_expire(match_id=match.pk, version=None, now=at(deadline))
     assert played == 2
     assert sorted(e.seat for e in by_clock(match)) == [0, 2]
     assert match.events.get(seat=1).action == mine
@@ -212,11 +214,11 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
 ) -> None:
     # RULING P13 (and S12): paused 40 s before the deadline, resumed with 40 s.
     table = open_table(host, "sitaratas", seat_count=3)
-    services.table_clock_set(table_id=table.pk, host=host, seconds=60)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby_service.table_clock_set(table_id=table.pk, host=host, seconds=60)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+    match = play_bots_until_human(lobby_service.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     engine, state = state_of(match)
     (seat,) = engine.to_act(state)
     deadline, version = match.deadlines[str(seat)]
@@ -226,8 +228,8 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     assert match.deadlines == {} and match.clock_due is None
     assert match.clock_seats["paused"] == {str(seat): 40_000}
     # Long past the old deadline, nothing is played while the vote is open.
-    assert services.clocks_sweep(now=at(deadline + 600_000))["expired"] == 0
-    assert services.clock_expire(match_id=match.pk, version=None, now=at(deadline + 600_000)) == 0
+    assert timeouts.clocks_sweep(now=at(deadline + 600_000))["expired"] == 0
+    assert timeouts.clock_expire(match_id=match.pk, version=None, now=at(deadline + 600_000)) == 0
     resumed = proposed + timedelta(seconds=25)
     votes.vote_cast(match_id=match.pk, user=player, yes=False, now=resumed)  # rejected: play resumes
     match.refresh_from_db()
@@ -235,10 +237,10 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     assert match.deadlines == {str(seat): [resumed_deadline, match.version]}
     assert match.clock_seats["paused"] == {}
     # The task armed for the old deadline runs first, plays nothing, and arms the next one.
-    assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 0
+    assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 0
     assert queued[-1] == (match.pk, match.version, resumed_deadline)
     assert (
-        services.clock_expire(match_id=match.pk, version=match.version, at=resumed_deadline, now=at(resumed_deadline))
+        timeouts.clock_expire(match_id=match.pk, version=match.version, at=resumed_deadline, now=at(resumed_deadline))
         == 1
     )
     assert [e.seat for e in by_clock(match)] == [seat]
@@ -249,7 +251,7 @@ def test_the_away_state_starts_after_2_expiries_and_ends_on_the_players_next_act
     match = start_estimation(host)
     for expiry in (1, 2):
         deadline, version = deadline_of(match, 0)
-        assert services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 1
+        assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 1
         match.refresh_from_db()
         assert match.clock_seats["expiries"]["0"] == expiry
         assert ("0" in match.clock_seats["away"]) == (expiry == 2)
@@ -257,13 +259,13 @@ def test_the_away_state_starts_after_2_expiries_and_ends_on_the_players_next_act
             match = bots_until_awaited(match, 0)
     assert "0" not in match.deadlines  # away: no clock, the house plays after the bot pause
     match = bots_until_awaited(match, 0)
-    assert services.bots_act(match_id=match.pk, version=match.version) >= 1  # played for the away host
+    assert play.bots_act(match_id=match.pk, version=match.version) >= 1  # played for the away host
     last = match.events.filter(seat=0).order_by("-version").first()
     assert last.by_clock and last.user_id == host.pk
     match = bots_until_awaited(match, 0)
     # The player acts again: no longer away, the count starts over, the clock runs for them again.
     engine, state = state_of(match)
-    services.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
+    play.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
     match.refresh_from_db()
     assert match.clock_seats["away"] == {} and match.clock_seats["expiries"] == {}
     match = bots_until_awaited(match, 0)
@@ -275,12 +277,12 @@ def test_im_back_clears_away_and_gives_a_full_decisions_time(host, travel, queue
     Match.objects.filter(pk=match.pk).update(
         clock_seats={"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}}, deadlines={}, clock_due=None
     )
-    services.seat_back(match_id=match.pk, user=host)
+    timeouts.seat_back(match_id=match.pk, user=host)
     match.refresh_from_db()
     assert match.clock_seats["away"] == {} and match.clock_seats["expiries"] == {}
     assert deadline_of(match, 0) == (clock.ms(T0) + 60_000, match.version)
     with pytest.raises(TableError, match="not marked away"):
-        services.seat_back(match_id=match.pk, user=host)
+        timeouts.seat_back(match_id=match.pk, user=host)
 
 
 # --- lobby clean-up ---------------------------------------------------------------------------
@@ -293,10 +295,10 @@ def test_a_game_whose_humans_are_all_away_for_30_minutes_is_finished_by_the_bots
     Match.objects.filter(pk=match.pk).update(
         clock_seats={"away": {"0": away_since}, "expiries": {"0": 2}}, deadlines={}, clock_due=None
     )
-    assert services.clocks_sweep(now=T0 + timedelta(minutes=29))["played_on"] == 0
+    assert timeouts.clocks_sweep(now=T0 + timedelta(minutes=29))["played_on"] == 0
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
-    assert services.clocks_sweep(now=T0 + timedelta(minutes=31))["played_on"] > 0
+    assert timeouts.clocks_sweep(now=T0 + timedelta(minutes=31))["played_on"] > 0
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.match_players.get(seat=0).place is not None  # the result counts as played (RULING P12)
@@ -308,14 +310,14 @@ def test_an_untimed_game_with_no_move_for_24_hours_is_abandoned_like_an_admin_ab
     # RULING P14: passes back, no rating change, the reason in history.
     table = open_table(host, "sitaratas", seat_count=3)
     assert table.clock == 0
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = play_bots_until_human(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+    match = play_bots_until_human(lobby_service.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     assert match.deadlines == {}
     last = match.events.order_by("-version").values_list("created_at", flat=True).first() or match.started_at
-    assert services.clocks_sweep(now=last + timedelta(hours=23))["abandoned"] == 0
-    assert services.clocks_sweep(now=last + timedelta(hours=24, seconds=1))["abandoned"] == 1
+    assert timeouts.clocks_sweep(now=last + timedelta(hours=23))["abandoned"] == 0
+    assert timeouts.clocks_sweep(now=last + timedelta(hours=24, seconds=1))["abandoned"] == 1
     match.refresh_from_db()
     assert match.status == Match.Status.ABANDONED
     assert match.end_reason == "Abandoned: no move for 24 hours."
@@ -331,7 +333,7 @@ def test_an_untimed_game_with_no_move_for_24_hours_is_abandoned_like_an_admin_ab
 def test_a_timed_game_is_never_abandoned_for_idleness(host, travel, queued) -> None:
     match = start_estimation(host)
     Match.objects.filter(pk=match.pk).update(deadlines={}, clock_due=None)  # as if its tasks were lost
-    assert services.clocks_sweep(now=T0 + timedelta(days=3))["abandoned"] == 0
+    assert timeouts.clocks_sweep(now=T0 + timedelta(days=3))["abandoned"] == 0
 
 
 # --- history ----------------------------------------------------------------------------------
@@ -340,9 +342,9 @@ def test_a_timed_game_is_never_abandoned_for_idleness(host, travel, queued) -> N
 def test_history_score_sheet_and_replay_show_what_the_clock_played(host, travel, queued, client) -> None:
     match = start_estimation(host)
     deadline, version = deadline_of(match, 0)
-    services.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline))
+    timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline))
     Match.objects.filter(pk=match.pk).update(clock_seats={"away": {"0": clock.ms(T0)}})
-    while services.bots_act(match_id=match.pk, version=Match.objects.get(pk=match.pk).version):
+    while play.bots_act(match_id=match.pk, version=Match.objects.get(pk=match.pk).version):
         pass  # the away host is played by the house to the end
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
@@ -369,7 +371,7 @@ def test_each_game_has_its_default_clock_and_the_lobby_and_table_show_it(host, c
     assert open_table(host, "sita").clock == 60
     sitaratas = open_table(host, "sitaratas")
     assert sitaratas.clock == 0
-    services.table_clock_set(table_id=sitaratas.pk, host=host, seconds=30)
+    lobby_service.table_clock_set(table_id=sitaratas.pk, host=host, seconds=30)
     lobby = client.get(reverse("lobby")).content.decode()
     assert "60 s clock" in lobby and "30 s clock" in lobby
     client.force_login(host)
@@ -380,13 +382,13 @@ def test_each_game_has_its_default_clock_and_the_lobby_and_table_show_it(host, c
 
 def test_a_staked_table_without_a_clock_is_refused(host) -> None:
     with pytest.raises(TableError, match="A staked table needs a turn clock"):
-        services.table_create(host=host, game="estimation", seat_count=4, stake=10, clock_seconds=0)
+        lobby_service.table_create(host=host, game="estimation", seat_count=4, stake=10, clock_seconds=0)
     form = NewTableForm({"game": "estimation", "length": "micro", "stake": "10", "clock": "0"})
     assert not form.is_valid()
     assert "A staked table needs a turn clock" in str(form.errors["clock"])
     table = open_table(host, "estimation", stake=10)
     with pytest.raises(TableError, match="A staked table needs a turn clock"):
-        services.table_clock_set(table_id=table.pk, host=host, seconds=0)
+        lobby_service.table_clock_set(table_id=table.pk, host=host, seconds=0)
     assert Table.objects.count() == 1 and Table.objects.get().clock == 60
     assert selectors.stakes_held(user=host) == 10  # only the one table that opened holds a stake
 
@@ -395,22 +397,22 @@ def test_a_clock_value_not_in_the_list_is_refused(host) -> None:
     table = open_table(host, "estimation")
     for bad in (45, -1, 0.5, True, "60"):
         with pytest.raises(TableError, match="Choose a turn clock of off, 30, 60 or 120 seconds"):
-            services.table_clock_set(table_id=table.pk, host=host, seconds=bad)
+            lobby_service.table_clock_set(table_id=table.pk, host=host, seconds=bad)
     form = NewTableForm({"game": "estimation", "length": "micro", "clock": "45"})
     assert not form.is_valid() and "clock" in form.errors
     with pytest.raises(TableError, match="Choose a turn clock"):
-        services.table_create(host=host, game="sita", seat_count=3, clock_seconds=90)
+        lobby_service.table_create(host=host, game="sita", seat_count=3, clock_seconds=90)
     assert Table.objects.count() == 1 and Table.objects.get().clock == 60
 
 
 def test_the_clock_cannot_change_after_the_start(host, player, queued) -> None:
     table = open_table(host, "estimation")
     fill_with_bots(table, host)
-    services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby_service.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError, match="cannot be changed once the game has started"):
-        services.table_clock_set(table_id=table.pk, host=host, seconds=120)
+        lobby_service.table_clock_set(table_id=table.pk, host=host, seconds=120)
     with pytest.raises(TableError, match="Only the host"):
-        services.table_clock_set(table_id=table.pk, host=player, seconds=120)
+        lobby_service.table_clock_set(table_id=table.pk, host=player, seconds=120)
     assert Table.objects.get(pk=table.pk).clock == 60
     assert Match.objects.get(table=table).turn_clock == 60
 

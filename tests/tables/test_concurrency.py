@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match, MatchEvent
-from tables import services
 from tables.errors import TableError
+from tables.services import play
 from tests.helpers import race
 from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
@@ -21,8 +21,8 @@ def test_two_moves_for_one_turn_apply_exactly_once(host, player) -> None:
     first, second = engine.legal_actions(state, seat)[:2]  # two tabs of the same player, two different moves
     version = match.version
     results = race(
-        lambda: services.match_act(match_id=match.pk, user=user, action=first, version=version),
-        lambda: services.match_act(match_id=match.pk, user=user, action=second, version=version),
+        lambda: play.match_act(match_id=match.pk, user=user, action=first, version=version),
+        lambda: play.match_act(match_id=match.pk, user=user, action=second, version=version),
     )
     errors = [result for result in results if isinstance(result, TableError)]
     assert len(errors) == 1, results
@@ -39,7 +39,7 @@ def test_simultaneous_sita_choices_are_all_applied(started_table, host, player, 
     results = race(
         *[
             (
-                lambda seat=seat: services.match_act(
+                lambda seat=seat: play.match_act(
                     match_id=match.pk,
                     user=users[seat],
                     action=engine.legal_actions(state, seat)[0],
@@ -56,7 +56,5 @@ def test_simultaneous_sita_choices_are_all_applied(started_table, host, player, 
     engine, state = state_of(match)
     if 0 not in engine.to_act(state):
         with pytest.raises(TableError):
-            services.match_act(
-                match_id=match.pk, user=host, action={"type": "choose", "card": 1}, version=match.version
-            )
+            play.match_act(match_id=match.pk, user=host, action={"type": "choose", "card": 1}, version=match.version)
     assert Match.objects.get(pk=match.pk).version == 3

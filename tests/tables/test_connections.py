@@ -132,10 +132,10 @@ def test_a_bot_task_on_a_dead_connection_still_moves(host) -> None:
     table = open_table(host, "sita", seat_count=3)
     fill_with_bots(table, host)
     table.seats.filter(position=0).update(user=None)  # the host's seat goes to a bot too
-    from tables import services
+    from tables.services import lobby
 
-    services.bot_add(table_id=table.pk, host=host, position=0)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.bot_add(table_id=table.pk, host=host, position=0)
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     kill_this_threads_connection()
 
     assert tasks.bots_move(match.pk, match.version) == 3  # every bot chose, in one transaction

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 
 from games.engines.cards import label
 from games.models import Match, MatchEvent
-from tables import services
+from tables.services import lobby, play
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, start_table, state_of
 from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
@@ -129,7 +129,7 @@ async def test_an_idle_socket_still_gets_group_messages_after_7_seconds(host) ->
     assert connected
     await drain(socket)
     await asyncio.sleep(7)
-    await database_sync_to_async(services.bot_add)(table_id=table.pk, host=host, position=1)
+    await database_sync_to_async(lobby.bot_add)(table_id=table.pk, host=host, position=1)
     pushed = await socket.receive_from(timeout=5)
     assert "bot" in pushed
     await socket.disconnect()
@@ -153,7 +153,7 @@ def start_against_bots(host, game: str):
     """The host and bots; the eager bot tasks play until the host is awaited."""
     table = open_table(host, game)
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     engine, state = state_of(match)
     assert 0 in engine.to_act(state)
     return table, match, engine.legal_actions(state, 0)[0]
@@ -168,14 +168,14 @@ async def test_moves_at_two_tables_run_at_once_and_both_are_broadcast(
     first_table, first_match, first_action = await start_against_bots(host, "estimation")
     second_table, second_match, second_action = await start_against_bots(player, "estimation")
     barrier, threads = threading.Barrier(2, timeout=5), set()
-    match_act = services.match_act
+    match_act = play.match_act
 
     def both_at_once(**kwargs):
         threads.add(threading.get_ident())
         barrier.wait()
         return match_act(**kwargs)
 
-    monkeypatch.setattr(services, "match_act", both_at_once)
+    monkeypatch.setattr(play, "match_act", both_at_once)
     first_socket, _ = await connect(first_table.pk, host)
     second_socket, _ = await connect(second_table.pk, player)
     first_watcher, _ = await connect(first_table.pk, outsider)

@@ -12,9 +12,11 @@ from django.urls import reverse
 from games.engines import estimation
 from games.models import Match
 from games.records import fairness as protocol
-from tables import fairness, services, tasks, votes
+from tables import fairness, tasks
 from tables.errors import TableError
 from tables.models import DealCommitment, Table
+from tables.services import endings, votes
+from tables.services import lobby as lobby_service
 from tests.games.history_helpers import play_to_end
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table
@@ -35,12 +37,12 @@ def test_the_commitment_is_on_the_page_before_anyone_is_ready_and_never_changes(
     table = open_table(host, "sita", seat_count=3, options={"matches": 1})
     commitment = DealCommitment.objects.get(table=table)
     seen = [page(client, outsider, "table", table.pk)]  # only the host sits: nobody else is ready
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
     seen.append(page(client, outsider, "table", table.pk))
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
     fill_with_bots(table, host)
     seen.append(page(client, player, "table", table.pk))
-    match = services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
+    match = lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
     seen.append(page(client, outsider, "table", table.pk))
     for html in seen:
         assert commitment.commitment in html
@@ -85,16 +87,16 @@ def test_the_commitment_is_on_the_page_before_anyone_is_ready_and_never_changes(
 @pytest.mark.django_db
 def test_values_are_private_in_the_lobby_and_public_once_the_game_starts(client, host, player, outsider) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE.upper())
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE.upper())
     assert DealCommitment.objects.get(table=table).entropy["1"] == {"user": player.pk, "value": VALUE, "by": "player"}
     for viewer in (host, outsider):
         assert VALUE not in page(client, viewer, "table", table.pk)
-    services.seat_ready(table_id=table.pk, user=player, ready=False)  # not ready: the value is dropped
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=False)  # not ready: the value is dropped
     assert DealCommitment.objects.get(table=table).entropy == {}
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
     fill_with_bots(table, host)
-    services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
+    lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
     html = page(client, outsider, "table", table.pk)
     assert VALUE in html and HOST_VALUE in html
 
@@ -102,13 +104,13 @@ def test_values_are_private_in_the_lobby_and_public_once_the_game_starts(client,
 @pytest.mark.django_db
 def test_a_leaving_player_takes_their_value_and_a_newcomer_brings_their_own(host, player, outsider) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
-    services.seat_leave(table_id=table.pk, user=player)
-    services.seat_take(table_id=table.pk, user=outsider, position=1)
-    services.seat_ready(table_id=table.pk, user=outsider, ready=True, entropy=OTHER_VALUE)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    lobby_service.seat_leave(table_id=table.pk, user=player)
+    lobby_service.seat_take(table_id=table.pk, user=outsider, position=1)
+    lobby_service.seat_ready(table_id=table.pk, user=outsider, ready=True, entropy=OTHER_VALUE)
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
+    match = lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
     values = DealCommitment.objects.get(match=match).contributions["values"]
     assert values[1] == {"seat": 1, "by": "player", "account": outsider.pk, "value": OTHER_VALUE}
     assert values[0] == {"seat": 0, "by": "player", "account": host.pk, "value": HOST_VALUE}
@@ -118,15 +120,15 @@ def test_a_leaving_player_takes_their_value_and_a_newcomer_brings_their_own(host
 def test_ready_and_start_without_a_value_are_refused_from_any_caller_and_nothing_is_drawn(host, player) -> None:
     # RULING P31: the site never draws a value in a player's place, for a script as for a browser.
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
     with pytest.raises(TableError, match="random value"):
-        services.seat_ready(table_id=table.pk, user=player, ready=True)
+        lobby_service.seat_ready(table_id=table.pk, user=player, ready=True)
     assert not table.seats.get(user=player).is_ready
     assert DealCommitment.objects.get(table=table).entropy == {}
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
     fill_with_bots(table, host)
     with pytest.raises(TableError, match="random value"):
-        services.table_start(table_id=table.pk, host=host)
+        lobby_service.table_start(table_id=table.pk, host=host)
     assert not Match.objects.filter(table=table).exists()
     assert set(DealCommitment.objects.get(table=table).entropy) == {"1"}
 
@@ -134,13 +136,13 @@ def test_ready_and_start_without_a_value_are_refused_from_any_caller_and_nothing
 @pytest.mark.django_db
 def test_a_player_whose_value_the_site_drew_before_is_asked_to_send_their_own(host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
     fill_with_bots(table, host)
     # A lobby from before: the site drew this player's value after the secret existed.
     DealCommitment.objects.filter(table=table).update(entropy={"1": {"user": player.pk, "value": VALUE, "by": "site"}})
     with pytest.raises(TableError, match=f"{player.name} must send a random value"):
-        services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
+        lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
     assert not Match.objects.filter(table=table).exists()
 
 
@@ -148,10 +150,10 @@ def test_a_player_whose_value_the_site_drew_before_is_asked_to_send_their_own(ho
 def test_a_table_without_its_commitment_is_not_given_one_late(host, player) -> None:
     # RULING P30: the commitment comes with the table (or the attempt), never when first needed.
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
     DealCommitment.objects.filter(table=table).delete()
     with pytest.raises(TableError, match="no commitment"):
-        services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+        lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
     assert not DealCommitment.objects.filter(table=table).exists()
 
 
@@ -175,7 +177,7 @@ def test_a_bots_stream_shares_no_prefix_with_any_deal_stream_of_its_game(host, m
     monkeypatch.setattr(fairness, "bot_rng", bot_rng)
     table = open_table(host, "estimation", options={"length": "micro"})
     fill_with_bots(table, host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE))
+    match = play_to_end(lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE))
     assert match.status == Match.Status.FINISHED
     assert len(deals) >= 5 and len(bots) >= 100
     first_outputs = {stream[0] for stream in deals}
@@ -195,9 +197,9 @@ def prefix(rng: random.Random) -> tuple[int, ...]:
 @pytest.mark.django_db
 def test_a_malformed_value_is_refused_and_changes_nothing(host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
     with pytest.raises(TableError, match="32 hexadecimal digits"):
-        services.seat_ready(table_id=table.pk, user=player, ready=True, entropy="not-hex")
+        lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy="not-hex")
     assert not table.seats.get(user=player).is_ready
     assert DealCommitment.objects.get(table=table).entropy == {}
 
@@ -207,7 +209,7 @@ def test_a_malformed_value_is_refused_and_changes_nothing(host, player) -> None:
 async def test_the_socket_refuses_ready_and_start_without_a_players_value(host, player) -> None:
     # RULING P31: a browser's "ready" and "start" must carry the player's own value.
     table = await database_sync_to_async(open_table)(host, "sitaratas", seat_count=3)
-    await database_sync_to_async(services.seat_take)(table_id=table.pk, user=player, position=1)
+    await database_sync_to_async(lobby_service.seat_take)(table_id=table.pk, user=player, position=1)
     await database_sync_to_async(fill_with_bots)(table, host)
     host_socket, _ = await connect(table.pk, host)
     player_socket, _ = await connect(table.pk, player)
@@ -246,10 +248,10 @@ def test_a_dismissal_reveals_the_secret_and_the_next_attempt_gets_a_new_commitme
 ) -> None:
     monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    lobby_service.seat_take(table_id=table.pk, user=player, position=1)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
     fill_with_bots(table, host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE), stop_after=2)
+    match = play_to_end(lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE), stop_after=2)
     first = DealCommitment.objects.get(match=match)
     votes.vote_propose(match_id=match.pk, user=player)
     votes.vote_cast(match_id=match.pk, user=host, yes=True)
@@ -266,8 +268,8 @@ def test_a_dismissal_reveals_the_secret_and_the_next_attempt_gets_a_new_commitme
     assert checks["ok"] and "hands" not in str([c["name"] for c in checks["checks"]])
     card = match.record["rounds"][0]["hands"][0][0]
     assert f'"{card}"' not in client.get(reverse("match_fairness", args=[match.pk])).content.decode()
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
-    restarted = services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
+    lobby_service.seat_ready(table_id=table.pk, user=player, ready=True, entropy=VALUE)
+    restarted = lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
     assert DealCommitment.objects.get(match=restarted).pk == second.pk
     assert restarted.seed != match.seed  # same values, same table: a new secret still deals anew
 
@@ -276,8 +278,8 @@ def test_a_dismissal_reveals_the_secret_and_the_next_attempt_gets_a_new_commitme
 def test_an_aborted_game_reveals_its_secret(client, host, player, admin_user) -> None:
     table = open_table(host, "estimation", options={"length": "micro"})
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
-    services.match_abort(match_id=match.pk, by=admin_user, reason="testing")
+    match = lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE)
+    endings.match_abort(match_id=match.pk, by=admin_user, reason="testing")
     match.refresh_from_db()
     secret = DealCommitment.objects.get(match=match).secret
     assert match.record["fairness"]["secret"] == secret
@@ -289,7 +291,7 @@ def test_an_aborted_game_reveals_its_secret(client, host, player, admin_user) ->
 def test_a_tampered_stored_record_fails_the_server_check_naming_it(client, host, player) -> None:
     table = open_table(host, "sita", seat_count=3, options={"matches": 1})
     fill_with_bots(table, host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE))
+    match = play_to_end(lobby_service.table_start(table_id=table.pk, host=host, entropy=HOST_VALUE))
     record = match.record
     record["rounds"][0]["hands"][0][0], record["rounds"][0]["hands"][1][0] = (
         record["rounds"][0]["hands"][1][0],
@@ -306,7 +308,7 @@ def test_a_tampered_stored_record_fails_the_server_check_naming_it(client, host,
 def test_a_game_from_before_fair_deals_still_replays_and_is_not_verifiable(client, host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
     fill_with_bots(table, host)
-    match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+    match = play_to_end(lobby_service.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     # What a game finished before this change looks like: no commitment, no fairness key.
     DealCommitment.objects.filter(match=match).delete()
     Match.objects.filter(pk=match.pk).update(record={k: v for k, v in match.record.items() if k != "fairness"})

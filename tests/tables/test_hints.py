@@ -8,11 +8,12 @@ from channels.db import database_sync_to_async
 
 from games.engines import get_engine
 from games.models import Match, Rating
-from tables import hints, services
+from tables import hints
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.live import snapshot
 from tables.models import Table
+from tables.services import lobby, play
 from tests.games.history_helpers import play_to_end
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, play_bots_until_human, state_of
@@ -20,7 +21,7 @@ from tests.tables.socket_helpers import connect, drain
 
 
 def practice_match(host, game: str = "sita", seat_count: int = 3, options: dict | None = None) -> Match:
-    table = services.table_create(
+    table = lobby.table_create(
         host=host,
         game=game,
         seat_count=seat_count,
@@ -28,7 +29,7 @@ def practice_match(host, game: str = "sita", seat_count: int = 3, options: dict 
         practice=True,
     )
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     return play_bots_until_human(match)
 
 
@@ -46,7 +47,7 @@ def test_a_trick_game_hint_speaks_of_points(db, host) -> None:
     match = practice_match(host, "sitaratas", 3, {})
     _, state = state_of(match)
     while len(get_engine("sitaratas").legal_actions(state, 0)) < 2:
-        services.match_act(
+        play.match_act(
             match_id=match.pk,
             user=host,
             action=get_engine("sitaratas").legal_actions(state, 0)[0],
@@ -67,7 +68,7 @@ def test_a_hint_is_refused_at_a_rated_table(db, started_table, host) -> None:
 def test_a_hint_is_refused_out_of_turn(db, host) -> None:
     match = practice_match(host, "sitaratas", 3, {})
     engine, state = state_of(match)
-    services.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
+    play.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
     _, state = state_of(match)
     assert 0 not in engine.to_act(state)  # a bot is awaited now (the bots are not run here)
     with pytest.raises(TableError, match="only on your turn"):
@@ -88,21 +89,21 @@ def test_a_hint_is_refused_to_a_spectator(db, host, outsider) -> None:
 
 
 def test_a_practice_table_takes_no_other_player_and_no_stake(db, host, player) -> None:
-    table = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
+    table = lobby.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
     with pytest.raises(TableError, match="plays alone against bots"):
-        services.seat_take(table_id=table.pk, user=player, position=1)
+        lobby.seat_take(table_id=table.pk, user=player, position=1)
     assert not table.seats.filter(user=player).exists()
     with pytest.raises(TableError, match="no stake"):
-        services.table_create(host=host, game="estimation", seat_count=4, stake=10, practice=True)
+        lobby.table_create(host=host, game="estimation", seat_count=4, stake=10, practice=True)
     form = NewTableForm({"game": "estimation", "stake": "10", "practice": "on", "length": "micro"})
     assert not form.is_valid() and "no stake" in str(form.errors)
 
 
 def test_nobody_else_is_offered_a_seat_at_a_practice_table(db, host, outsider) -> None:
-    table = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
+    table = lobby.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
     live = snapshot.render_live(snapshot.load_snapshot(table.pk), user_id=outsider.pk, connected=set())
     assert 'value="seat_take"' not in live
-    rated = services.table_create(host=host, game="sita", seat_count=3, options={"matches": 1})
+    rated = lobby.table_create(host=host, game="sita", seat_count=3, options={"matches": 1})
     live = snapshot.render_live(snapshot.load_snapshot(rated.pk), user_id=outsider.pk, connected=set())
     assert 'value="seat_take"' in live
 

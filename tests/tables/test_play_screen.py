@@ -15,9 +15,10 @@ from games.engines import get_engine
 from games.models import Match
 from games.templatetags.card_tags import card, options_label
 from payouts.models import Transfer
-from tables import services, tasks, votes
+from tables import tasks
 from tables.live.presenters import present
 from tables.live.snapshot import SeatInfo, Snapshot, load_snapshot, render_live
+from tables.services import endings, lobby, votes
 from tests.conftest import make_user
 from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end
@@ -196,7 +197,7 @@ def test_a_full_table_waiting_to_start_is_offered_to_watch_not_to_join(client, h
 def test_the_table_and_history_call_a_game_by_the_same_number(client, host, player) -> None:
     table = open_table(host, "sita", seat_count=2, options={"matches": 1})
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     client.force_login(host)
     page = client.get(reverse("table", args=[table.pk])).content.decode()
     assert f"game #{match.pk}" in page and f"table {table.pk}" in page
@@ -229,10 +230,10 @@ def test_after_an_approved_dismissal_the_lobby_says_what_happened_and_that_the_p
 ) -> None:
     monkeypatch.setattr(tasks.vote_expire, "apply_async", lambda args, countdown: None)
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     votes.vote_propose(match_id=match.pk, user=player)
     votes.vote_cast(match_id=match.pk, user=host, yes=True)
     for user in (host, player):
@@ -243,15 +244,15 @@ def test_after_an_approved_dismissal_the_lobby_says_what_happened_and_that_the_p
 
 def _staked(host, player, stake: int):
     table = open_table(host, "estimation", stake=stake, options={"length": "micro"})
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
     fill_with_bots(table, host)
     return table
 
 
 def test_closing_a_table_says_who_closed_it_not_that_the_player_left(host, player) -> None:
     table = _staked(host, player, 7)
-    services.table_close(table_id=table.pk, by=host)
+    lobby.table_close(table_id=table.pk, by=host)
     memo = Transfer.objects.get(user=player, reason="stake_release").memo
     assert "Left the table" not in memo and "closed" in memo and host.name in memo
 
@@ -261,8 +262,8 @@ def test_an_abort_refund_names_the_admin_and_the_reason(host, player) -> None:
     admin.is_staff = True
     admin.save()
     table = _staked(host, player, 7)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
-    services.match_abort(match_id=match.pk, by=admin, reason="A player fell ill")
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    endings.match_abort(match_id=match.pk, by=admin, reason="A player fell ill")
     memo = Transfer.objects.get(user=player, reason="pot_refund").memo
     assert "root" in memo and "A player fell ill" in memo
 
@@ -277,7 +278,7 @@ def test_a_payout_names_the_share_among_the_stakers_not_a_bare_place() -> None:
 
 def test_the_wallet_tells_a_stake_from_hold_to_pot_to_payout_or_loss(client, host, player) -> None:
     table = _staked(host, player, 7)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     client.force_login(player)
     page = client.get(reverse("wallet")).content.decode()
     assert re.search(r'id="coins-in-play">7<', page), "a stake in a game in play is not 0 coins"
@@ -293,7 +294,7 @@ def test_the_wallet_tells_a_stake_from_hold_to_pot_to_payout_or_loss(client, hos
         if losers:
             break
         table = _staked(host, player, 7)
-        match = play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+        match = play_to_end(lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()))
     loser = losers[0]
     client.force_login(loser)
     page = client.get(reverse("wallet")).content.decode()
@@ -305,7 +306,7 @@ def test_the_wallet_tells_a_stake_from_hold_to_pot_to_payout_or_loss(client, hos
 def test_the_pass_list_shows_free_reserved_and_used(client, host) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
     fill_with_bots(table, host)
-    services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     client.force_login(host)
     page = client.get(reverse("wallet")).content.decode()
     passes = page[page.index('id="pass-movements"') :]

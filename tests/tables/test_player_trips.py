@@ -18,9 +18,10 @@ from games.history import action_label
 from games.models import Match
 from payouts import services as payouts
 from payouts.models import Transfer
-from tables import clock, services, tasks, votes
+from tables import clock, tasks
 from tables.errors import TableError
 from tables.live.snapshot import load_snapshot, render_live
+from tables.services import endings, lobby, votes
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
 from tests.helpers import fair_value
@@ -68,14 +69,14 @@ def test_after_a_dismissed_restart_the_lobby_says_the_passes_stay_used_and_the_n
     table, first = start_table(host, "sitaratas", guests=[player])
     _dismiss(first, player, host)
     assert "game pass came back" in _html(table.pk, player)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
-    restart = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    restart = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     _dismiss(restart, player, host)
     html = _html(table.pk, player)
     assert "game pass came back" not in html
     assert "its game passes stay used" in html and "the next start takes one free pass" in html
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
-    third = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    third = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     fresh = Transfer.objects.filter(user=player, reason="pass_reserve").order_by("pk").last()
     assert fresh.memo == "New attempt after a dismissed restart: a fresh pass."
     seated = Transfer.objects.filter(user=player, reason="pass_reserve", memo="Seat taken at a Sitaratas table.")
@@ -112,8 +113,8 @@ def test_the_players_of_an_aborted_game_are_told_their_stake_came_back(host, pla
     table = open_table(host, "estimation", stake=7, options={"length": "micro"})
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
-    services.match_abort(match_id=match.pk, by=_admin(), reason="A player fell ill")
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    endings.match_abort(match_id=match.pk, by=_admin(), reason="A player fell ill")
     html = _html(table.pk, player)
     assert "Your stake of 7 coins came back to your wallet." in html
     assert ">watching<" not in html and "you played here" in html
@@ -123,7 +124,7 @@ def test_the_players_of_an_aborted_game_are_told_their_stake_came_back(host, pla
 def test_the_players_of_a_closed_sitaratas_lobby_are_told_their_pass_came_back(host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
     seat_guests(table, [player])
-    services.table_close(table_id=table.pk, by=host)
+    lobby.table_close(table_id=table.pk, by=host)
     html = _html(table.pk, player)
     assert "Your game pass came back to your free passes." in html and ">watching<" not in html
 
@@ -144,7 +145,7 @@ def test_a_move_the_clock_played_reads_as_a_move_with_its_card_not_as_codes() ->
 def test_three_bots_of_three_levels_at_one_table_have_three_names(host) -> None:
     table = open_table(host, "estimation")
     for position, level in ((1, "easy"), (2, "normal"), (3, "strong")):
-        services.bot_add(table_id=table.pk, host=host, position=position, level=level)
+        lobby.bot_add(table_id=table.pk, host=host, position=position, level=level)
     bots = [seat.user for seat in table.seats.exclude(position=0).select_related("user")]
     assert len({bot_base_name(bot.username) for bot in bots}) == 3
     assert {bot.bot_level for bot in bots} == {"easy", "normal", "strong"}
@@ -152,7 +153,7 @@ def test_three_bots_of_three_levels_at_one_table_have_three_names(host) -> None:
 
 def test_a_bot_is_named_in_the_reader_s_language(host) -> None:
     table = open_table(host, "estimation")
-    services.bot_add(table_id=table.pk, host=host, position=1, level="strong")
+    lobby.bot_add(table_id=table.pk, host=host, position=1, level="strong")
     bot = table.seats.get(position=1).user
     assert bot.name == "Ada (strong bot)" and bot.display_name == "Ada (strong bot)"
     with translation.override("et"):
@@ -170,7 +171,7 @@ def _staked_game_over(host, player):
     table = open_table(host, "estimation", stake=10, options={"length": "micro"})
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    return table, play_to_end(services.table_start(table_id=table.pk, host=host, entropy=fair_value()))
+    return table, play_to_end(lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()))
 
 
 def test_a_payout_row_gives_the_pot_and_the_share_and_a_grant_says_who_granted(client, host, player) -> None:
@@ -187,8 +188,8 @@ def test_an_aborted_game_s_stake_reads_refunded_and_its_memo_says_it_once(client
     table = open_table(host, "estimation", stake=7, options={"length": "micro"})
     seat_guests(table, [player])
     fill_with_bots(table, host)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
-    services.match_abort(match_id=match.pk, by=_admin(), reason="server trouble, refunding")
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    endings.match_abort(match_id=match.pk, by=_admin(), reason="server trouble, refunding")
     client.force_login(player)
     page = client.get(reverse("wallet")).content.decode()
     story = page[page.index("7 held coins went into the pot.") :]
@@ -204,10 +205,10 @@ def test_the_staked_lobby_states_the_split(host) -> None:
 
 def test_a_joiner_short_of_coins_is_not_told_to_choose_a_smaller_stake(host, player) -> None:
     first = open_table(make_user("otto"), "estimation", stake=600)
-    services.seat_take(table_id=first.pk, user=player, position=1)  # 600 of the player's 1,000 held
+    lobby.seat_take(table_id=first.pk, user=player, position=1)  # 600 of the player's 1,000 held
     table = open_table(host, "estimation", stake=600)
     with pytest.raises(TableError) as refused:
-        services.seat_take(table_id=table.pk, user=player, position=1)
+        lobby.seat_take(table_id=table.pk, user=player, position=1)
     assert "Join a table with a smaller stake" in str(refused.value)
     assert "Choose a smaller stake" not in str(refused.value)
 
@@ -265,7 +266,7 @@ async def test_a_closed_table_s_shared_render_tells_each_viewer_only_what_came_b
     def closed_staked_lobby() -> int:
         table = open_table(host, "estimation", stake=7, options={"length": "micro"})
         seat_guests(table, [player])
-        services.table_close(table_id=table.pk, by=host)
+        lobby.table_close(table_id=table.pk, by=host)
         return table.pk
 
     table_id = await database_sync_to_async(closed_staked_lobby)()

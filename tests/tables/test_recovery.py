@@ -1,4 +1,4 @@
-"""Beat's sweep for work a lost task should have done (RULING P35, tables/recovery.py)."""
+"""Beat's sweep for work a lost task should have done (RULING P35, tables/services/recovery.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import time_machine
 from django.utils import timezone
 
 from games.models import Match
-from tables import recovery, services, tasks, votes
+from tables import tasks
 from tables.models import DismissalVote
+from tables.services import play, recovery, votes
 from tests.tables.helpers import play_bots_until_human, state_of
 from tests.tables.test_votes import start_sitaratas
 
@@ -34,7 +35,7 @@ def until_the_bot_is_awaited(match: Match) -> Match:
         if BOT_SEAT in engine.to_act(state):
             return match
         seat = engine.to_act(state)[0]
-        services.match_act(
+        play.match_act(
             match_id=match.pk,
             user=match.match_players.get(seat=seat).user,
             action=engine.legal_actions(state, seat)[0],
@@ -54,8 +55,8 @@ def test_a_game_waiting_for_its_bot_longer_than_the_limit_gets_its_task_again(ho
         assert recovery.stalled_work_resume(now=timezone.now()) == {"votes_closed": 0, "bots_queued": 1}
     assert queued == [(match.pk, match.version)]
     # The task that was "lost" turns up after all: the version guard makes the second one a no-op.
-    assert services.bots_act(match_id=match.pk, version=match.version) == 1
-    assert services.bots_act(match_id=match.pk, version=match.version) == 0
+    assert play.bots_act(match_id=match.pk, version=match.version) == 1
+    assert play.bots_act(match_id=match.pk, version=match.version) == 0
 
 
 def test_a_human_thinking_is_not_a_stall(host, player, settings, queued) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match, MatchEvent
-from tables import matchstore, services
+from tables import matchstore
 from tables.errors import TableError
 from tables.models import Table
+from tables.services import lobby, play
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_sitaratas_with_a_bot, state_of
 
@@ -30,29 +31,29 @@ def test_bad_settings_are_refused_through_the_engine(host) -> None:
 
 def test_a_taken_seat_is_refused(host, player, outsider) -> None:
     table = open_table(host, "sita")
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     with pytest.raises(TableError, match="taken"):
-        services.seat_take(table_id=table.pk, user=outsider, position=1)
+        lobby.seat_take(table_id=table.pk, user=outsider, position=1)
     with pytest.raises(TableError, match="already"):
-        services.seat_take(table_id=table.pk, user=player, position=2)
+        lobby.seat_take(table_id=table.pk, user=player, position=2)
 
 
 def test_start_needs_every_seat_filled_and_every_guest_ready(host, player) -> None:
     # RULING S10
     table = open_table(host, "sita", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     with pytest.raises(TableError, match="filled"):
-        services.table_start(table_id=table.pk, host=host, entropy=fair_value())
-    services.bot_add(table_id=table.pk, host=host, position=2)
+        lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.bot_add(table_id=table.pk, host=host, position=2)
     with pytest.raises(TableError, match="ready"):
-        services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+        lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError, match="host"):
-        services.table_start(table_id=table.pk, host=player, entropy=fair_value())
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+        lobby.table_start(table_id=table.pk, host=player, entropy=fair_value())
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert match.version == 0 and match.status == Match.Status.PLAYING
     with pytest.raises(TableError, match="no longer open"):
-        services.seat_leave(table_id=table.pk, user=player)  # settings and seats are locked once started
+        lobby.seat_leave(table_id=table.pk, user=player)  # settings and seats are locked once started
 
 
 @pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
@@ -61,8 +62,8 @@ def test_a_bot_only_table_plays_to_the_end_and_the_state_rebuilds_from_the_log(h
     fill_with_bots(table, host)
     # The host's own seat goes to a bot too: the host leaves only by closing, so swap via the DB.
     table.seats.filter(position=0).update(user=None)
-    services.bot_add(table_id=table.pk, host=host, position=0)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.bot_add(table_id=table.pk, host=host, position=0)
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     match = play_bots_until_human(match)
     assert match.status == Match.Status.FINISHED
     assert match.record["over"] is True
@@ -80,10 +81,10 @@ def test_a_bot_only_table_plays_to_the_end_and_the_state_rebuilds_from_the_log(h
 
 def test_an_out_of_turn_or_stale_move_changes_nothing(host, player) -> None:
     table = open_table(host, "sitaratas", seat_count=3)
-    services.seat_take(table_id=table.pk, user=player, position=1)
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
-    services.bot_add(table_id=table.pk, host=host, position=2)
-    match = services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby.bot_add(table_id=table.pk, host=host, position=2)
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     match = play_bots_until_human(match)
     engine, state = state_of(match)
     awaited = engine.to_act(state)[0]
@@ -92,16 +93,16 @@ def test_an_out_of_turn_or_stale_move_changes_nothing(host, player) -> None:
     action = engine.legal_actions(state, awaited)[0]
     before = (match.version, match.state)
     with pytest.raises(TableError, match="not your turn"):
-        services.match_act(match_id=match.pk, user=other, action=action, version=match.version)
+        play.match_act(match_id=match.pk, user=other, action=action, version=match.version)
     with pytest.raises(TableError, match="moved on"):
-        services.match_act(match_id=match.pk, user=human, action=action, version=match.version - 1)
+        play.match_act(match_id=match.pk, user=human, action=action, version=match.version - 1)
     with pytest.raises(TableError):
-        services.match_act(match_id=match.pk, user=human, action={"type": "bid", "bid": 99}, version=match.version)
+        play.match_act(match_id=match.pk, user=human, action={"type": "bid", "bid": 99}, version=match.version)
     match.refresh_from_db()
     assert (match.version, match.state) == before
-    services.match_act(match_id=match.pk, user=human, action=action, version=match.version)
+    play.match_act(match_id=match.pk, user=human, action=action, version=match.version)
     with pytest.raises(TableError, match="moved on"):  # the same message again: a duplicate
-        services.match_act(match_id=match.pk, user=human, action=action, version=before[0])
+        play.match_act(match_id=match.pk, user=human, action=action, version=before[0])
     match.refresh_from_db()
     assert match.version == before[0] + 1
 
@@ -113,8 +114,8 @@ def test_idle_lobbies_close_and_the_task_is_harmless_twice(host) -> None:
 
     table = open_table(host, "sita")
     later = timezone.now() + timedelta(hours=25)
-    assert services.lobbies_close_idle(now=later) == 1
-    assert services.lobbies_close_idle(now=later) == 0
+    assert lobby.lobbies_close_idle(now=later) == 1
+    assert lobby.lobbies_close_idle(now=later) == 0
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED
     assert not table.seats.exclude(user=None).exists()
@@ -123,9 +124,9 @@ def test_idle_lobbies_close_and_the_task_is_harmless_twice(host) -> None:
 def _started_sita(host, player, outsider) -> Match:
     table = open_table(host, "sita", seat_count=3)
     for position, user in ((1, player), (2, outsider)):
-        services.seat_take(table_id=table.pk, user=user, position=position)
-        services.seat_ready(table_id=table.pk, user=user, ready=True, entropy=fair_value())
-    return services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+        lobby.seat_take(table_id=table.pk, user=user, position=position)
+        lobby.seat_ready(table_id=table.pk, user=user, ready=True, entropy=fair_value())
+    return lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
 
 
 def test_after_the_first_move_the_seating_is_not_read_again(host, player, outsider) -> None:
@@ -135,11 +136,9 @@ def test_after_the_first_move_the_seating_is_not_read_again(host, player, outsid
 
     match = _started_sita(host, player, outsider)
     engine, state = state_of(match)
-    services.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
+    play.match_act(match_id=match.pk, user=host, action=engine.legal_actions(state, 0)[0], version=match.version)
     with CaptureQueriesContext(connection) as queries:
-        services.match_act(
-            match_id=match.pk, user=player, action=engine.legal_actions(state, 1)[0], version=match.version
-        )
+        play.match_act(match_id=match.pk, user=player, action=engine.legal_actions(state, 1)[0], version=match.version)
     assert not [query for query in queries if "games_matchplayer" in query["sql"]]
     assert Match.objects.get(pk=match.pk).version == 2
 
@@ -150,10 +149,10 @@ def test_a_move_by_someone_not_playing_is_refused_with_the_seating_known(host, p
     awaited = engine.to_act(state)[0]
     action = engine.legal_actions(state, awaited)[0]
     with pytest.raises(TableError, match="not playing"):
-        services.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
+        play.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
     assert (match.pk, match.seed) in matchstore.SEATINGS  # the refusal was judged on the known seating
     with pytest.raises(TableError, match="not playing"):
-        services.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
+        play.match_act(match_id=match.pk, user=outsider, action=action, version=match.version)
     assert Match.objects.get(pk=match.pk).version == match.version
     assert MatchEvent.objects.filter(match=match).count() == match.version
 
@@ -169,8 +168,8 @@ def test_a_seating_remembered_from_a_flushed_database_is_not_reused(host, player
     engine, state = state_of(match)
     card = engine.legal_actions(state, 0)[0]  # a card from the host's hand (seat 0)
     with pytest.raises(TableError):  # the outsider sits at 2 here: seat 0's card is not hers to play
-        services.match_act(match_id=match.pk, user=outsider, action=card, version=match.version)
+        play.match_act(match_id=match.pk, user=outsider, action=card, version=match.version)
     assert not MatchEvent.objects.filter(match=match).exists()
-    services.match_act(match_id=match.pk, user=host, action=card, version=match.version)
+    play.match_act(match_id=match.pk, user=host, action=card, version=match.version)
     event = MatchEvent.objects.get(match=match)
     assert (event.seat, event.user_id) == (0, host.pk)

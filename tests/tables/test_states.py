@@ -6,7 +6,8 @@ import pytest
 
 from games.engines import get_engine
 from games.models import Match
-from tables import matchstore, services
+from tables import matchstore
+from tables.services import play
 from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
 
@@ -35,7 +36,7 @@ def test_a_move_leaves_its_state_for_the_views_of_its_process(host, player, monk
     engine, state = state_of(match)
     seat = engine.to_act(state)[0]
     user = {0: host, 1: player}[seat]
-    services.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
+    play.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
     saved = Match.objects.get(pk=match.pk)
     expected = engine.loads(saved.state)
     refuse_parsing(monkeypatch, "sitaratas")  # the socket's render must find it already parsed

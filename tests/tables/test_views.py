@@ -6,9 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables import services, views
+from tables import views
 from tables.errors import TableError
 from tables.models import Table
+from tables.services import lobby
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +124,7 @@ def test_a_player_may_have_three_lobbies_open_and_is_told_why_not_a_fourth(clien
     assert "You already have 3 tables waiting for players" in response.content.decode()
     assert Table.objects.filter(host=host).count() == 3
     # A started or closed table no longer counts.
-    services.table_close(table_id=Table.objects.filter(host=host).first().pk, by=host)
+    lobby.table_close(table_id=Table.objects.filter(host=host).first().pk, by=host)
     assert client.post(reverse("table_new"), {"game": "sita", "players": 4, "match_count": 1}).status_code == 302
 
 

@@ -9,11 +9,12 @@ import time_machine
 from django.utils import timezone
 
 from games.models import Match
-from payouts import selectors
-from tables import hooks, services, votes
+from payouts import selectors as payout_selectors
+from tables import selectors
 from tables.errors import TableError
 from tables.live import snapshot
 from tables.models import DismissalVote, Table
+from tables.services import lobby, play, votes
 from tables.tasks import vote_expire
 from tests.conftest import make_user
 from tests.helpers import fair_value
@@ -37,14 +38,14 @@ def start_sitaratas(host, guests, seat_count=3) -> Match:
 
 def restart(match: Match, host, guests) -> Match:
     for guest in guests:
-        services.seat_ready(table_id=match.table_id, user=guest, ready=True, entropy=fair_value())
-    return services.table_start(table_id=match.table_id, host=host, entropy=fair_value())
+        lobby.seat_ready(table_id=match.table_id, user=guest, ready=True, entropy=fair_value())
+    return lobby.table_start(table_id=match.table_id, host=host, entropy=fair_value())
 
 
 def test_the_pass_ledger_across_a_dismissal_its_restart_and_a_dismissed_restart(host, player, queued) -> None:
     # RULING P6 and S12
     match = start_sitaratas(host, [player])
-    assert selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
+    assert payout_selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
     votes.vote_propose(match_id=match.pk, user=player)
     votes.vote_cast(match_id=match.pk, user=host, yes=True)  # 2 of 3 needed (RULING S12)
     match.refresh_from_db()
@@ -54,19 +55,20 @@ def test_the_pass_ledger_across_a_dismissal_its_restart_and_a_dismissed_restart(
     assert list(table.seats.order_by("position").values_list("user_id", flat=True))[:2] == [host.pk, player.pk]
     assert not table.seats.get(user=player).is_ready and table.seats.exclude(user__is_bot=False).get().is_ready
     for user in (host, player):
-        assert selectors.pass_counts(user=user) == {"free": 4, "reserved": 1, "used": 0}  # restored as a reservation
+        # restored as a reservation
+        assert payout_selectors.pass_counts(user=user) == {"free": 4, "reserved": 1, "used": 0}
 
     second = restart(match, host, [player])
     assert second.attempt == 2
-    assert selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
+    assert payout_selectors.pass_counts(user=player) == {"free": 4, "reserved": 0, "used": 1}
     votes.vote_propose(match_id=second.pk, user=host)
     votes.vote_cast(match_id=second.pk, user=player, yes=True)
     for user in (host, player):
         # A dismissed restart keeps its passes used.
-        assert selectors.pass_counts(user=user) == {"free": 4, "reserved": 0, "used": 1}
+        assert payout_selectors.pass_counts(user=user) == {"free": 4, "reserved": 0, "used": 1}
     third = restart(second, host, [player])  # a new attempt takes a fresh pass
     assert third.attempt == 3
-    assert selectors.pass_counts(user=player) == {"free": 3, "reserved": 0, "used": 2}
+    assert payout_selectors.pass_counts(user=player) == {"free": 3, "reserved": 0, "used": 2}
     assert_passes_conserved()
 
 
@@ -74,8 +76,8 @@ def test_leaving_before_the_restart_releases_the_restored_pass(host, player, out
     match = start_sitaratas(host, [player, outsider])
     votes.vote_propose(match_id=match.pk, user=player)
     votes.vote_cast(match_id=match.pk, user=outsider, yes=True)  # 2 of 3
-    services.seat_leave(table_id=match.table_id, user=outsider)
-    assert selectors.pass_counts(user=outsider) == {"free": 5, "reserved": 0, "used": 0}
+    lobby.seat_leave(table_id=match.table_id, user=outsider)
+    assert payout_selectors.pass_counts(user=outsider) == {"free": 5, "reserved": 0, "used": 0}
     assert_passes_conserved()
 
 
@@ -93,7 +95,7 @@ def test_a_proposal_is_once_per_attempt_only_in_rounds_1_to_n_and_only_by_a_play
     assert DismissalVote.objects.count() == 1
 
     other = start_sitaratas(make_user("hugo"), [make_user("ivy")])
-    panel = votes.vote_panel(other)
+    panel = selectors.vote_panel(other)
     assert (panel["round_number"], panel["rounds"]) == (1, 3)
     Match.objects.filter(pk=other.pk).update(players=0)  # pretend round 1 is past the first N rounds
     with pytest.raises(TableError, match="rounds 1 to 0"):
@@ -104,10 +106,10 @@ def test_play_is_paused_while_the_vote_is_open(host, player, outsider, queued) -
     match = start_sitaratas(host, [player, outsider])
     votes.vote_propose(match_id=match.pk, user=player)
     match.refresh_from_db()
-    assert hooks.is_paused(match)
-    assert services.bots_act(match_id=match.pk, version=match.version) == 0
+    assert selectors.is_paused(match)
+    assert play.bots_act(match_id=match.pk, version=match.version) == 0
     with pytest.raises(TableError, match="paused"):
-        services.match_act(match_id=match.pk, user=host, action={"type": "bid", "bid": 0}, version=match.version)
+        play.match_act(match_id=match.pk, user=host, action={"type": "bid", "bid": 0}, version=match.version)
     version = match.version
     match.refresh_from_db()
     assert match.version == version
@@ -134,7 +136,7 @@ def test_the_vote_expires_after_its_deadline_and_a_late_or_repeated_task_is_harm
     vote.refresh_from_db()
     match.refresh_from_db()
     assert vote.status == DismissalVote.Status.EXPIRED
-    assert match.status == Match.Status.PLAYING and not hooks.is_paused(match)
+    assert match.status == Match.Status.PLAYING and not selectors.is_paused(match)
     match = play_bots_until_human(match)  # play resumes where it stopped
     assert match.status == Match.Status.PLAYING
 
@@ -179,7 +181,7 @@ def test_an_approval_and_an_expiry_at_once_close_the_vote_once(host, player, out
     vote.refresh_from_db()
     match.refresh_from_db()
     assert vote.status in (DismissalVote.Status.APPROVED, DismissalVote.Status.EXPIRED)
-    restored = selectors.pass_counts(user=host)["reserved"]
+    restored = payout_selectors.pass_counts(user=host)["reserved"]
     assert (match.status == Match.Status.DISMISSED) == (vote.status == DismissalVote.Status.APPROVED) == (restored == 1)
     assert_passes_conserved()
 
@@ -189,7 +191,7 @@ def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
     # is all there can be: the proposal closes as rejected at once, the pass stays used, and
     # play goes on (no free partial games by proposing, dismissing and closing the lobby).
     match = start_sitaratas(host, [])
-    panel = votes.vote_panel(match)
+    panel = selectors.vote_panel(match)
     assert (panel["majority"], panel["bots"], panel["can_pass"]) == (2, 2, False)
     html = snapshot.render_live(snapshot.load_snapshot(match.table_id), user_id=host.pk, connected=set())
     assert 'value="vote_propose"' not in html  # issue 37: not offered, it cannot pass
@@ -201,10 +203,10 @@ def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
         [host.pk],
     )
     match.refresh_from_db()
-    assert match.status == Match.Status.PLAYING and not hooks.is_paused(match)
-    assert selectors.pass_counts(user=host) == {"free": 4, "reserved": 0, "used": 1}
+    assert match.status == Match.Status.PLAYING and not selectors.is_paused(match)
+    assert payout_selectors.pass_counts(user=host) == {"free": 4, "reserved": 0, "used": 1}
     assert queued == []  # closed at once: no expiry task
-    assert votes.vote_panel(match)["status"] == DismissalVote.Status.REJECTED
+    assert selectors.vote_panel(match)["status"] == DismissalVote.Status.REJECTED
     with pytest.raises(TableError, match="already been proposed"):
         votes.vote_propose(match_id=match.pk, user=host)
 
@@ -224,9 +226,9 @@ def test_two_humans_and_two_bots_fall_short_of_three(host, player, queued) -> No
     with pytest.raises(TableError, match="no open vote"):
         votes.vote_cast(match_id=match.pk, user=host, yes=True)
     match.refresh_from_db()
-    assert match.status == Match.Status.PLAYING and not hooks.is_paused(match)
+    assert match.status == Match.Status.PLAYING and not selectors.is_paused(match)
     for user in (host, player):
-        assert selectors.pass_counts(user=user) == {"free": 4, "reserved": 0, "used": 1}
+        assert payout_selectors.pass_counts(user=user) == {"free": 4, "reserved": 0, "used": 1}
 
 
 @pytest.mark.parametrize("seats, needed", [(3, 2), (4, 3), (5, 3), (6, 4)])

@@ -6,13 +6,14 @@ import asyncio
 import json
 
 import pytest
-from notifications.models import Notification, Preference
 
 from away.models import Device
 from games.models import Match
 from notifications import kinds
-from tables import services, turn_notices
+from notifications.models import Notification, Preference
+from tables import turn_notices
 from tables.live import presence
+from tables.services import play
 from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -119,7 +120,7 @@ def test_a_turn_taken_before_the_push_goes_out_is_not_sent(turn, subscribe, push
     assert check(match) == 1
     queued = the_queued_push(user)
     engine, state = state_of(match)
-    services.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
+    play.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
     assert push_send(*queued) == 0
     assert push_service.messages(device) == []
 
@@ -147,7 +148,7 @@ def test_when_the_turn_passes_the_shown_notice_is_replaced_under_the_same_topic(
     device = subscribe(user)
     check(match)
     engine, state = state_of(match)
-    services.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
+    play.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
     match.refresh_from_db()
     turn_notices.check(match_id=match.pk, version=match.version)
     first, second = push_service.messages(device)[:2]
@@ -215,14 +216,15 @@ def test_the_notice_is_in_the_players_language(turn, subscribe, push_service):
 
 
 def test_a_players_devices_get_a_bounded_number_of_notices_an_hour(turn, subscribe, push_service, settings):
-    from django.core.cache import cache
     from django.utils import timezone
+
+    from notifications.models import Sent
 
     match, user, _seat = turn
     device = subscribe(user)
     settings.PUSHES_PER_HOUR = 1
-    key = f"away:pushes:{user.pk}:{timezone.now():%Y%m%d%H}"
-    cache.set(key, 1, timeout=3600)  # one notice already went out this hour
+    # One notice already went to the player's devices this hour.
+    Sent.objects.create(user=user, channel=Sent.Channel.PUSH, kind=kinds.INVITE, sent_at=timezone.now())
     check(match)
     assert push_service.messages(device) == []
-    cache.delete(key)
+    assert Notification.objects.filter(recipient=user, kind=kinds.YOUR_TURN).exists()  # still in the site

@@ -1,6 +1,6 @@
-"""Where the table life cycle meets payouts, votes and ratings.
+"""Where the table life cycle hands off to payouts, ratings and reviews.
 
-The table services call these at each step, inside their transaction; each
+The table services call these at each step, inside their transaction (steps, not transactions); each
 step's money, passes and ratings live in their own app. A ``PayoutError`` (short
 of coins, no free pass) becomes a ``TableError`` so the socket shows it to that
 player, and the transaction rolls back: the seat is not taken.
@@ -11,20 +11,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from accounts.models import User
-from games import catalog
 from games.models import Match, MatchPlayer
 from games.ratings import ratings_update
 from games.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
-from tables import clock, privacy
+from tables import clock, privacy, selectors
 from tables.errors import TableError
-from tables.models import DismissalVote, Table
-
-
-def costs_pass(game: str) -> bool:
-    """RULING P6: whether a seat at this game reserves a game pass (the catalogue says which)."""
-    return catalog.get(game).costs_pass
+from tables.models import Table
 
 
 @contextmanager
@@ -40,7 +34,7 @@ def seat_taken(*, table: Table, user: User) -> None:
     with _as_table_error():
         if table.stake:
             payouts.stake_hold(user=user, table=table)  # RULING P5
-        if costs_pass(table.game):
+        if selectors.costs_pass(table.game):
             payouts.pass_reserve(user=user, table=table)  # RULING P6
 
 
@@ -53,7 +47,7 @@ def seat_left(
     with _as_table_error():
         if table.stake:
             payouts.stake_release(user=user, table=table, memo=memo, by=by)
-        if costs_pass(table.game):
+        if selectors.costs_pass(table.game):
             payouts.pass_release(user=user, table=table, memo=memo, by=by)
 
 
@@ -61,7 +55,7 @@ def match_started(*, table: Table, match: Match, users: list[User]) -> None:
     with _as_table_error():
         if table.stake:
             payouts.pot_collect(table=table, match=match, users=users)
-        if costs_pass(table.game):
+        if selectors.costs_pass(table.game):
             payouts.pass_use(table=table, match=match, users=users)
 
 
@@ -88,7 +82,7 @@ def match_finished(*, match: Match, players: list[MatchPlayer]) -> None:
 
 
 def match_dismissed(*, table: Table, match: Match) -> None:
-    if costs_pass(table.game):
+    if selectors.costs_pass(table.game):
         payouts.pass_restore(table=table, match=match)  # RULING P6: once per pass.
 
 
@@ -97,12 +91,5 @@ def match_aborted(*, table: Table, match: Match, by: User | None = None) -> None
     # RULING P19: each refund row names the admin who aborted.
     if table.stake:
         payouts.pot_refund(table=table, match=match, memo=f"{match.end_reason} Stake refunded.", by=by)
-    if costs_pass(table.game):
+    if selectors.costs_pass(table.game):
         payouts.pass_refund(table=table, match=match, memo=f"{match.end_reason} Pass returned.", by=by)
-
-
-def is_paused(match: Match) -> bool:
-    """RULING S12: no action and no bot move while a dismissal vote is open."""
-    if not catalog.get(match.game).dismissal_vote:  # no query on the moves of a game without votes
-        return False
-    return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()

@@ -2,9 +2,9 @@
 
 One writer at a time: every function locks the Match row first (as the move path
 does), then reads the vote, so a ballot, the expiry task and a move can never
-interleave. While a vote is open ``hooks.is_paused`` is true: the move services
+interleave. While a vote is open ``tables.selectors.is_paused`` is true: the move services
 refuse actions and bot tasks do nothing. When the vote closes without approval the
-bots are queued again; on approval ``services.match_dismiss`` ends the attempt.
+bots are queued again; on approval ``steps.match_dismiss`` ends the attempt.
 
 The 60-second deadline is stored on the vote. A Celery task is queued for it after
 commit; it re-reads the vote and closes it only if it is still open and the
@@ -26,10 +26,11 @@ from config.i18n import lazy_format
 from games import catalog
 from games.engines import get_engine
 from games.models import Match
-from tables import clock, matchstore, services
+from tables import clock, matchstore, selectors
 from tables.errors import TableError
 from tables.live.broadcast import table_changed_on_commit
 from tables.models import DismissalVote
+from tables.services import steps
 from tables.tasks import vote_expire
 
 Status = DismissalVote.Status
@@ -48,7 +49,7 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
             raise TableError(_("This game is over."))
         if DismissalVote.objects.filter(match=match).exists():
             raise TableError(_("A dismissal has already been proposed in this attempt (one proposal per attempt)."))
-        round_number, limit = _round(match)
+        round_number, limit = selectors.vote_round(match)
         if round_number > limit:
             raise TableError(
                 lazy_format(_("A dismissal can only be proposed during rounds 1 to %(limit)s."), limit=limit)
@@ -123,40 +124,6 @@ def vote_close_expired(*, vote_id: int, now: datetime | None = None) -> bool:
         return True
 
 
-def vote_panel(match: Match) -> dict:
-    """What the table page shows of the vote (no viewer-specific data; the template adds that)."""
-    vote = DismissalVote.objects.filter(match=match).first()
-    round_number, limit = _round(match)
-    panel = {
-        "can_propose": vote is None and match.status == Match.Status.PLAYING and round_number <= limit,
-        "rounds": limit,
-        "round_number": round_number,
-        "open": False,
-        "eligible_players": match.players,
-        # RULING S12: bots never vote and count as not approving; the panel says so when any sit.
-        "bots": match.match_players.filter(user__is_bot=True).count(),
-        "majority": match.players // 2 + 1,
-    }
-    panel["can_pass"] = match.players - panel["bots"] >= panel["majority"]
-    if vote is not None:
-        seats = dict(match.match_players.values_list("user_id", "seat"))
-        panel.update(
-            {
-                "status": vote.status,
-                "status_label": vote.get_status_display(),
-                "open": vote.status == Status.OPEN,
-                "yes": len(vote.yes_voters),
-                "no": len(vote.no_voters),
-                "needed": vote.needed,
-                "eligible": vote.eligible,
-                "voted_seats": [seats[user_id] for user_id in vote.yes_voters + vote.no_voters if user_id in seats],
-                "deadline_ms": int(vote.deadline.timestamp() * 1000),
-                "seconds_left": max(0, int((vote.deadline - timezone.now()).total_seconds() + 0.999)),
-            }
-        )
-    return panel
-
-
 # --- helpers ----------------------------------------------------------------------------
 
 
@@ -180,23 +147,16 @@ def _close(match: Match, vote: DismissalVote, status: str, *, now: datetime) -> 
     vote.status, vote.closed_at = status, now
     vote.save(update_fields=["status", "closed_at"])
     if status == Status.APPROVED:
-        services.match_dismiss(match=match, now=now)
+        steps.match_dismiss(match=match, now=now)
     else:
         # Play resumes exactly where it stopped: a bot task dropped during the pause is re-queued,
         # and the turn clock restarts with the time that was left (RULING P13).
         clock.resume(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
-        engine = get_engine(match.game)
-        services.bots_queue(match, matchstore.loaded(match.game, match.pk, match.version, match.state), engine)
+        state = matchstore.loaded(match.game, match.pk, match.version, match.state)
+        steps.bots_queue(match=match, state=state, engine=get_engine(match.game))
     table_changed_on_commit(match.table_id, lobby=True)
 
 
 def _humans(match: Match) -> set[int]:
     return set(match.match_players.filter(user__is_bot=False).values_list("user_id", flat=True))
-
-
-def _round(match: Match) -> tuple[int, int]:
-    """RULING S12: the current round and N (= players): proposals are allowed in rounds 1..N."""
-    engine = get_engine(match.game)
-    view = engine.view(matchstore.loaded(match.game, match.pk, match.version, match.state), None)
-    return view.get("round_number") or 1, match.players

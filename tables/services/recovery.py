@@ -24,8 +24,8 @@ from games.engines import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from tables import matchstore
 from tables.models import DismissalVote
+from tables.services.votes import vote_close_expired
 from tables.tasks import bots_move
-from tables.votes import vote_close_expired
 
 
 def stalled_work_resume(*, now: datetime) -> dict[str, int]:

@@ -1,0 +1,11 @@
+"""The write side of tables (docs/style.md §5–7): one module per part of a table's life.
+
+``lobby`` (tables, seats, bots, the clock choice, the start), ``play`` (players' and bots'
+moves), ``timeouts`` (the turn clock's expiries, away seats, the beat sweep), ``endings``
+(aborts and abandoned games), ``votes`` (the dismissal vote), ``signatures`` (the Sitaratas'
+signature), ``recovery`` (work a lost task should have done). Every public function there is
+one transaction with keyword-only arguments. ``steps`` holds the parts of a write that run in
+their caller's transaction, under its lock (a move's apply and save, a game's end), and
+``handoff`` the steps where a table's life meets payouts, ratings and reviews; only the
+modules of this package call them.
+"""

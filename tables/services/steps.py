@@ -1,0 +1,175 @@
+"""The steps of a write that run in their caller's transaction, under its Match lock.
+
+Only the service modules of this package call them: a step is never a transaction of its own.
+A move is ``action_apply`` for each action, then ``move_save`` once (docs/design.md, "How a move
+flows"); a game that ends without a result goes through ``close_unfinished``, a dismissed one
+through ``match_dismiss``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from accounts.bots import DEFAULT_BOT_LEVEL
+from accounts.models import User
+from config.i18n import refusal
+from games import storage
+from games.engines import get_engine
+from games.models import Match, MatchPlayer
+from games.records.places import places_from_groups
+from ops import metrics
+from tables import clock, fairness, matchstore, turn_notices
+from tables.errors import TableError
+from tables.live.broadcast import table_changed_on_commit
+from tables.models import Seat, Table
+from tables.services import handoff
+from tables.tasks import bots_move
+
+
+def engine_for(game: str):
+    try:
+        return get_engine(game)
+    except ValueError as error:
+        raise TableError(refusal(error)) from None
+
+
+def seat_of(match: Match, user: User) -> int:
+    seat = next((seat for seat, user_id, _level in matchstore.seating(match) if user_id == user.pk), None)
+    if seat is None:
+        raise TableError(_("You are not playing in this game."))
+    return seat
+
+
+def vacate(seats: QuerySet[Seat]) -> None:
+    """Empty these seats: nobody in them, nobody ready (leaving, removing a bot, closing)."""
+    seats.update(user=None, is_ready=False)
+
+
+def bot_level(user_id: int) -> str:
+    """The level a bot account plays at (RULING P45); one small query per bot move."""
+    level = User.objects.filter(pk=user_id).values_list("bot_level", flat=True).first()
+    return level or DEFAULT_BOT_LEVEL
+
+
+def action_apply(
+    *,
+    match: Match,
+    engine,
+    state,
+    seat: int,
+    user_id: int,
+    action: object,
+    now: datetime,
+    events: list[tuple],
+    by_clock: bool = False,
+):
+    """Apply one action, under the Match lock; its MatchEvent is written with the new state, by ``move_save``.
+    ``by_clock``: the house chose it for an absent player (RULING P11)."""
+    new_state = engine.apply(state, seat, action)
+    match.version += 1
+    if not set(engine.to_act(new_state)) <= set(engine.to_act(state)):
+        match.turn_version = match.version  # someone new is awaited: a new turn begins
+    events.append((match.version, seat, user_id, action, now, by_clock))
+    return new_state
+
+
+def move_save(*, match: Match, state, engine, events: list[tuple] | None = None, now: datetime) -> None:
+    """Save the state and the events, settle a finished game, and queue the broadcast and any bot turn."""
+    events = events if events is not None else []
+    # Issue 27: the finished rounds are written once, beside the state (games/storage.py).
+    stored = storage.placeholders_in_text(match.game, match.state)
+    match.state, rounds = storage.split(match.game, state)
+    rounds_write = storage.rounds_write(stored, rounds)
+    matchstore.remember(match.game, match.pk, match.version, match.state, state)
+    if rounds_write != (None, None):
+        seed = state.seed
+        transaction.on_commit(lambda: matchstore.remember_rounds(match.pk, seed, rounds))
+    humans = {seat for seat, _, is_bot in matchstore.seating(match) if not is_bot}
+    clock.after_move(match, awaited=engine.to_act(state), humans=humans, events=events, now=now)
+    if events:
+        metrics.move_done(match.game, len(events))
+    matchstore.write_move(match, events, rounds_write)
+    if engine.is_over(state):
+        _settle(match, state, engine, now=now)
+        match.save(update_fields=matchstore.SETTLED_FIELDS)
+    # A finished game changes more than the state (places, payouts): consumers re-read it all.
+    finished = match.status != Match.Status.PLAYING
+    table_changed_on_commit(
+        match.table_id,
+        match_id=match.pk,
+        version=match.version,
+        state=match.state,
+        lobby=finished,
+        clock=clock.public(match),
+    )
+    if match.status == Match.Status.PLAYING:
+        bots_queue(match=match, state=state, engine=engine)
+    turn_notices.after_move(match, humans=humans, events=events)  # RULING P74
+
+
+def bots_queue(*, match: Match, state, engine) -> None:
+    """Queue the bots' turn after commit if a bot (or the house, for an away seat) is awaited.
+    Called under the Match lock, by a move and by a dismissal vote that did not pass."""
+    away = clock.away_seats(match)
+    bot_seats = {seat for seat, _, is_bot in matchstore.seating(match) if is_bot or seat in away}
+    if bot_seats & set(engine.to_act(state)):
+        match_id, version = match.pk, match.version
+        # robust: the move has committed; if the broker is down the task is lost, not the move, and
+        # beat's sweep queues it again (RULING P35, tables/services/recovery.py).
+        transaction.on_commit(
+            lambda: bots_move.apply_async((match_id, version), countdown=settings.BOT_DELAY_SECONDS), robust=True
+        )
+
+
+def _settle(match: Match, state, engine, *, now: datetime) -> None:
+    """The last move: record the result, places and totals in the same transaction (docs/design.md)."""
+    record = engine.record(state)
+    match.status = Match.Status.FINISHED
+    match.record = fairness.with_fairness(match, record)  # RULING P33: the secret, now the game is over
+    match.ended_at = now
+    match.end_reason = "Finished."
+    places = places_from_groups(record["placements"])
+    players = list(match.match_players.all())
+    for player in players:
+        player.place = places[player.seat]
+        player.total = record["totals"][player.seat]
+    MatchPlayer.objects.bulk_update(players, ["place", "total"])
+    Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED, last_activity_at=match.ended_at)
+    handoff.match_finished(match=match, players=players)
+
+
+def close_unfinished(*, match: Match, status: str, reason: str, now: datetime, by: User | None = None) -> None:
+    """End a game in play without a result: stakes refunded, passes released, no ratings (RULING P8).
+    ``by``: the admin who aborted, named on every refund row (RULING P19); None when the site did."""
+    table = Table.objects.select_for_update().get(pk=match.table_id)  # Match, then Table: as votes do.
+    _end_attempt(match, status=status, reason=reason, now=now)
+    handoff.match_aborted(table=table, match=match, by=by)
+    vacate(table.seats.all())
+    table.status, table.closed_reason = Table.Status.CLOSED, match.end_reason
+    table.save(update_fields=["status", "closed_reason"])
+
+
+def match_dismiss(*, match: Match, now: datetime) -> None:
+    """RULING S12: an approved vote ends the attempt as dismissed (kept in history); the same seats
+    return to the same lobby with ready flags cleared. Called by the vote under the Match lock."""
+    table = Table.objects.select_for_update().get(pk=match.table_id)
+    _end_attempt(match, status=Match.Status.DISMISSED, reason="Dismissed by vote.", now=now)
+    handoff.match_dismissed(table=table, match=match)
+    table.seats.filter(user__is_bot=False).update(is_ready=False)  # RULING P1: bots stay ready.
+    fairness.commitment_open(table=table, attempt=match.attempt + 1)  # RULING P30: a new attempt, a new secret
+    table.status, table.last_activity_at = Table.Status.LOBBY, now
+    table.save(update_fields=["status", "last_activity_at"])
+
+
+def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> None:
+    engine = engine_for(match.game)
+    match.status, match.end_reason, match.ended_at = status, reason[:200], now
+    state = matchstore.loaded(match.game, match.pk, match.version, match.state)
+    match.record = fairness.with_fairness(match, engine.record(state))  # RULING P33
+    match.save(update_fields=["status", "end_reason", "ended_at", "record"])
+    table_changed_on_commit(match.table_id, lobby=True)
