@@ -10,6 +10,8 @@ class AwayConfig(AppConfig):
 
     def ready(self) -> None:
         from away import push
-        from notifications import delivery
+        from notifications import current, delivery, kinds
 
         delivery.channel_add(push.deliver)
+        # RULING P74: a friend request withdrawn or answered meanwhile is not sent.
+        current.check_add(kinds.FRIEND_REQUEST, push.friend_request_current)

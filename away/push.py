@@ -188,3 +188,12 @@ def push_replace(self, device_id: int, table_id: int, body: str) -> int:
 def replacement_text(*, language: str | None, table_id: int) -> str:
     with translation.override(supported(language) or settings.LANGUAGE_CODE):
         return _("The game at table #%(table)s went on.") % {"table": table_id}
+
+
+def friend_request_current(notification: Notification) -> bool:
+    """Still true: the request was neither withdrawn nor answered (answering removes it)."""
+    from social.models import FriendRequest
+
+    return FriendRequest.objects.filter(
+        sender_id=notification.actor_id, recipient_id=notification.recipient_id, quiet=False
+    ).exists()

@@ -10,4 +10,7 @@ class TablesConfig(AppConfig):
         from tables import turn_notices
         from tables.live import sessions  # noqa: F401  (closes table sockets when a login ends)
 
-        current.check_add(kinds.YOUR_TURN, turn_notices.current)  # RULING P74: checked again at send time
+        # RULING P74: each notice about a table is checked again at send time.
+        current.check_add(kinds.YOUR_TURN, turn_notices.current)
+        current.check_add(kinds.TABLE_STARTING, turn_notices.start_current)
+        current.check_add(kinds.INVITE, turn_notices.invite_current)

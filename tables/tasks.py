@@ -72,3 +72,12 @@ def turn_notices_check(match_id: int, version: int) -> int:
     from tables import turn_notices
 
     return turn_notices.check(match_id=match_id, version=version)
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def start_notices_check(match_id: int) -> int:
+    """RULING P74: tell the seated players who are not at the table that their game has begun."""
+    from tables import turn_notices
+
+    return turn_notices.start_check(match_id=match_id)

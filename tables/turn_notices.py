@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
-from notifications.models import Notification
 
 from games.engines import get_engine
 from games.models import Match
 from notifications import kinds
+from notifications.models import Notification
 from tables import matchstore
 from tables.live.presence import user_connected_now
 
@@ -32,11 +32,14 @@ def after_move(match: Match, *, humans: set[int], events: list[tuple]) -> None:
     if not (human_acted or new_turn or match.status != Match.Status.PLAYING):
         return
     match_id, version = match.pk, match.version
+    started = version == 0
 
     def queue() -> None:
-        from tables.tasks import turn_notices_check
+        from tables.tasks import start_notices_check, turn_notices_check
 
         turn_notices_check.apply_async((match_id, version), countdown=settings.TURN_NOTICE_SECONDS)
+        if started:
+            start_notices_check.apply_async((match_id,), countdown=settings.TURN_NOTICE_SECONDS)
 
     # robust: a broker that is down loses a notice, never the move.
     transaction.on_commit(queue, robust=True)
@@ -109,3 +112,45 @@ def current(notification: Notification) -> bool:
     if match is None or notification.recipient_id not in awaited_users(match):
         return False
     return not user_connected_now(notification.table_id, notification.recipient_id)
+
+
+def start_check(*, match_id: int) -> int:
+    """RULING P74: "your table is starting", to the seated players who are not at the table once the
+    game has begun (the one it awaits is told it is their turn instead). Once per game and player."""
+    from notifications.services import notify
+
+    match = Match.objects.filter(pk=match_id).select_related("table").first()
+    if match is None or match.status != Match.Status.PLAYING:
+        return 0
+    awaited = awaited_users(match)
+    told = 0
+    for seat, user_id, is_bot in matchstore.seating(match):
+        if is_bot or user_id in awaited or user_connected_now(match.table_id, user_id):
+            continue
+        earlier = Notification.objects.filter(kind=kinds.TABLE_STARTING, table_id=match.table_id, recipient_id=user_id)
+        if earlier.filter(data__match=match.pk).exists():
+            continue
+        with transaction.atomic():
+            user = match.match_players.get(seat=seat).user
+            data = {"game": match.game, "match": match.pk}
+            if notify(user=user, kind=kinds.TABLE_STARTING, table=match.table, data=data) is not None:
+                told += 1
+    return told
+
+
+def start_current(notification: Notification) -> bool:
+    """Still true: the game is being played and the player is still not at the table."""
+    match_id = (notification.data or {}).get("match")
+    if not Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).exists():
+        return False
+    return not user_connected_now(notification.table_id, notification.recipient_id)
+
+
+def invite_current(notification: Notification) -> bool:
+    """Still true: the invitation stands and the table still waits for players (RULING P66)."""
+    from tables.models import Table, TableInvite
+
+    waiting = Table.objects.filter(pk=notification.table_id, status=Table.Status.LOBBY).exists()
+    return (
+        waiting and TableInvite.objects.filter(table_id=notification.table_id, user=notification.recipient_id).exists()
+    )
