@@ -150,6 +150,8 @@ def invite_current(notification: Notification) -> bool:
     """Still true: the invitation stands and the table still waits for players (RULING P66)."""
     from tables.models import Table, TableInvite
 
+    if not notification.table_id:
+        return True  # an invitation that names no table has nothing to withdraw
     waiting = Table.objects.filter(pk=notification.table_id, status=Table.Status.LOBBY).exists()
     return (
         waiting and TableInvite.objects.filter(table_id=notification.table_id, user=notification.recipient_id).exists()
