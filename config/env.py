@@ -214,6 +214,30 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
         "connections each process publishes table updates on (the same Redis, as channels-redis shards)",
     ),
     ("SITE_NAME", "`Sitaratas`", "the site's name in pages and mails"),
+    (
+        "VAPID_PRIVATE_KEY",
+        "empty (no Web Push)",
+        "the site's VAPID private key for Web Push, base64url (`manage.py vapid_keys` makes a pair); keep it secret",
+    ),
+    ("VAPID_PUBLIC_KEY", "empty (no Web Push)", "the public half of that pair, base64url; browsers subscribe with it"),
+    (
+        "VAPID_SUBJECT",
+        "`mailto:` + the address of `DEFAULT_FROM_EMAIL`",
+        "how a push service can reach the site's operator (`mailto:` or `https:`)",
+    ),
+    (
+        "PUSH_SERVICES",
+        "`.googleapis.com,.push.services.mozilla.com,.notify.windows.com,.push.apple.com`",
+        "hosts (a leading dot: and their subdomains) of the push services the site posts to, over https only",
+    ),
+    ("PUSHES_PER_HOUR", "`30`", "push notices one player's devices get in an hour at most (P75)"),
+    ("PUSH_DEVICES_PER_USER", "`10`", "devices one player may have notified"),
+    ("EMAILS_PER_HOUR", "`10`", "notification e-mails one player gets in an hour at most; one per table (P76)"),
+    (
+        "TURN_NOTICE_SECONDS",
+        "`20`",
+        "a turn waited this long with none of the player's sockets on the table is pushed to their devices (P74)",
+    ),
     ("LOG_LEVEL", "`INFO`", "`DEBUG`, `INFO`, `WARNING` or `ERROR`"),
     (
         "LOG_FORMAT",

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "social",
     "chat",
     "tournaments",
+    "away",
     "pages",
     "ops",
 ]
@@ -336,6 +337,23 @@ REVIEW_QUEUE_SITE = env_int("REVIEW_QUEUE_SITE", 20, minimum=1)
 # RULING P65: a practice table's hint, weighed on the asking socket's request.
 HINT_SAMPLES = env_int("HINT_SAMPLES", 60, minimum=1)
 
+# Issue 40: Web Push (RULINGS P74, P75). The VAPID pair comes from ``manage.py vapid_keys``; without
+# it no device is offered notices. The site posts only to the push services named here (https),
+# so a player cannot make it post anywhere else; the tests add their own local service.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rsplit("<", 1)[-1].rstrip(">").strip())
+PUSH_SERVICES = env_list(
+    "PUSH_SERVICES",
+    [".googleapis.com", ".push.services.mozilla.com", ".notify.windows.com", ".push.apple.com"],
+)
+PUSH_EXTRA_ORIGINS: list[str] = []
+PUSHES_PER_HOUR = env_int("PUSHES_PER_HOUR", 30, minimum=1)
+PUSH_DEVICES_PER_USER = env_int("PUSH_DEVICES_PER_USER", 10, minimum=1)
+# RULING P76: notification e-mails one player gets in an hour at most (and one per table).
+EMAILS_PER_HOUR = env_int("EMAILS_PER_HOUR", 10, minimum=1)
+# RULING P74: a turn waited this long with none of the player's sockets on the table is pushed.
+TURN_NOTICE_SECONDS = env_int("TURN_NOTICE_SECONDS", 20, minimum=1)
 # RULING P69: a notification lives this many days, read or not; beat's sweep deletes it then.
 NOTIFICATION_DAYS = env_int("NOTIFICATION_DAYS", 30, minimum=1)
 # The bell's own socket on pages without a table socket, counted apart from RULING P16's caps.

@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("social.urls")),
     path("", include("tournaments.urls")),
     path("", include("pages.urls")),
+    path("", include("away.urls")),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from core.admin_tools import ViewOnlyAdmin
-from notifications.models import Notification, Preference
+from notifications.models import Notification, Preference, Sent
 
 
 @admin.register(Notification)
@@ -23,3 +23,12 @@ class PreferenceAdmin(ViewOnlyAdmin):
     list_filter = ["kind", *Preference.WAYS]
     search_fields = ["user__username"]
     raw_id_fields = ["user"]
+
+
+@admin.register(Sent)
+class SentAdmin(ViewOnlyAdmin):
+    list_display = ["sent_at", "user", "channel", "kind", "table"]
+    list_filter = ["channel", "kind"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user", "table"]
+    date_hierarchy = "sent_at"

@@ -33,3 +33,5 @@ LABELS = dict(CHOICES)
 # Shown in the site unless the player turned the kind off; by e-mail only if they turned it on.
 SITE_DEFAULT = True
 EMAIL_DEFAULT = False
+# RULING P74: on for every kind; nothing reaches a device until its player adds it on the devices page.
+PUSH_DEFAULT = True

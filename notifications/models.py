@@ -79,14 +79,46 @@ class Preference(models.Model):
     kind = models.CharField(_("kind"), max_length=32, choices=kinds.CHOICES)
     site = models.BooleanField(_("in the site"), default=kinds.SITE_DEFAULT)
     email = models.BooleanField(_("by e-mail"), default=kinds.EMAIL_DEFAULT)
+    push = models.BooleanField(_("on your devices"), default=kinds.PUSH_DEFAULT)
 
     # The ways a notification travels, each a boolean field above (the preferences form lists them).
-    WAYS: tuple[str, ...] = ("site", "email")
+    WAYS: tuple[str, ...] = ("site", "email", "push")
 
     class Meta:
         verbose_name = _("notification preference")
         verbose_name_plural = _("notification preferences")
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_preference_per_kind")]
+
+    def __str__(self) -> str:
+        return gettext("%(kind)s for %(user)s") % {"kind": self.get_kind_display(), "user": self.user_id}
+
+
+class Sent(models.Model):
+    """One notice that left the site by an away channel: what the hourly limits count (RULINGS P75, P76).
+
+    Rows, not counters in the cache: counted under the player's row lock, they hold across workers,
+    and the admin can answer "how often did the site write to me".
+    """
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", _("e-mail")
+        PUSH = "push", _("device notice")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    channel = models.CharField(_("way"), max_length=8, choices=Channel.choices)
+    table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("table")
+    )
+    kind = models.CharField(_("kind"), max_length=32, choices=kinds.CHOICES)
+    sent_at = models.DateTimeField(_("sent at"))
+
+    class Meta:
+        ordering = ["-sent_at", "-pk"]
+        verbose_name = _("notice sent")
+        verbose_name_plural = _("notices sent")
+        indexes = [models.Index(fields=["user", "channel", "sent_at"], name="sent_per_user_and_way")]
 
     def __str__(self) -> str:
         return gettext("%(kind)s for %(user)s") % {"kind": self.get_kind_display(), "user": self.user_id}

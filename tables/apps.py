@@ -6,7 +6,12 @@ class TablesConfig(AppConfig):
     name = "tables"
 
     def ready(self) -> None:
-        from tables import delivery
+        from notifications import current, kinds
+        from tables import delivery, turn_notices
         from tables.live import sessions  # noqa: F401  (closes table sockets when a login ends)
 
         delivery.connect()  # where the write side's after-commit events go (tables/outbox.py)
+        # RULING P74: each notice about a table is checked again at send time.
+        current.check_add(kinds.YOUR_TURN, turn_notices.current)
+        current.check_add(kinds.TABLE_STARTING, turn_notices.start_current)
+        current.check_add(kinds.INVITE, turn_notices.invite_current)

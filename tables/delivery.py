@@ -20,6 +20,7 @@ def connect() -> None:
     outbox.handle(outbox.ClockDue, clock_due)
     outbox.handle(outbox.VoteDue, vote_due)
     outbox.handle(outbox.QuickFillDue, quick_fill_due)
+    outbox.handle(outbox.TurnNoticeDue, turn_notice_due)
 
 
 def table_changed(event: outbox.TableChanged) -> None:
@@ -50,3 +51,10 @@ def vote_due(event: outbox.VoteDue) -> None:
 
 def quick_fill_due(event: outbox.QuickFillDue) -> None:
     tasks.quick_bots_fill.apply_async((event.table_id,), countdown=event.seconds)
+
+
+def turn_notice_due(event: outbox.TurnNoticeDue) -> None:
+    countdown = settings.TURN_NOTICE_SECONDS
+    tasks.turn_notices_check.apply_async((event.match_id, event.version), countdown=countdown)
+    if event.version == 0:
+        tasks.start_notices_check.apply_async((event.match_id,), countdown=countdown)

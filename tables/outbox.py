@@ -68,7 +68,16 @@ class QuickFillDue:
     seconds: float
 
 
-Event = TableChanged | BotsDue | ClockDue | VoteDue | QuickFillDue
+@dataclass(frozen=True, slots=True)
+class TurnNoticeDue:
+    """Check in a while whom to tell that the game awaits them (RULING P74); at version 0 also
+    whom to tell that it started."""
+
+    match_id: int
+    version: int
+
+
+Event = TableChanged | BotsDue | ClockDue | VoteDue | QuickFillDue | TurnNoticeDue
 
 _handlers: dict[type, Callable[[Any], None]] = {}
 

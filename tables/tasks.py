@@ -10,6 +10,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from core.connections import retry_on_dead_connection
+from tables import turn_notices
 from tables.services import lobby, play, quickplay, recovery, timeouts, votes
 
 
@@ -59,3 +60,17 @@ def resume_stalled_work() -> dict:
 def quick_bots_fill(table_id: int) -> int:
     """RULING P73: bots fill a quick-play table's empty seats once its wait is over; harmless twice or late."""
     return quickplay.bots_fill(table_id=table_id)
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def turn_notices_check(match_id: int, version: int) -> int:
+    """RULING P74: tell the awaited players who are not at the table; nothing if the game moved on."""
+    return turn_notices.check(match_id=match_id, version=version)
+
+
+@shared_task(ignore_result=True)
+@retry_on_dead_connection
+def start_notices_check(match_id: int) -> int:
+    """RULING P74: tell the seated players who are not at the table that their game has begun."""
+    return turn_notices.start_check(match_id=match_id)

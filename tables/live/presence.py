@@ -260,3 +260,21 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
             )
             told.add(table_id)
     return told
+
+
+# --- read from sync code (Celery) -------------------------------------------------------------
+
+_sync_clients: dict[str, object] = {}
+
+
+def user_connected_now(table_id: int, user_id: int) -> bool:
+    """Whether ``user_id`` has a live socket on the table, from a worker (RULING P74's check)."""
+    import redis
+
+    client = _sync_clients.get(settings.REDIS_URL)
+    if client is None:
+        client = _sync_clients[settings.REDIS_URL] = redis.Redis.from_url(settings.REDIS_URL)
+    pipe = client.pipeline(transaction=False)
+    pipe.zrangebyscore(_key(table_id), time.time(), "+inf").hgetall(_users_key(table_id))
+    live, users = pipe.execute()
+    return any(int(users[channel]) == user_id for channel in live if channel in users)

@@ -160,6 +160,17 @@ def move_save(
     )
     if match.status == Match.Status.PLAYING:
         bots_queue(match=match, to_act=to_act)
+    turn_notice_queue(match, humans=humans, events=events)  # RULING P74
+
+
+def turn_notice_queue(match: Match, *, humans: set[int], events: list[MoveEvent]) -> None:
+    """Under the move's lock: the "your turn" check (RULING P74) is queued if a human acted, is
+    awaited anew, or the game ended; at the game's first version the start notice's check too."""
+    new_turn = match.turn_version == match.version
+    human_acted = any(event.seat in humans for event in events)
+    if human_acted or new_turn or match.status != Match.Status.PLAYING:
+        # robust: a broker that is down loses a notice, never the move.
+        outbox.send(outbox.TurnNoticeDue(match_id=match.pk, version=match.version), robust=True)
 
 
 def bots_queue(*, match: Match, to_act: list[int]) -> None:

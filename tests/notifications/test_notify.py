@@ -103,7 +103,10 @@ def test_the_e_mail_is_in_the_recipients_language(host, player, eager) -> None:
     player.save(update_fields=["language"])
     EmailAddress.objects.create(user=player, email=player.email, verified=True, primary=True)
     services.preferences_set(user=player, choices={kinds.FRIEND_REQUEST: {"email": True}})
-    services.notify(user=player, kind=kinds.FRIEND_REQUEST, actor=host)
+    # Through the request itself: a mail is sent only while the request stands (RULING P74).
+    from social.services import friend_request_send
+
+    friend_request_send(sender=host, recipient_id=player.pk)
     assert "sõbraks" in mail.outbox[0].body
 
 

@@ -12,7 +12,7 @@ from social import services as social
 from tables import invites, privacy, selectors
 from tables.errors import TableError
 from tables.models import Spectators, Table, TableInvite
-from tables.services import lobby as services
+from tables.services import lobby
 from tests.conftest import make_user
 from tests.social.test_friends import befriend
 from tests.tables.helpers import open_table, start_table
@@ -35,12 +35,12 @@ def test_a_private_table_is_not_in_the_public_lobby(host) -> None:
 def test_only_the_hosts_friends_and_invited_players_may_sit(host, player, outsider) -> None:
     table = private_table(host)
     with pytest.raises(TableError, match="friends and invited"):
-        services.seat_take(table_id=table.pk, user=outsider, position=1)
+        lobby.seat_take(table_id=table.pk, user=outsider, position=1)
     assert not table.seats.filter(user=outsider).exists()
     befriend(host, player)
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     TableInvite.objects.create(table=table, user=outsider, created_at=table.created_at)
-    services.seat_take(table_id=table.pk, user=outsider, position=2)
+    lobby.seat_take(table_id=table.pk, user=outsider, position=2)
     assert table.seats.exclude(user=None).count() == 3
 
 
@@ -49,7 +49,7 @@ def test_a_player_blocked_by_the_host_may_not_sit_even_if_invited(host, player) 
     TableInvite.objects.create(table=table, user=player, created_at=table.created_at)
     social.block(user=host, blocked_id=player.pk)
     with pytest.raises(TableError):
-        services.seat_take(table_id=table.pk, user=player, position=1)
+        lobby.seat_take(table_id=table.pk, user=player, position=1)
     assert not privacy.may_watch(table=table, user=player)
 
 
@@ -105,11 +105,11 @@ def test_the_link_invites_whoever_follows_it_and_renewing_revokes_it(host, outsi
 def test_the_link_expires_with_the_table(host, player, outsider) -> None:
     table = open_table(host, "sita", seat_count=2)
     token = invites.link_url(table_id=table.pk, host=host).rstrip("/").rsplit("/", 1)[1]
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     from tests.helpers import fair_value
 
-    services.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
-    services.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    lobby.seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     with pytest.raises(TableError, match="expired"):
         invites.link_follow(token=token, user=outsider)
 
@@ -150,7 +150,7 @@ def test_only_friends_are_invited_and_not_by_a_guest_of_a_private_table(host, pl
         invites.invite_send(table_id=table.pk, by=host, user_id=outsider.pk)
     befriend(host, player)
     befriend(player, outsider)
-    services.seat_take(table_id=table.pk, user=player, position=1)
+    lobby.seat_take(table_id=table.pk, user=player, position=1)
     with pytest.raises(TableError):
         invites.invite_send(table_id=table.pk, by=player, user_id=outsider.pk)
     assert not TableInvite.objects.exists()
@@ -209,7 +209,7 @@ def test_a_newcomer_following_the_link_signs_up_verifies_and_lands_at_the_table(
     assert landed.redirect_chain[-1][0] == f"/tables/{table.pk}/"
     newbie = TableInvite.objects.get(table=table).user
     assert newbie.username == "newbie"
-    services.seat_take(table_id=table.pk, user=newbie, position=1)
+    lobby.seat_take(table_id=table.pk, user=newbie, position=1)
 
 
 def test_the_hosts_panel_invites_a_friend_and_renews_the_link(client, host, player) -> None:

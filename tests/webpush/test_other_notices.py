@@ -1,0 +1,55 @@
+"""RULING P74 for the other kinds: friend requests, invitations, a table starting; each checked at send time."""
+
+from __future__ import annotations
+
+import pytest
+
+from away.models import Device
+from away.push import push_send
+from notifications import kinds
+from notifications.models import Notification
+from social import services as social
+from tables import turn_notices
+from tests.tables.helpers import start_table
+from tests.webpush.test_turn_notices import queued_only  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_friend_request_reaches_the_players_devices(host, player, subscribe, push_service) -> None:
+    device = subscribe(player)
+    social.friend_request_send(sender=host, recipient_id=player.pk)
+    (message,) = push_service.messages(device)
+    assert host.username in message.payload["body"]
+    assert message.topic == f"friend-request-{host.pk}" and message.urgency == "normal"
+    assert message.ttl == 24 * 3600
+
+
+def test_a_friend_request_withdrawn_before_its_push_goes_out_is_not_sent(
+    host,
+    player,
+    subscribe,
+    push_service,
+    queued_only,  # noqa: F811
+) -> None:
+    device = subscribe(player)
+    request = social.friend_request_send(sender=host, recipient_id=player.pk)
+    notification = Notification.objects.get(recipient=player, kind=kinds.FRIEND_REQUEST)
+    social.friend_request_cancel(user=host, request_id=request.pk)
+    assert push_send(Device.objects.get(user=player).pk, notification.pk) == 0
+    assert push_service.messages(device) == []
+
+
+def test_the_seated_players_away_from_the_table_are_told_it_started(host, player, subscribe, push_service) -> None:
+    devices = {user.pk: subscribe(user) for user in (host, player)}
+    # Tasks run as they are queued, and the notice waits 0 s here: the start's checks have run.
+    _table, match = start_table(host, "sitaratas", seat_count=3, guests=[player])
+    match.refresh_from_db()
+    awaited = turn_notices.awaited_users(match)
+    assert match.version == 0 and len(awaited) == 1, "the first decision is a human's"
+    for user in (host, player):
+        (message,) = push_service.messages(devices[user.pk])
+        # The player the game awaits is told it is their turn; the other, that the table started.
+        expected = "It is your turn" if user.pk in awaited else "is starting"
+        assert expected in message.payload["body"] and message.topic == f"table-{match.table_id}"
+    assert turn_notices.start_check(match_id=match.pk) == 0  # once per game
