@@ -637,18 +637,19 @@ def tournament_pot_refund(*, tournament: Tournament, memo: str, by: User | None 
         collected = Transfer.objects.filter(tournament=tournament, reason=Reason.ENTRY_COLLECT).select_related("user")
         for transfer in collected.order_by("user_id"):
             amount = transfer.entries.get(account=pot).amount
+            player = _player(transfer)
             _move(
                 Asset.COINS,
                 Reason.ENTRY_RELEASE,
                 source=pot,
-                target=_wallet(transfer.user),
+                target=_wallet(player),
                 amount=amount,
-                user=transfer.user,
+                user=player,
                 tournament=tournament,
                 by=by,
                 memo=memo,
             )
-            refunds[transfer.user_id] = amount
+            refunds[player.pk] = amount
         return refunds
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +15,9 @@ from django.views.decorators.http import require_POST
 from accounts.adapters import RETURN_AFTER_SIGN_UP
 from tables import invites, privacy
 from tables.errors import TableError
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 
 def invite_landing(request: HttpRequest, token: str) -> HttpResponse:
@@ -32,7 +36,9 @@ def invite_landing(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("table", table_id=table.pk)
 
 
-def _panel(request: HttpRequest, table_id: int, action: Callable[[], object] | None, done: str = "") -> HttpResponse:
+def _panel(
+    request: AuthenticatedRequest, table_id: int, action: Callable[[], object] | None, done: str = ""
+) -> HttpResponse:
     notice, error = "", ""
     if action is not None:
         try:
@@ -47,7 +53,7 @@ def _panel(request: HttpRequest, table_id: int, action: Callable[[], object] | N
 
 @login_required
 @require_POST
-def invite_friend(request: HttpRequest, table_id: int) -> HttpResponse:
+def invite_friend(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     return _panel(
         request,
         table_id,
@@ -58,7 +64,7 @@ def invite_friend(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_link_renew(request: HttpRequest, table_id: int) -> HttpResponse:
+def invite_link_renew(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     return _panel(
         request,
         table_id,
@@ -69,7 +75,7 @@ def invite_link_renew(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_privacy(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_privacy(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     return _panel(
         request,
         table_id,

@@ -105,11 +105,15 @@ def link_follow(*, token: str, user: User, now: datetime | None = None) -> Table
     return table
 
 
-def invite_send(*, table_id: int, by: User, user_id: object, now: datetime | None = None) -> TableInvite | None:
+def invite_send(
+    *, table_id: int, by: User, user_id: str | int | None, now: datetime | None = None
+) -> TableInvite | None:
     """Invite a friend: recorded, and they are notified (RULING P66). None when it was dropped
     quietly (RULING P67): the friend muted the one inviting."""
     try:
-        friend = User.objects.get(pk=int(user_id), is_active=True, is_bot=False)  # type: ignore[arg-type]
+        if user_id is None:  # the form sent no player
+            raise ValueError(user_id)
+        friend = User.objects.get(pk=int(user_id), is_active=True, is_bot=False)
     except (User.DoesNotExist, TypeError, ValueError):
         raise TableError(_("There is no such player.")) from None
     now = now or timezone.now()

@@ -87,10 +87,13 @@ def withdraw(match: Match, *, keep: set[int]) -> None:
 def current(notification: Notification) -> bool:
     """Still true: that game awaits this player, who is still not at the table."""
     match_id = (notification.data or {}).get("match")
-    match = Match.objects.filter(pk=match_id, table_id=notification.table_id).first()
+    table_id = notification.table_id
+    if match_id is None or table_id is None:
+        return False  # no game to await anyone (a match always has a table)
+    match = Match.objects.filter(pk=match_id, table_id=table_id).first()
     if match is None or notification.recipient_id not in awaited_users(match):
         return False
-    return not user_connected_now(notification.table_id, notification.recipient_id)
+    return not user_connected_now(table_id, notification.recipient_id)
 
 
 def start_check(*, match_id: int) -> int:
@@ -120,9 +123,10 @@ def start_check(*, match_id: int) -> int:
 def start_current(notification: Notification) -> bool:
     """Still true: the game is being played and the player is still not at the table."""
     match_id = (notification.data or {}).get("match")
-    if not Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).exists():
+    if match_id is None or not Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).exists():
         return False
-    return not user_connected_now(notification.table_id, notification.recipient_id)
+    table_id = notification.table_id
+    return table_id is None or not user_connected_now(table_id, notification.recipient_id)
 
 
 def invite_current(notification: Notification) -> bool:

@@ -108,7 +108,7 @@ def table_new(request: AuthenticatedRequest) -> HttpResponse:
     return render(request, "tables/new.html", {"form": form, "nav": "lobby"})
 
 
-def _create(request: HttpRequest, data: dict) -> Table:
+def _create(request: AuthenticatedRequest, data: dict) -> Table:
     table = lobby_service.table_create(
         host=request.user,
         game=data["game"],
@@ -144,7 +144,7 @@ def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def play_now(request: HttpRequest, game: str) -> HttpResponse:
+def play_now(request: AuthenticatedRequest, game: str) -> HttpResponse:
     """RULING P71: "Play now" seats the player at the best open table of the game, or opens one."""
     wait_text = request.POST.get("wait", "")
     wait = int(wait_text) if wait_text.isascii() and wait_text.isdigit() and len(wait_text) < 4 else None

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -13,12 +15,15 @@ from tournaments import services
 from tournaments.models import Entry, Round, Season, SeasonPlace, Tournament
 from tournaments.services import TournamentError
 
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
+
 
 def _run(
     model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, title: str, call
 ) -> HttpResponse | None:
     answers, page = ask_reason(model_admin, request, queryset, title)
-    if page is not None:
+    if answers is None:  # the page asking why
         return page
     reason = answers["reason"]
     for obj in queryset:
@@ -32,11 +37,14 @@ def _run(
     return None
 
 
+ENTRY_FIELDS = ("user", "state", "rating", "half_points", "absences", "rank", "prize", "reason", "signed_up_at")
+
+
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
-    fields = ["user", "state", "rating", "half_points", "absences", "rank", "prize", "reason", "signed_up_at"]
-    readonly_fields = fields
+    fields = ENTRY_FIELDS
+    readonly_fields = ENTRY_FIELDS
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
@@ -58,7 +66,7 @@ class TournamentAdmin(admin.ModelAdmin):
             return
         # Created through the service, so the start is scheduled and every rule is checked.
         created = services.tournament_create(
-            creator=request.user,
+            creator=cast("AuthenticatedRequest", request).user,
             name=obj.name,
             game=obj.game,
             options=obj.options or {},
@@ -75,7 +83,7 @@ class TournamentAdmin(admin.ModelAdmin):
         obj.refresh_from_db()
 
     @admin.action(description=_("Cancel (every fee back)"))
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+    def cancel(self, request: AuthenticatedRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
         return _run(
             self,
             request,
@@ -97,7 +105,7 @@ class EntryAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description=_("Disqualify"))
-    def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
+    def disqualify(self, request: AuthenticatedRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
         return _run(
             self,
             request,
@@ -117,7 +125,7 @@ class RoundAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description=_("Re-seat (before its tables start)"))
-    def reseat(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+    def reseat(self, request: AuthenticatedRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
         return _run(
             self,
             request,

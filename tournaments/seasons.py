@@ -62,7 +62,7 @@ def ladder(*, game: str, month: date) -> list[Standing]:
     for user_id, rating, ended in played.filter(user_id__in=counts).values_list(
         "user_id", "rating_after", "match__ended_at"
     ):
-        if ended == counts[user_id][1]:
+        if ended == counts[user_id][1] and rating is not None:  # never None: filtered above
             ratings[user_id] = rating
     rows = [Standing(user_id, ratings[user_id], counts[user_id][0]) for user_id in ratings]
     rows.sort(key=lambda row: (-row.rating, -row.games, row.user_id))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db.models import Count, Q, QuerySet
@@ -13,6 +14,9 @@ from accounts.models import User
 from tournaments import pairing
 from tournaments.models import Entry, Round, SeasonPlace, Tournament
 from tournaments.services import standings_lines
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
 State = Tournament.State
 
@@ -60,7 +64,7 @@ def rounds(tournament: Tournament) -> list[Round]:
     )
 
 
-def entry_of(tournament: Tournament, user: User) -> Entry | None:
+def entry_of(tournament: Tournament, user: User | AnonymousUser) -> Entry | None:
     if not user.is_authenticated:
         return None
     return tournament.entries.filter(user=user).first()
@@ -78,7 +82,7 @@ def season_badges(user: User) -> list[SeasonPlace]:
     return list(SeasonPlace.objects.filter(user=user).select_related("season").order_by("-season__month")[:12])
 
 
-def local_time(moment: datetime, user: User) -> datetime:
+def local_time(moment: datetime, user: User | AnonymousUser) -> datetime:
     """A stored UTC moment in the player's own time zone (the site's zone when none is set)."""
     name = getattr(user, "time_zone", "") or ""
     try:

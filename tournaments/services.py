@@ -541,7 +541,7 @@ def standings_lines(tournament: Tournament) -> dict[int, pairing.Line]:
         e.user_id: pairing.Line(player=e.user_id, half=e.half_points, order=index) for index, e in enumerate(entries)
     }
     sittings = Sitting.objects.filter(round_table__round__tournament=tournament, round_table__scored=True)
-    by_table: dict[int, list[tuple[int, int, int]]] = {}
+    by_table: dict[int, list[tuple[int, int | None, int | None]]] = {}
     for table_id, user_id, place, half in sittings.values_list(
         "round_table_id", "entry__user_id", "place", "half_points"
     ):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.contrib import messages
@@ -20,13 +21,16 @@ from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 from tournaments.services import TournamentError
 
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest, HtmxRequest
+
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     context = {"nav": "tournaments", **selectors.listing()}
     return render(request, "tournaments/list.html", context)
 
 
-def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_page(request: HtmxRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     context = {
         "nav": "tournaments",
@@ -44,7 +48,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_signup(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_signup(request: AuthenticatedRequest, tournament_id: int) -> HttpResponse:
     try:
         if request.POST.get("withdraw"):
             services.entry_withdraw(tournament_id=tournament_id, user=request.user)
@@ -56,7 +60,7 @@ def tournament_signup(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
-def tournament_new(request: HttpRequest) -> HttpResponse:
+def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -89,7 +93,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def time_zone_guess(request: HttpRequest) -> HttpResponse:
+def time_zone_guess(request: AuthenticatedRequest) -> HttpResponse:
     """The browser's guess (Intl.DateTimeFormat), kept only while the player has chosen none."""
     name = request.POST.get("time_zone", "")
     if not time_zone_known(name):

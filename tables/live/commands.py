@@ -22,7 +22,8 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
     socket's client address, kept (as a digest) where a seat is taken (RULING P72)."""
     command = message.command
     if command in REMATCH_COMMANDS:
-        return _rematch(command, table_id=table_id, user=user)
+        _rematch(command, table_id=table_id, user=user)
+        return None
     if command == "act":
         if match_id is None:
             raise TableError(_("The game has not started."))

@@ -20,13 +20,16 @@ import time
 import uuid
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from core.groups import table_group
+
+if TYPE_CHECKING:
+    import redis
 
 logger = logging.getLogger(__name__)
 
@@ -264,7 +267,7 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
 
 # --- read from sync code (Celery) -------------------------------------------------------------
 
-_sync_clients: dict[str, object] = {}
+_sync_clients: dict[str, redis.Redis] = {}
 
 
 def user_connected_now(table_id: int, user_id: int) -> bool:
@@ -275,6 +278,7 @@ def user_connected_now(table_id: int, user_id: int) -> bool:
     if client is None:
         client = _sync_clients[settings.REDIS_URL] = redis.Redis.from_url(settings.REDIS_URL)
     pipe = client.pipeline(transaction=False)
-    pipe.zrangebyscore(_key(table_id), time.time(), "+inf").hgetall(_users_key(table_id))
+    pipe.zrangebyscore(_key(table_id), time.time(), "+inf")
+    pipe.hgetall(_users_key(table_id))
     live, users = pipe.execute()
     return any(int(users[channel]) == user_id for channel in live if channel in users)

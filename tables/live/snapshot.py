@@ -169,10 +169,8 @@ def _extra(*, table: Table, match: Match | None) -> dict:
 def _humans(table: Table, match: Match | None) -> dict[int, int]:
     """Position -> user id of each human seat: the match's players in a game, the seats in the lobby."""
     if match is not None:
-        rows = match.match_players.filter(user__is_bot=False).values_list("seat", "user_id")
-    else:
-        rows = table.seats.filter(user__isnull=False, user__is_bot=False).values_list("position", "user_id")
-    return dict(rows)
+        return dict(match.match_players.filter(user__is_bot=False).values_list("seat", "user_id"))
+    return dict(table.seats.filter(user__isnull=False, user__is_bot=False).values_list("position", "user_id"))
 
 
 def state_at_hand(snapshot: Snapshot, version: int, text: str) -> bool:

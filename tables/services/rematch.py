@@ -63,7 +63,7 @@ def rematch_decline(*, table_id: int, user: User) -> None:
         source = _lock_finished(table_id)
         rematch = Rematch.objects.filter(source=source).select_related("table").first()
         answer = rematch and RematchAnswer.objects.select_for_update().filter(rematch=rematch, user=user).first()
-        if not answer:
+        if rematch is None or not answer:
             raise TableError(_("There is no rematch for you to decline."))
         if answer.answer == Answer.DECLINED:
             return

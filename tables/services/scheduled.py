@@ -11,6 +11,7 @@ fair-v2 seed, the same hooks (passes, stakes), the same first ``move_save``.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
@@ -22,6 +23,9 @@ from tables import clock, fairness
 from tables.models import DealCommitment, Seat, Table
 from tables.services import handoff
 from tables.services.steps import move_save
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def present_seats(table: Table, seats: list[Seat], commitment: DealCommitment) -> set[int]:
@@ -43,17 +47,20 @@ def table_start_scheduled(*, table_id: int, now: datetime) -> tuple[Match, set[i
         if table.status != Table.Status.LOBBY:
             return None
         seats = list(table.seats.select_related("user").order_by("position"))
-        if any(seat.user is None for seat in seats):
-            raise ValueError("A scheduled table starts with every seat filled.")
+        users: dict[int, User] = {}  # position → its player
+        for seat in seats:
+            if seat.user is None:
+                raise ValueError("A scheduled table starts with every seat filled.")
+            users[seat.position] = seat.user
         commitment = DealCommitment.objects.select_for_update().get(table=table, attempt=1)
         present = present_seats(table, seats, commitment)
         inputs = []
         for seat in seats:
             if seat.position in present:
                 value = commitment.entropy[str(seat.position)]["value"]
-                inputs.append(protocol.SeatInput(seat.position, protocol.BY_PLAYER, seat.user_id, value))
+                inputs.append(protocol.SeatInput(seat.position, protocol.BY_PLAYER, users[seat.position].pk, value))
             else:
-                inputs.append(protocol.SeatInput(seat.position, protocol.BY_BOT, seat.user_id))
+                inputs.append(protocol.SeatInput(seat.position, protocol.BY_BOT, users[seat.position].pk))
         digest, seed = protocol.derive_seed_v2(commitment.secret, commitment.commitment, table.pk, 1, inputs)
         commitment.contributions = {
             "version": protocol.VERSION,
@@ -80,10 +87,10 @@ def table_start_scheduled(*, table_id: int, now: datetime) -> tuple[Match, set[i
         table.status = Table.Status.PLAYING
         table.last_activity_at = now
         table.save(update_fields=["status", "last_activity_at"])
-        handoff.match_started(table=table, match=match, users=[seat.user for seat in seats])
-        absent = {seat.position for seat in seats if not seat.user.is_bot and seat.position not in present}
+        handoff.match_started(table=table, match=match, users=list(users.values()))
+        absent = {position for position, user in users.items() if not user.is_bot and position not in present}
         for position in sorted(absent):
             # RULING P12: away from the start, so the house plays the seat until the player is back.
             clock.mark_away(match, position, now=now)
-        move_save(match=match, state=state, engine=engine, now=now)
+        move_save(match=match, state=state, engine=engine, to_act=engine.to_act(state), now=now)
     return match, absent
