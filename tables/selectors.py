@@ -60,7 +60,7 @@ def lobby_cards(*, user: User | None) -> list[dict]:
     cards = []
     for game in catalog.GAMES:
         tables = (
-            Table.objects.filter(game=game.name, practice=False, status__in=OPEN)
+            Table.objects.filter(game=game.name, practice=False, private=False, status__in=OPEN)  # RULING P66
             .prefetch_related(Prefetch("host", queryset=users_named_publicly()))
             .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))
         )

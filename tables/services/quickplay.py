@@ -147,7 +147,8 @@ def _ranked(user: User, game: str) -> list[int]:
 
 def open_to_quick_play(game: str):
     """Lobbies of ``game`` that anyone may join: not practice tables."""
-    return Table.objects.filter(status=Table.Status.LOBBY, game=game, practice=False)
+    # RULING P66: a private table is nobody's to be put at.
+    return Table.objects.filter(status=Table.Status.LOBBY, game=game, practice=False, private=False)
 
 
 def _rating(user_id: int, game: str) -> float:
