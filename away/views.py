@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib import messages
@@ -16,10 +17,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from away import selectors, services, vapid
 from notifications import kinds, unsubscribe
 
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
+
 
 @login_required
 @require_http_methods(["GET"])
-def devices(request: HttpRequest) -> HttpResponse:
+def devices(request: AuthenticatedRequest) -> HttpResponse:
     context = {
         "devices": selectors.devices_of(user=request.user),
         "vapid_public_key": settings.VAPID_PUBLIC_KEY if vapid.enabled() else "",
@@ -30,7 +34,7 @@ def devices(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def device_add(request: HttpRequest) -> JsonResponse:
+def device_add(request: AuthenticatedRequest) -> JsonResponse:
     """The browser's ``PushSubscription.toJSON()``, sent by static/js/push.js."""
     try:
         body = json.loads(request.body or b"{}")
@@ -51,7 +55,7 @@ def device_add(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def device_remove(request: HttpRequest, device_id: int) -> HttpResponse:
+def device_remove(request: AuthenticatedRequest, device_id: int) -> HttpResponse:
     if services.device_remove(user=request.user, device_id=device_id):
         messages.success(request, _("The device was removed. It gets no more notices."))
     return redirect("push_devices")
@@ -59,7 +63,7 @@ def device_remove(request: HttpRequest, device_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def device_forget(request: HttpRequest) -> HttpResponse:
+def device_forget(request: AuthenticatedRequest) -> HttpResponse:
     """Logging out on a browser forgets its subscription (sent as a beacon by static/js/pwa.js), so
     a shared computer does not go on showing the last player's notices."""
     services.device_remove(user=request.user, endpoint=request.POST.get("endpoint", ""))

@@ -8,6 +8,7 @@ a browser sends it nothing, and one that keeps sending is closed.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -15,6 +16,9 @@ from django.utils import translation
 
 from core.i18n import scope_language
 from notifications import live
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_TOO_MANY = 4409
@@ -27,6 +31,11 @@ class BellSocketMixin:
     """For a consumer that has ``user``, ``channel_layer`` and ``channel_name``."""
 
     bell_group: str | None = None
+    # Provided by the consumer this is mixed into.
+    user: User
+    channel_layer: Any
+    channel_name: str
+    send: Any
 
     async def bell_join(self) -> None:
         self.bell_group = live.group_name(self.user.pk)

@@ -33,8 +33,8 @@ def claim(
         recent = Sent.objects.filter(user_id=notification.recipient_id, channel=channel, sent_at__gt=now - HOUR)
         if recent.count() >= per_hour:
             return False
-        at_table = recent.filter(table_id=notification.table_id)
-        if per_table is not None and notification.table_id and at_table.count() >= per_table:
+        table_id = notification.table_id
+        if per_table is not None and table_id and recent.filter(table_id=table_id).count() >= per_table:
             return False
         Sent.objects.create(
             user_id=notification.recipient_id,

@@ -155,7 +155,8 @@ async def beat(sockets: dict[str, int]) -> None:
         by_user.setdefault(user_id, {})[channel_name] = until
     async with _client().pipeline(transaction=False) as pipe:
         for user_id, members in by_user.items():
-            pipe.zadd(page_sockets_key(user_id), members, xx=True).expire(page_sockets_key(user_id), _ttl())
+            pipe.zadd(page_sockets_key(user_id), members, xx=True)
+            pipe.expire(page_sockets_key(user_id), _ttl())
         await pipe.execute()
 
 

@@ -52,7 +52,7 @@ def notifications_export(user: User) -> dict:
         "notifications": [
             {
                 "kind": row.kind,
-                "from": row.actor.username if row.actor_id else None,
+                "from": row.actor.username if row.actor is not None else None,
                 "table": row.table_id,
                 "data": row.data,
                 "at": row.created_at.isoformat(),

@@ -9,6 +9,7 @@ about something that rolled back is never seen.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -19,6 +20,9 @@ from accounts.models import User
 from notifications import gates, kinds, live
 from notifications.models import Notification, Preference
 from notifications.selectors import preference_of
+
+if TYPE_CHECKING:
+    from tables.models import Table  # only annotated here (notifications sits below tables)
 
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -41,7 +45,7 @@ def notify(
     *,
     user: User,
     kind: str,
-    table: object = None,
+    table: Table | None = None,
     actor: User | None = None,
     data: dict | None = None,
     now: datetime | None = None,

@@ -31,7 +31,7 @@ def _params(notification: Notification) -> dict[str, object]:
     data = notification.data or {}
     game = data.get("game")
     title: object = ""
-    if catalog.known(game):
+    if isinstance(game, str) and catalog.known(game):
         title = catalog.get(game).title
     return {"game": title, "table": notification.table_id or "", "title": data.get("title", "")}
 

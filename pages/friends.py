@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import redis
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from accounts.models import User
@@ -26,6 +27,9 @@ from social.models import Friendship
 from tables import privacy
 from tables.live.presence import sockets_key
 from tables.models import Seat, Table
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 OFFLINE, ONLINE, LOBBY, PLAYING = "offline", "online", "lobby", "playing"
 _client: redis.Redis | None = None
@@ -72,7 +76,8 @@ def whereabouts(viewer: User) -> list[Whereabouts]:
     )
     at: dict[int, Table] = {}
     for seat in seats:
-        at.setdefault(seat.user_id, seat.table)  # the most recently active table, if several
+        if seat.user_id is not None:  # always: the seats are the friends' (a bot's empty seat has none)
+            at.setdefault(seat.user_id, seat.table)  # the most recently active table, if several
     online = _online_at_tables(ids) | online_page_users(set(ids))
     found = []
     for friend in friends:
@@ -88,7 +93,7 @@ def whereabouts(viewer: User) -> list[Whereabouts]:
 
 
 @login_required
-def friends(request: HttpRequest) -> HttpResponse:
+def friends(request: AuthenticatedRequest) -> HttpResponse:
     context = {
         "friends": whereabouts(request.user),
         "received": social.requests_received(request.user),

@@ -9,6 +9,7 @@ are limited per sender per hour.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -32,7 +33,8 @@ class SocialError(Exception):
 
 def _other(user_id: object) -> User:
     try:
-        return User.objects.get(pk=int(user_id), is_active=True)  # type: ignore[arg-type]
+        # Any value on purpose: a wrong one raises TypeError or ValueError, caught below.
+        return User.objects.get(pk=int(user_id), is_active=True)  # type: ignore[call-overload]
     except (User.DoesNotExist, TypeError, ValueError):
         raise SocialError(_("There is no such player.")) from None
 
@@ -99,11 +101,14 @@ def _befriend(request: FriendRequest, *, now: datetime) -> Friendship:
 
 
 def _received(user: User, request_id: object) -> FriendRequest:
+    number = _number(request_id)
     request = (
         FriendRequest.objects.select_for_update()
         .select_related("sender", "recipient")
-        .filter(pk=_number(request_id), recipient=user, quiet=False)
+        .filter(pk=number, recipient=user, quiet=False)
         .first()
+        if number is not None
+        else None
     )
     if request is None:
         raise SocialError(_("That friend request is not there any more."))
@@ -133,7 +138,8 @@ def friend_request_decline(*, user: User, request_id: object) -> None:
 
 def friend_request_cancel(*, user: User, request_id: object) -> None:
     with transaction.atomic():
-        deleted, _rows = FriendRequest.objects.filter(pk=_number(request_id), sender=user).delete()
+        number = _number(request_id)
+        deleted = FriendRequest.objects.filter(pk=number, sender=user).delete()[0] if number is not None else 0
         if not deleted:
             raise SocialError(_("That friend request is not there any more."))
 
@@ -163,7 +169,7 @@ def block(*, user: User, blocked_id: object, now: datetime | None = None) -> Blo
         Notification.objects.filter(recipient=user, actor=other, read_at=None).delete()
         # Open table sockets of both read their chat again, without the other's messages.
         for user_id in (user.pk, other.pk):
-            transaction.on_commit(lambda user_id=user_id: live.tell(user_id, {"type": "chat.sync"}))
+            transaction.on_commit(partial(live.tell, user_id, {"type": "chat.sync"}))
         transaction.on_commit(lambda: live.push(user.pk))
     return row
 
@@ -174,7 +180,7 @@ def unblock(*, user: User, blocked_id: object) -> None:
         Block.objects.filter(blocker=user, blocked_id=other_id).delete()
         for user_id in (user.pk, other_id):
             if user_id is not None:
-                transaction.on_commit(lambda user_id=user_id: live.tell(user_id, {"type": "chat.sync"}))
+                transaction.on_commit(partial(live.tell, user_id, {"type": "chat.sync"}))
 
 
 def _mark_answered(*, recipient: User, sender: User) -> None:

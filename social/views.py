@@ -6,6 +6,7 @@ Each calls one service, says what happened (or why not), and goes back where it 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +19,9 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from social import services
 from social.services import SocialError
+
+if TYPE_CHECKING:
+    from accounts.requests import AuthenticatedRequest
 
 
 def _back(request: HttpRequest) -> HttpResponse:
@@ -39,7 +43,7 @@ def _act(request: HttpRequest, action: Callable[[], object], done: str) -> HttpR
 
 @login_required
 @require_POST
-def friend_request_send(request: HttpRequest) -> HttpResponse:
+def friend_request_send(request: AuthenticatedRequest) -> HttpResponse:
     who = request.POST.get("user") or ""
     if not who.isdigit():
         named = User.objects.filter(username__iexact=request.POST.get("username", "").strip(), is_bot=False).first()
@@ -56,7 +60,7 @@ def friend_request_send(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse:
+def friend_request_accept(request: AuthenticatedRequest, request_id: int) -> HttpResponse:
     return _act(
         request,
         lambda: services.friend_request_accept(user=request.user, request_id=request_id),
@@ -66,7 +70,7 @@ def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-def friend_request_decline(request: HttpRequest, request_id: int) -> HttpResponse:
+def friend_request_decline(request: AuthenticatedRequest, request_id: int) -> HttpResponse:
     return _act(
         request,
         lambda: services.friend_request_decline(user=request.user, request_id=request_id),
@@ -76,7 +80,7 @@ def friend_request_decline(request: HttpRequest, request_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def friend_request_cancel(request: HttpRequest, request_id: int) -> HttpResponse:
+def friend_request_cancel(request: AuthenticatedRequest, request_id: int) -> HttpResponse:
     return _act(
         request,
         lambda: services.friend_request_cancel(user=request.user, request_id=request_id),
@@ -86,7 +90,7 @@ def friend_request_cancel(request: HttpRequest, request_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-def friend_remove(request: HttpRequest, user_id: int) -> HttpResponse:
+def friend_remove(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     return _act(
         request, lambda: services.friend_remove(user=request.user, friend_id=user_id), _("You are no longer friends.")
     )
@@ -94,11 +98,11 @@ def friend_remove(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def block(request: HttpRequest, user_id: int) -> HttpResponse:
+def block(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     return _act(request, lambda: services.block(user=request.user, blocked_id=user_id), _("Player blocked."))
 
 
 @login_required
 @require_POST
-def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
+def unblock(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     return _act(request, lambda: services.unblock(user=request.user, blocked_id=user_id), _("Player unblocked."))
