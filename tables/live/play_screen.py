@@ -45,11 +45,10 @@ def last_play(view: dict | None, names: list[str]) -> str:
     )
 
 
-def last_attempt_note(table) -> str:
+def last_attempt_note(dismissed: selectors.Dismissal | None) -> str:
     """What the table's lobby says after its last game was dismissed by vote (RULING S12): the
     players are back in this lobby, and each needs to read what happened and that their game
     pass came back (RULING P6). Empty when the table has not had a dismissed game."""
-    dismissed = selectors.last_dismissal(table)
     if dismissed is None:
         return ""
     # Lazy: the snapshot that holds this note is shared by viewers of every language (issue 26).
