@@ -7,9 +7,11 @@ import re
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.utils import timezone
 
 from notifications import kinds, services
 from notifications.models import Preference
+from tables.models import TableInvite
 from tests.tables.helpers import open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,17 +25,25 @@ def mailed(player, eager_bots):
     return player
 
 
+def invited(host, game: str, player):
+    """A table waiting for players with ``player`` invited to it: an invitation that still stands
+    (an invitation withdrawn or gone stale is not sent, RULING P74)."""
+    table = open_table(host, game)
+    TableInvite.objects.create(table=table, user=player, invited_by=host, created_at=timezone.now())
+    return table
+
+
 def unsubscribe_path(message) -> str:
     header = message.extra_headers["List-Unsubscribe"]
     return re.fullmatch(r"<https?://[^/]+(/unsubscribe/[^>]+/)>", header).group(1)
 
 
 def test_a_table_mails_a_player_at_most_once_an_hour(mailed, host) -> None:
-    table = open_table(host, "sita")
+    table = invited(host, "sita", mailed)
     services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=table, data={"game": "sita"})
     services.notify(user=mailed, kind=kinds.YOUR_TURN, table=table, data={"game": "sita"})
     assert len(mail.outbox) == 1
-    other = open_table(host, "sitaratas")
+    other = invited(host, "sitaratas", mailed)
     services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=other, data={"game": "sitaratas"})
     assert len(mail.outbox) == 2
 
@@ -41,19 +51,25 @@ def test_a_table_mails_a_player_at_most_once_an_hour(mailed, host) -> None:
 def test_a_player_gets_a_bounded_number_of_mails_an_hour(mailed, host, settings) -> None:
     settings.EMAILS_PER_HOUR = 2
     for game in ("sita", "sitaratas", "estimation"):
-        services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=open_table(host, game), data={"game": game})
+        services.notify(
+            user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, game, mailed), data={"game": game}
+        )
     assert len(mail.outbox) == 2
 
 
 def test_every_mail_offers_one_click_unsubscribe(mailed, host) -> None:
-    services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=open_table(host, "sita"), data={"game": "sita"})
+    services.notify(
+        user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"}
+    )
     (message,) = mail.outbox
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert unsubscribe_path(message) in message.body
 
 
 def test_following_the_link_only_asks_and_the_post_unsubscribes_without_a_login(mailed, host, client) -> None:
-    services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=open_table(host, "sita"), data={"game": "sita"})
+    services.notify(
+        user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"}
+    )
     path = unsubscribe_path(mail.outbox[0])
     page = client.get(path)  # what a scanner that follows every link does
     assert page.status_code == 200 and "<form" in page.content.decode()
@@ -68,7 +84,9 @@ def test_following_the_link_only_asks_and_the_post_unsubscribes_without_a_login(
 
 
 def test_a_forged_or_altered_token_unsubscribes_no_one(mailed, host, client) -> None:
-    services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=open_table(host, "sita"), data={"game": "sita"})
+    services.notify(
+        user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"}
+    )
     path = unsubscribe_path(mail.outbox[0])
     altered = path[:-3] + ("A" if path[-3] != "A" else "B") + path[-2:]
     assert client.post(altered).status_code == 404
