@@ -33,6 +33,10 @@ def invited(host, game: str, player):
     return table
 
 
+def invite_mailed(host, game: str, player) -> None:
+    services.notify(user=player, kind=kinds.INVITE, actor=host, table=invited(host, game, player), data={"game": game})
+
+
 def unsubscribe_path(message) -> str:
     header = message.extra_headers["List-Unsubscribe"]
     return re.fullmatch(r"<https?://[^/]+(/unsubscribe/[^>]+/)>", header).group(1)
