@@ -27,5 +27,6 @@ def playing_snapshot(game: str, *, seat_count: int, options: dict | None = None,
         "closed_reason": "",
         "seats": seat_infos(seat_count),
         "match_status": "playing",
+        "match_id": 0,  # no real match's (ids start at 1): a state is rendered only with its match
     }
     return Snapshot(**{**values, **fields})

@@ -33,7 +33,9 @@ def until_the_bot_is_awaited(match: Match) -> Match:
         )
 
 
-def test_a_game_waiting_for_its_bot_longer_than_the_limit_gets_its_task_again(host, player, settings, queued) -> None:
+def test_a_game_waiting_for_its_bot_longer_than_the_limit_gets_its_task_again(
+    host, player, settings, queued, django_capture_on_commit_callbacks
+) -> None:
     settings.RESUME_STALLED_SECONDS = 10
     start = timezone.now()
     with time_machine.travel(start, tick=False):
@@ -41,7 +43,11 @@ def test_a_game_waiting_for_its_bot_longer_than_the_limit_gets_its_task_again(ho
     queued.clear()  # the task the move queued: lost
     with time_machine.travel(start + timedelta(seconds=9), tick=False):
         assert recovery.stalled_work_resume(now=timezone.now()) == {"votes_closed": 0, "bots_queued": 0}
-    with time_machine.travel(start + timedelta(seconds=11), tick=False):
+    # The task is queued after commit (tables/outbox.py): the test's transaction never commits.
+    with (
+        time_machine.travel(start + timedelta(seconds=11), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         assert recovery.stalled_work_resume(now=timezone.now()) == {"votes_closed": 0, "bots_queued": 1}
     assert queued.args("bots_move") == [(match.pk, match.version)]
     # The task that was "lost" turns up after all: the version guard makes the second one a no-op.
