@@ -238,6 +238,15 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
         "`20`",
         "a turn waited this long with none of the player's sockets on the table is pushed to their devices (P74)",
     ),
+    ("NOTIFICATION_DAYS", "`30`", "days a notification lives, read or not, before beat's sweep deletes it (P69)"),
+    ("MAX_PAGE_SOCKETS_PER_USER", "`10`", "the bell's sockets one player may hold open on pages without a table"),
+    ("FRIEND_REQUESTS_PER_HOUR", "`20`", "friend requests one account may send in an hour (P68)"),
+    ("INVITES_PER_HOUR", "`30`", "table invitations one account may send in an hour (P68)"),
+    (
+        "SITE_URL",
+        "`http://localhost:8000`",
+        "the site's own address, for links in e-mails that do not answer a request (notices, unsubscribe)",
+    ),
     ("LOG_LEVEL", "`INFO`", "`DEBUG`, `INFO`, `WARNING` or `ERROR`"),
     (
         "LOG_FORMAT",

@@ -16,9 +16,12 @@ from config import processes
 from tests import site_settings, template_db
 from tests.helpers import database_url, is_browser_test
 
+# make_user's password, for tests that log its users in through the site's own form
+USER_PASSWORD = "a-long-pass-phrase"
+
 
 def make_user(username: str) -> User:
-    return User.objects.create_user(username=username, email=f"{username}@example.com", password="a-long-pass-phrase")
+    return User.objects.create_user(username=username, email=f"{username}@example.com", password=USER_PASSWORD)
 
 
 @pytest.fixture
@@ -55,14 +58,18 @@ def django_db_setup(request, django_test_environment, django_db_blocker, django_
 
     verbosity = request.config.option.verbose
     run_id = os.environ.get(template_db.RUN_ID)
+    copied = bool(template_db.worker_id() and run_id)
     with django_db_blocker.unblock():
-        if template_db.worker_id() and run_id:
-            databases = [template_db.clone_for_worker(connections["default"], run_id, verbosity)]
+        if copied:
+            connection, old_name, _ = template_db.clone_for_worker(connections["default"], run_id, verbosity)
         else:
             databases = setup_databases(verbosity=verbosity, interactive=False)
     yield
     with django_db_blocker.unblock():
-        teardown_databases(databases, verbosity=verbosity)
+        if copied:
+            template_db.drop_worker_copy(connection, old_name)
+        else:
+            teardown_databases(databases, verbosity=verbosity)
 
 
 @pytest.fixture

@@ -115,6 +115,22 @@ def clone_for_worker(connection, run_id: str, verbosity: int) -> tuple[Any, str,
     return connection, old_name, True
 
 
+def drop_worker_copy(connection, old_name: str) -> None:
+    """At a worker's end: its copy, by force. A server or worker a test started (a browser test's
+    Daphne, a fault test's Celery) may hold a session for a moment after it was stopped, and
+    Django's own drop would then fail the run's last test with "being accessed by other users"."""
+    from django.conf import settings
+
+    target = connection.settings_dict["NAME"]
+    connection.close()
+    if hasattr(connection, "close_pool"):
+        connection.close_pool()
+    with maintenance(connection.settings_dict) as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(target)))
+    settings.DATABASES[connection.alias]["NAME"] = old_name
+    connection.settings_dict["NAME"] = old_name
+
+
 def drop_template(settings_dict: dict[str, Any], run_id: str) -> None:
     """At the run's end (the controller, after every worker is done): this run's template only."""
     template = template_name(settings_dict)

@@ -69,7 +69,7 @@ def site_url(django_db_setup, django_db_blocker) -> str:
     )
     try:
         # A loaded machine (CI, or several runs sharing two cores) can take over 20 s to import the site.
-        processes.wait_for_port(port, seconds=60, process=daphne)
+        processes.wait_for_port(port, seconds=120, process=daphne)
         yield f"http://127.0.0.1:{port}"
     finally:
         processes.stop([daphne, worker])

@@ -8,11 +8,12 @@ import re
 
 import pytest
 
-from tests.browser.conftest import in_thread, screenshot
+from tests.browser.conftest import PASSWORD, in_thread, screenshot
+from tests.browser.conftest import log_in as site_log_in
+from tests.conftest import USER_PASSWORD
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-long-pass-phrase"
 LAPTOP = {"width": 1366, "height": 800}
 
 
@@ -31,11 +32,7 @@ def prepared() -> dict:
 
 
 def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/" not in url)
+    site_log_in(page, username, USER_PASSWORD)
 
 
 def bell_shows(page, count: int) -> None:
@@ -62,7 +59,7 @@ def test_friends_invite_by_the_bell_and_by_the_link_and_a_stranger_is_kept_out(n
 
     # Friends: hana asks from piet's profile; piet's bell counts it live, on the lobby page.
     piet.goto("/")
-    piet.wait_for_function("document.body.dataset.bell === 'open'")
+    piet.wait_for_function("() => document.body.dataset.bell === 'open'")
     hana.goto("/players/piet/")
     hana.click("#add-friend")
     hana.wait_for_selector(".message:has-text('Friend request sent.')")
@@ -79,7 +76,7 @@ def test_friends_invite_by_the_bell_and_by_the_link_and_a_stranger_is_kept_out(n
     hana.wait_for_selector("#socket-status:has-text('Connected')")
     bell_shows(hana, 1)  # piet accepted
     piet.goto("/friends/")
-    piet.wait_for_function("document.body.dataset.bell === 'open'")
+    piet.wait_for_function("() => document.body.dataset.bell === 'open'")
     hana.click(f"#invite-{ids['piet']} button:has-text('Invite')")
     hana.wait_for_selector(f"#invite-{ids['piet']} .tag")
     bell_shows(piet, 1)
@@ -90,7 +87,7 @@ def test_friends_invite_by_the_bell_and_by_the_link_and_a_stranger_is_kept_out(n
     piet.click("#live button:has-text('Sit here')")
     piet.wait_for_selector('#live button:has-text("I\'m ready")')
     shot(piet, "friends-table-phone")
-    hana.wait_for_function("document.querySelectorAll('#live .seat.empty').length === 2")
+    hana.wait_for_function("() => document.querySelectorAll('#live .seat.empty').length === 2")
     open_bell(hana)
     shot(hana, "bell-laptop")
     hana.click("#bell-menu summary")  # closed again

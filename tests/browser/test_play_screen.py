@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tables.services import lobby, play
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
-from tests.conftest import make_user
+from tests.conftest import USER_PASSWORD, make_user
 from tests.games.history_helpers import finished_match, play_out
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
@@ -114,7 +114,7 @@ def table_page(browser, site_url, username: str, table_id: int, options: dict, t
     context = browser.new_context(base_url=site_url, **options)
     context.set_default_timeout(timeout)
     page = context.new_page()
-    log_in(page, username, "a-long-pass-phrase")
+    log_in(page, username, USER_PASSWORD)
     page.goto(f"/tables/{table_id}/")
     return page
 
@@ -130,7 +130,8 @@ def _my_turn_page(browser, site_url, game: str, username: str, options: dict = L
 def test_a_flash_clears_after_five_seconds_even_while_moves_keep_arriving(browser, site_url, transactional_db) -> None:
     page, _ = _my_turn_page(browser, site_url, "sita", "flashy")
     # A click on a stale view: the server answers "The game has moved on; your view is refreshed."
-    page.evaluate("document.querySelector('#game .sita-hand form[ws-send] input[name=version]').value = '999999'")
+    # (a move carries the page's own version, #live's data-version: static/js/table.js)
+    page.evaluate("document.getElementById('live').dataset.version = '999999'")
     page.locator("#game .sita-hand button:not([disabled])").first.click()
     page.wait_for_selector("#flash .message")
     # Other players' moves keep arriving, one a second (old code restarted the clock on each).
@@ -149,7 +150,7 @@ def test_clicking_a_game_on_new_table_raises_no_script_error(browser, site_url, 
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    log_in(page, "newbie", "a-long-pass-phrase")
+    log_in(page, "newbie", USER_PASSWORD)
     page.goto("/tables/new/")
     for game in ("sita", "estimation", "sitaratas", "sita"):
         page.locator(f"input[name=game][value={game}]").click()
@@ -298,7 +299,7 @@ def _six_player_sitaratas_over(username: str):
     from accounts.models import User
     from games.catalog import get_bot
 
-    host = User.objects.create_user(username=username, email=f"{username}@example.com", password="a-long-pass-phrase")
+    host = User.objects.create_user(username=username, email=f"{username}@example.com", password=USER_PASSWORD)
     table = open_table(host, "sitaratas", seat_count=6, options={"deck": "classic"})
     fill_with_bots(table, host)
     match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tables.models import Table
-from tests.browser.conftest import ARTIFACTS, PASSWORD, in_thread, log_in
-from tests.conftest import make_user
+from tests.browser.conftest import ARTIFACTS, in_thread, log_in
+from tests.conftest import USER_PASSWORD, make_user
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +38,8 @@ def test_play_now_seats_two_players_at_one_table(browser, site_url, transactiona
     first, second = _context(browser, site_url), _context(browser, site_url, phone=True)
     try:
         one, two = first.new_page(), second.new_page()
-        log_in(one, ann.username, PASSWORD)
-        log_in(two, ben.username, PASSWORD)
+        log_in(one, ann.username, USER_PASSWORD)
+        log_in(two, ben.username, USER_PASSWORD)
         one.goto("/")
         one.locator("#game-sita button:has-text('Play now')").click()
         one.wait_for_url("**/tables/*/")
@@ -60,7 +60,7 @@ def test_play_now_seats_two_players_at_one_table(browser, site_url, transactiona
     arabic = _context(browser, site_url, language="ar")
     try:
         page = arabic.new_page()
-        log_in(page, ann.username, PASSWORD)
+        log_in(page, ann.username, USER_PASSWORD)
         page.goto("/")
         assert page.locator("html").get_attribute("dir") == "rtl"
         _shot(page, "lobby-laptop-ar")
@@ -83,8 +83,8 @@ def test_two_friends_rematch_and_the_new_table_starts_when_both_are_ready(browse
     first, second = _context(browser, site_url), _context(browser, site_url, phone=True)
     try:
         host, guest = first.new_page(), second.new_page()
-        log_in(host, "hana", PASSWORD)
-        log_in(guest, "piet", PASSWORD)
+        log_in(host, "hana", USER_PASSWORD)
+        log_in(guest, "piet", USER_PASSWORD)
         for page in (host, guest):
             page.goto(f"/tables/{source}/")
             page.wait_for_selector("#socket-status:has-text('Connected')")

@@ -10,7 +10,7 @@ import pytest
 
 from config import processes, serve
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, CHROMIUM_SESSION, in_thread, log_in
-from tests.conftest import make_user
+from tests.conftest import USER_PASSWORD, make_user
 from tests.games.history_helpers import finished_match
 from tests.helpers import database_url
 
@@ -36,7 +36,7 @@ def own_server(transactional_db):
         "DJANGO_SETTINGS_MODULE": "tests.site_settings",
     }
     daphne = processes.start(serve.command("127.0.0.1", port), env=env, log=ARTIFACTS / "logs" / "daphne-pwa.log")
-    processes.wait_for_port(port, seconds=20, process=daphne)
+    processes.wait_for_port(port, seconds=120, process=daphne)  # a busy machine starts Django slowly
     yield f"http://127.0.0.1:{port}", daphne
     processes.stop([daphne])
 
@@ -52,7 +52,7 @@ def test_the_site_installs_and_shows_the_players_games_when_its_server_is_gone(o
         context.set_default_timeout(15_000)
         page = context.new_page()
         match = in_thread(lambda: finished_match(make_user("kodus"), "sitaratas"))
-        log_in(page, "kodus", "a-long-pass-phrase")
+        log_in(page, "kodus", USER_PASSWORD)
 
         # The manifest: every member installation needs, and icons that load at the sizes they claim.
         href = page.get_attribute("link[rel=manifest]", "href")
@@ -72,8 +72,8 @@ def test_the_site_installs_and_shows_the_players_games_when_its_server_is_gone(o
         script = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
         assert script == f"{url}/sw.js"
         page.reload()
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
-        page.wait_for_function("caches.open('private').then((c) => c.match('/offline/')).then(Boolean)")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.wait_for_function("() => caches.open('private').then((c) => c.match('/offline/')).then(Boolean)")
 
         cdp = context.new_cdp_session(page)
         assert cdp.send("Page.getAppManifest")["errors"] == []

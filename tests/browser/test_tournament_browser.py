@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from tests.browser.conftest import PASSWORD, log_in, screenshot
+from tests.browser.conftest import PASSWORD, in_thread, log_in, screenshot
 from tests.tournaments.helpers import current_round, play_round, players, staff
 from tournaments import services
 from tournaments.models import Entry
@@ -29,22 +29,24 @@ def keep(path: Path) -> None:
 
 
 def test_two_players_sign_up_and_watch_the_standings_update(new_page) -> None:
-    tournament = services.tournament_create(
-        creator=staff(),
-        name="Friday Estimation cup",
-        game="estimation",
-        options={"length": "micro"},
-        starts_at=timezone.now() + timedelta(hours=2),
-        rounds=2,
-        table_size=4,
-        min_players=4,
-        max_players=16,
-        entry_fee=20,
-        prize_split="50/30/20",
+    tournament = in_thread(
+        lambda: services.tournament_create(
+            creator=staff(),
+            name="Friday Estimation cup",
+            game="estimation",
+            options={"length": "micro"},
+            starts_at=timezone.now() + timedelta(hours=2),
+            rounds=2,
+            table_size=4,
+            min_players=4,
+            max_players=16,
+            entry_fee=20,
+            prize_split="50/30/20",
+        )
     )
-    others = players(4, "guest")
+    others = in_thread(lambda: players(4, "guest"))
     for user in others:
-        services.entry_signup(tournament_id=tournament.pk, user=user)
+        in_thread(lambda user=user: services.entry_signup(tournament_id=tournament.pk, user=user))
     ana = User.objects.create_user(
         username="ana", email="ana@example.com", password=PASSWORD, time_zone="Europe/Tallinn"
     )
@@ -65,11 +67,11 @@ def test_two_players_sign_up_and_watch_the_standings_update(new_page) -> None:
     keep(screenshot(laptop, "tournament-signup-laptop"))
 
     # The start time comes; round 1 is seated and played (prepared through the services).
-    services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    in_thread(lambda: services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at))
     laptop.wait_for_selector("#t-rounds >> text=Round 1")
     phone.wait_for_selector("#t-rounds .t-round")
-    round_ = current_round(tournament)
-    play_round(round_, present=[*others, ana, ben])
+    round_ = in_thread(lambda: current_round(tournament))
+    in_thread(lambda: play_round(round_, present=[*others, ana, ben]))
     # Round 1's points reach both pages over the socket, without a reload.
     laptop.wait_for_selector("#t-rounds >> text=Round 2")
     leader = Entry.objects.order_by("-half_points").first()

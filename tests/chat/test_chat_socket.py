@@ -169,7 +169,7 @@ async def test_a_muted_user_is_refused_with_the_reason_and_the_end(host, player,
     until = timezone.now() + timedelta(hours=24)
     await database_sync_to_async(services.mute_create)(user=player, by=admin_user, reason="Spamming links", until=until)
     await say(player_socket, "let me talk")
-    frames = await chat_received(player_socket)
+    frames = await chat_received(player_socket, count=2)  # the refusal, then the chat's new state
     [refusal] = errors(frames)
     local = timezone.localtime(until)
     assert refusal == (

@@ -48,6 +48,9 @@ def site():
         "CELERY_QUEUE": queue,
         "ASGI_THREADS": str(EXECUTOR_THREADS),
         "DATABASE_POOL_HTTP": str(HTTP_REQUESTS),
+        # This counts connections, not waits: 12 loads at once share 7, and on a busy machine one
+        # can wait longer than the production 3 s for its turn (a 500 that says nothing of leaks).
+        "DATABASE_POOL_TIMEOUT": "60",
     }
     daphne = processes.start(serve.command("127.0.0.1", port), env=env, log=LOGS / "pool-daphne.log")
     worker = processes.start(
@@ -58,7 +61,7 @@ def site():
         log=LOGS / "pool-worker.log",
     )
     try:
-        processes.wait_for_port(port, process=daphne)
+        processes.wait_for_port(port, process=daphne, seconds=120)
         yield port, queue
     finally:
         processes.stop([daphne, worker], seconds=20)

@@ -51,7 +51,7 @@ def two_daphnes(transactional_db):
     ]
     try:
         for port, daphne in zip(ports, daphnes):
-            processes.wait_for_port(port, process=daphne)
+            processes.wait_for_port(port, process=daphne, seconds=120)
         yield ports, daphnes
     finally:
         processes.stop(daphnes)
