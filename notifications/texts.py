@@ -21,8 +21,8 @@ _SENTENCES = {
     kinds.INVITE: lambda: _("%(name)s invites you to a %(game)s table (#%(table)s)."),
     kinds.REMATCH_OFFER: lambda: _("%(name)s offers a rematch of %(game)s."),
     kinds.TABLE_STARTING: lambda: _("Your %(game)s table (#%(table)s) is starting."),
-    kinds.TOURNAMENT_STARTING: lambda: _("The tournament %(title)s is starting."),
-    kinds.ROUND_READY: lambda: _("Your next round of %(title)s is ready."),
+    kinds.TOURNAMENT_STARTING: lambda: _("The tournament %(title)s starts in %(minutes)s min."),
+    kinds.ROUND_READY: lambda: _("Round %(round)s of %(title)s: your table is ready."),
     kinds.YOUR_TURN: lambda: _("It is your turn at the %(game)s table (#%(table)s)."),
 }
 
@@ -33,7 +33,13 @@ def _params(notification: Notification) -> dict[str, object]:
     title: object = ""
     if isinstance(game, str) and catalog.known(game):
         title = catalog.get(game).title
-    return {"game": title, "table": notification.table_id or "", "title": data.get("title", "")}
+    return {
+        "game": title,
+        "table": notification.table_id or "",
+        "title": data.get("title", ""),
+        "round": data.get("round", ""),
+        "minutes": data.get("minutes", ""),
+    }
 
 
 def _actor_name(notification: Notification) -> str:

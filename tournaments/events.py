@@ -30,8 +30,8 @@ def _send(tournament_id: int) -> None:
         async_to_sync(layer.group_send)(group_name(tournament_id), {"type": "tournament.changed"})
 
 
-def notify_players(tournament_id: int, *, kind: str, user_ids: list[int]) -> None:
-    """The bell for each player: the tournament starts, or their next round's table is ready."""
+def notify_players(tournament_id: int, *, kind: str, user_ids: list[int], minutes: int | None = None) -> None:
+    """The bell for each player: the tournament starts in ``minutes``, or their round's table is ready."""
     from tournaments.notices import notice_send
 
-    notice_send(tournament_id=tournament_id, kind=kind, user_ids=user_ids)
+    notice_send(tournament_id=tournament_id, kind=kind, user_ids=user_ids, minutes=minutes)

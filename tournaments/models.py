@@ -44,6 +44,8 @@ class Tournament(models.Model):
     pot = models.PositiveIntegerField(_("pot"), default=0, help_text=_("Coins collected at the start."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    # RULING P85: when its players were told it starts soon (once).
+    reminded_at = models.DateTimeField(_("players reminded at"), null=True, blank=True)
     end_reason = models.CharField(_("how it ended"), max_length=200, blank=True)
 
     class Meta:

@@ -1,4 +1,5 @@
-"""The bell (RULING P80): a tournament you entered starts; your next round's table is ready.
+"""The bell: a tournament you entered starts in a few minutes (RULING P85); your round's table is
+ready (RULING P80).
 
 Recorded inside the caller's transaction by ``notifications.services.notify``, which pushes and
 delivers after commit itself. A site without the notifications app rings no bell.
@@ -6,25 +7,32 @@ delivers after commit itself. A site without the notifications app rings no bell
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from accounts.models import User
-from tables.models import Table
+from tables.models import Seat, Table
 from tournaments.models import Tournament
 
 
-def notice_send(*, tournament_id: int, kind: str, user_ids: list[int]) -> None:
+def notice_send(*, tournament_id: int, kind: str, user_ids: list[int], minutes: int | None = None) -> None:
     try:
         from notifications.services import notify
     except ImportError:
         return
     tournament = Tournament.objects.get(pk=tournament_id)
-    seats = Table.objects.filter(
-        tournament_table__round__tournament=tournament,
-        tournament_table__round__number=tournament.current_round,
-        seats__user_id__in=user_ids,
-    ).values_list("seats__user_id", "pk")
-    table_of = dict(seats)
-    tables = Table.objects.in_bulk(set(table_of.values()))
+    data: dict[str, object] = {"tournament": tournament.pk, "title": tournament.name, "round": tournament.current_round}
+    if minutes is not None:
+        data["minutes"] = minutes
+    # A round's notice leads to the player's table; the others to the tournament's page.
+    table_of: dict[int, Table] = {}
+    if kind == "round_ready":
+        seats = Seat.objects.filter(
+            table__tournament_table__round__tournament=tournament,
+            table__tournament_table__round__number=tournament.current_round,
+            user_id__in=user_ids,
+        ).select_related("table")
+        table_of = {seat.user_id: seat.table for seat in seats if seat.user_id is not None}
     for user in User.objects.filter(pk__in=user_ids):
-        data = {"tournament": tournament.pk, "name": tournament.name, "round": tournament.current_round}
-        table = tables.get(table_of.get(user.pk, 0)) if kind == "round_ready" else None
-        notify(user=user, kind=kind, table=table, data=data)
+        table = table_of.get(user.pk)
+        url = {} if table else {"url": reverse("tournament", args=[tournament.pk])}
+        notify(user=user, kind=kind, table=table, data={**data, **url})

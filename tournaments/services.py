@@ -9,6 +9,7 @@ task finds nothing left to do. Tasks, broadcasts and notifications go out after 
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from fractions import Fraction
 
@@ -39,6 +40,7 @@ State = Tournament.State
 MAX_ROUNDS = 10
 MAX_PLAYERS = 10_000
 ABSENT_ROUNDS_TO_WITHDRAW = 2  # RULING P80
+REMINDER = timedelta(minutes=5)  # RULING P85: how long before the start its players are told
 PERMISSION = "tournaments.create_coin_tournament"
 
 
@@ -200,6 +202,23 @@ def entry_withdraw(*, tournament_id: int, user: User, now: datetime | None = Non
 # --- the start ---------------------------------------------------------------------------
 
 
+def tournament_remind(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """RULING P85: a few minutes before the start, every player signed up is told, once. False when
+    nothing was due (told already, started, cancelled, or not yet within ``REMINDER``)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        due = tournament.state == State.SIGNUP and tournament.reminded_at is None
+        if not due or not (now < tournament.starts_at <= now + REMINDER):
+            return False
+        tournament.reminded_at = now
+        tournament.save(update_fields=["reminded_at"])
+        minutes = math.ceil((tournament.starts_at - now).total_seconds() / 60)
+        user_ids = list(_active(tournament).values_list("user_id", flat=True))
+        events.notify_players(tournament.pk, kind="tournament_starting", user_ids=user_ids, minutes=minutes)
+    return True
+
+
 def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
     """At the start time: cancelled with every fee and pass back when too few signed up (RULING
     P82), else the fees go into the pot and round 1 is seated. False when nothing was due."""
@@ -215,7 +234,8 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         tournament.pot = payouts.entry_collect(tournament=tournament, users=[e.user for e in entries])
         tournament.state = State.RUNNING
         tournament.save(update_fields=["pot", "state"])
-        events.notify_players(tournament.pk, kind="tournament_starting", user_ids=[e.user_id for e in entries])
+        # No "starting" notice now: RULING P85 told them five minutes ago, and each is told where
+        # their table is as round 1 is seated.
         _round_seat(tournament, number=1, now=now)
     return True
 
@@ -576,7 +596,12 @@ def tournaments_due(*, now: datetime) -> dict[str, int]:
     """Beat's sweep (RULING P35's idea for tournaments): start what is due, start the tables of a
     round whose window passed or whose players are all ready, and check rounds whose tables ended
     while no task told them. Each step is its own transaction and harmless when already done."""
-    done = {"started": 0, "tables": 0, "rounds": 0}
+    done = {"reminded": 0, "started": 0, "tables": 0, "rounds": 0}
+    soon = Tournament.objects.filter(
+        state=State.SIGNUP, reminded_at__isnull=True, starts_at__gt=now, starts_at__lte=now + REMINDER
+    )
+    for tournament_id in soon.values_list("pk", flat=True):
+        done["reminded"] += int(tournament_remind(tournament_id=tournament_id, now=now))
     for tournament_id in Tournament.objects.filter(state=State.SIGNUP, starts_at__lte=now).values_list("pk", flat=True):
         done["started"] += int(tournament_start(tournament_id=tournament_id, now=now))
     rounds = Round.objects.filter(state=Round.State.PLAYING, tournament__state=State.RUNNING)
