@@ -80,10 +80,10 @@ class Game:
     min_players: int
     max_players: int
     options: tuple[Option, ...]
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     bot: Bot[Any]  # the normal (rule-based) bot; the easy bot is it with mistakes (RULING P47)
     strong_bot: StrongBot[Any]  # RULING P48
-    records: GameRecords
+    records: GameRecords[Any]
     staked: bool = False  # RULING P5: only Estimation tables take stakes
     costs_pass: bool = False  # RULING P6: only Sitaratas costs a game pass
     dismissal_vote: bool = False  # RULING S12: only Sitaratas can be dismissed by vote
@@ -217,7 +217,7 @@ GAMES: tuple[Game, ...] = (
     ),
 )
 BY_NAME = {game.name: game for game in GAMES}
-ENGINES: dict[str, Engine[Any, Any]] = {game.name: game.engine for game in GAMES}
+ENGINES: dict[str, Engine[Any, Any, Any]] = {game.name: game.engine for game in GAMES}
 DEFAULT = GAMES[0].name  # the game a form or a page offers first
 # The games by name where code needs one game's rules (each name only here).
 SITARATAS, ESTIMATION, SITA = (BY_NAME[name] for name in ("sitaratas", "estimation", "sita"))
@@ -228,7 +228,7 @@ def get(name: str) -> Game:
     return BY_NAME[name]
 
 
-def get_engine(name: object) -> Engine[Any, Any]:
+def get_engine(name: object) -> Engine[Any, Any, Any]:
     """The engine of the game called ``name``; ValueError (a message a player can read) for any
     other name."""
     engine = ENGINES.get(name) if isinstance(name, str) else None
