@@ -216,6 +216,20 @@ GAMES: tuple[Game, ...] = (
         replay_template="games/_replay_sita.html",
     ),
 )
+if TYPE_CHECKING:
+    # A Game holds any game (Any above); here mypy checks each engine and records module with the
+    # game's own types, so both sides of a record's rounds agree on their keys.
+    _typed: tuple[
+        tuple[
+            Engine[sitaratas.State, sitaratas.Action, sitaratas.SitaratasRound], GameRecords[sitaratas.SitaratasRound]
+        ],
+        tuple[
+            Engine[estimation.State, estimation.Action, estimation.EstimationRound],
+            GameRecords[estimation.EstimationRound],
+        ],
+        tuple[Engine[sita.State, sita.Action, sita.SitaRound], GameRecords[sita.SitaRound]],
+    ] = ((sitaratas, sitaratas_records), (estimation, estimation_records), (sita, sita_records))
+
 BY_NAME = {game.name: game for game in GAMES}
 ENGINES: dict[str, Engine[Any, Any, Any]] = {game.name: game.engine for game in GAMES}
 DEFAULT = GAMES[0].name  # the game a form or a page offers first
