@@ -80,10 +80,10 @@ class Game:
     min_players: int
     max_players: int
     options: tuple[Option, ...]
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     bot: Bot[Any]  # the normal (rule-based) bot; the easy bot is it with mistakes (RULING P47)
     strong_bot: StrongBot[Any]  # RULING P48
-    records: GameRecords
+    records: GameRecords[Any]
     staked: bool = False  # RULING P5: only Estimation tables take stakes
     costs_pass: bool = False  # RULING P6: only Sitaratas costs a game pass
     dismissal_vote: bool = False  # RULING S12: only Sitaratas can be dismissed by vote
@@ -216,8 +216,22 @@ GAMES: tuple[Game, ...] = (
         replay_template="games/_replay_sita.html",
     ),
 )
+if TYPE_CHECKING:
+    # A Game holds any game (Any above); here mypy checks each engine and records module with the
+    # game's own types, so both sides of a record's rounds agree on their keys.
+    _typed: tuple[
+        tuple[
+            Engine[sitaratas.State, sitaratas.Action, sitaratas.SitaratasRound], GameRecords[sitaratas.SitaratasRound]
+        ],
+        tuple[
+            Engine[estimation.State, estimation.Action, estimation.EstimationRound],
+            GameRecords[estimation.EstimationRound],
+        ],
+        tuple[Engine[sita.State, sita.Action, sita.SitaRound], GameRecords[sita.SitaRound]],
+    ] = ((sitaratas, sitaratas_records), (estimation, estimation_records), (sita, sita_records))
+
 BY_NAME = {game.name: game for game in GAMES}
-ENGINES: dict[str, Engine[Any, Any]] = {game.name: game.engine for game in GAMES}
+ENGINES: dict[str, Engine[Any, Any, Any]] = {game.name: game.engine for game in GAMES}
 DEFAULT = GAMES[0].name  # the game a form or a page offers first
 # The games by name where code needs one game's rules (each name only here).
 SITARATAS, ESTIMATION, SITA = (BY_NAME[name] for name in ("sitaratas", "estimation", "sita"))
@@ -228,7 +242,7 @@ def get(name: str) -> Game:
     return BY_NAME[name]
 
 
-def get_engine(name: object) -> Engine[Any, Any]:
+def get_engine(name: object) -> Engine[Any, Any, Any]:
     """The engine of the game called ``name``; ValueError (a message a player can read) for any
     other name."""
     engine = ENGINES.get(name) if isinstance(name, str) else None

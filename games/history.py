@@ -8,6 +8,8 @@ published: the players' hands of an unfinished round stay unseen.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch, QuerySet
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -66,7 +68,7 @@ def match_ended_get(*, match_id: int) -> Match | None:
     return Match.objects.filter(pk=match_id, status__in=ENDED).defer("state").select_related("table").first()
 
 
-def public_record(match: Match) -> Record | None:
+def public_record(match: Match) -> Record[Any] | None:
     """The record, only for a finished game (RULING P2)."""
     if match.status != Match.Status.FINISHED or not match.record:
         return None
@@ -224,6 +226,6 @@ def _clocked_seats(frame: dict, moves: list[dict]) -> list[int]:
     return []
 
 
-def replay_steps(record: Record) -> list[dict]:
+def replay_steps(record: Record[Any]) -> list[dict]:
     """Every step of a finished game's replay, as its own records module makes them."""
     return catalog.get(record["game"]).records.replay_steps(record)

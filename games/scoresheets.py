@@ -9,6 +9,8 @@ read their sheets through this module.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext
 
 from games import catalog
@@ -29,7 +31,7 @@ def _worded(built: dict) -> dict:
     return built
 
 
-def score_sheet(record: Record) -> dict:
+def score_sheet(record: Record[Any]) -> dict:
     """A record's sheet (history): ``{"game", "rows", "totals", "running"}``."""
     return _worded(sheet.record_sheet(catalog.get(record["game"]).records, record))
 

@@ -5,10 +5,10 @@ Design
 The state is a frozen dataclass of tuples and small named tuples (a bid, an estimate,
 a play, a trick), so ``apply`` builds a new state by replacing a few fields and never copies
 deeply; the old state stays valid. The finished rounds (``history``) and this round's earlier
-deals (``earlier_deals``) are already in the record's shape: JSON-ready dicts that are never
-changed once made, which games/storage.py writes apart from the rest. ``dumps`` writes every
-field in order as compact JSON (``games.engines.codec``) and ``loads`` reads it back: the round
-trip is exact.
+deals (``earlier_deals``) are already in the record's shape (``EstimationRound``,
+``DealRecord``): JSON-ready dicts that are never changed once made, which games/storage.py
+writes apart from the rest. ``dumps`` writes every field in order as compact JSON
+(``games.engines.codec``) and ``loads`` reads it back: the round trip is exact.
 
 A round goes through these phases (``state.phase``, also the view's ``"phase"``):
 
@@ -77,7 +77,7 @@ from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 from games.engines import IllegalAction, codec
 from games.engines.cards import check_action_shape, is_card, make_deck, rank_value, seeded_rng, sort_hand, suit_of
-from games.engines.contract import JSON, Record
+from games.engines.contract import JSON, PlayRecord, Record, TrickRecord
 from games.engines.options import given_options, player_count
 
 name = "estimation"
@@ -136,6 +136,80 @@ class PlayAction(TypedDict):
 Action = DashCallAction | DeclineAction | CallAction | PassAction | EstimateAction | PlayAction
 
 
+# The record's round (docs/design.md, "The record"), its parts written as the views write them
+# too; its tricks are the shared TrickRecord. "with" and "pass" are Python keywords, so the dicts
+# that hold them are declared in TypedDict's call syntax.
+
+
+class CallRecord(TypedDict):
+    tricks: int
+    trump: str
+
+
+# One turn of an auction: a call or a pass, so exactly one of the two is there.
+BidRecord = TypedDict("BidRecord", {"seat": int, "call": NotRequired[CallRecord], "pass": NotRequired[Literal[True]]})
+
+
+class DashCallRecord(TypedDict):
+    seat: int
+    dash_call: bool
+
+
+class DealRecord(TypedDict):
+    hands: list[list[str]]  # per seat, as dealt
+    dash_calls: list[DashCallRecord]  # in declaring order; [] in a fixed round
+    auction: list[BidRecord]  # in order; [] in a fixed round
+
+
+class EstimateRecord(TypedDict):
+    seat: int
+    value: int
+    trump: NotRequired[str]  # a Super Call (RULING E7)
+
+
+class RiskRecord(TypedDict):
+    seat: int  # the last estimator
+    level: int  # 0 no Risk, 1 Risk, 2 Double, 3 Triple (RULING E10)
+
+
+# What scoring a round adds to it (score_round); until then its round holds None there.
+RoundScore = TypedDict(
+    "RoundScore",
+    {
+        "with": list[bool],
+        "risk": RiskRecord,
+        "over_under": str,  # "over" | "under"
+        "made": list[bool],
+        "saaydeh": bool,
+        "points": list[int],  # the multiplier applied
+    },
+)
+
+EstimationRound = TypedDict(
+    "EstimationRound",
+    {
+        "number": int,
+        "kind": str,  # "call" | "fixed"
+        "dealer": int,
+        "deals": list[DealRecord],  # every deal of the round, redeals first; the last is played
+        "trump": str | None,
+        "caller": int | None,
+        "estimates": list[EstimateRecord],  # in estimating order
+        "estimate": list[int | None],  # per seat
+        "dash_call": list[bool],
+        "with": list[bool],
+        "risk": RiskRecord | None,
+        "over_under": str | None,
+        "multiplier": int,
+        "tricks": list[TrickRecord],  # the trick in progress last, with no winner yet
+        "tricks_won": list[int],
+        "made": list[bool] | list[None],
+        "saaydeh": bool | None,
+        "points": list[int] | list[None],
+    },
+)
+
+
 class Options(NamedTuple):
     length: str
 
@@ -188,11 +262,11 @@ class State:
     rounds_total: int
     totals: tuple[int, ...]
     saaydeh_streak: int  # Sa'aydeh rounds in a row just before this one (RULING E11)
-    history: tuple[JSON, ...]  # finished rounds, record-shaped (games/storage.py stores them apart)
+    history: tuple[EstimationRound, ...]  # finished rounds, record-shaped (games/storage.py stores them apart)
     # The current round. The defaults only stand until new_game deals the first round.
     round_number: int = 0
     dealer: int = 0
-    earlier_deals: tuple[JSON, ...] = ()  # deals of this round that nobody called, record-shaped
+    earlier_deals: tuple[DealRecord, ...] = ()  # deals of this round that nobody called, record-shaped
     deal_number: int = 0
     kind: str = "call"
     trump: str | None = None
@@ -591,15 +665,15 @@ def _after_auction_action(state: State, seat: int) -> State:
     return _replace(state, turn=_next_auction_seat(state, seat))
 
 
-def _current_deal_record(state: State) -> JSON:
+def _current_deal_record(state: State) -> DealRecord:
     first = state.dealer + 1
     order = [(first + i) % SEATS for i in range(SEATS)]
     return {
         "hands": [list(hand) for hand in state.dealt],
         "dash_calls": [
-            {"seat": s, "dash_call": state.dash_calls[s]}
+            {"seat": s, "dash_call": called}
             for s in order
-            if state.kind == "call" and state.dash_calls[s] is not None
+            if state.kind == "call" and (called := state.dash_calls[s]) is not None
         ],
         "auction": [_bid_json(bid) for bid in state.auction],
     }
@@ -739,7 +813,7 @@ def score_round(
     caller: int,
     last_estimator: int,
     multiplier: int = 1,
-) -> JSON:
+) -> RoundScore:
     """Score one round (RULINGS E10, E11); pure, so the rule book's examples test it directly.
 
     Returns ``with``, ``risk``, ``over_under``, ``made``, ``saaydeh`` and ``points`` (with
@@ -790,8 +864,7 @@ def _finish_round(state: State) -> State:
         state.estimate_order[-1],
         state.multiplier,
     )
-    record = _round_record(state)
-    record.update(result)
+    record: EstimationRound = {**_round_record(state), **result}
     totals = tuple(t + p for t, p in zip(state.totals, result["points"]))
     streak = state.saaydeh_streak + 1 if result["saaydeh"] else 0  # RULING E11
     state = _replace(state, history=state.history + (record,), totals=totals, saaydeh_streak=streak)
@@ -811,15 +884,15 @@ def placements(totals: Sequence[int]) -> list[list[int]]:
 # ----------------------------------------------------------------------------- view & record
 
 
-def _play_json(play: Play) -> JSON:
+def _play_json(play: Play) -> PlayRecord:
     return {"seat": play.seat, "card": play.card}
 
 
-def _trick_json(leader: int | None, plays: tuple[Play, ...], winner: int | None) -> JSON:
+def _trick_json(leader: int, plays: tuple[Play, ...], winner: int | None) -> TrickRecord:
     return {"leader": leader, "plays": [_play_json(play) for play in plays], "winner": winner}
 
 
-def _call_json(call: Call) -> JSON:
+def _call_json(call: Call) -> CallRecord:
     return {"tricks": call.tricks, "trump": call.trump}
 
 
@@ -827,23 +900,23 @@ def _super_call_json(super_call: SuperCall) -> JSON:
     return {"seat": super_call.seat, "value": super_call.value, "trump": super_call.trump}
 
 
-def _bid_json(bid: Bid) -> JSON:
+def _bid_json(bid: Bid) -> BidRecord:
     if bid.call is None:
         return {"seat": bid.seat, "pass": True}
     return {"seat": bid.seat, "call": _call_json(bid.call)}
 
 
-def _estimate_json(estimate: Estimate) -> JSON:
+def _estimate_json(estimate: Estimate) -> EstimateRecord:
     if estimate.trump is None:
         return {"seat": estimate.seat, "value": estimate.value}
     return {"seat": estimate.seat, "value": estimate.value, "trump": estimate.trump}
 
 
-def _round_record(state: State) -> JSON:
+def _round_record(state: State) -> EstimationRound:
     """The current round in docs/design.md's record shape; unknown results are None."""
     tricks = [_trick_json(trick.leader, trick.plays, trick.winner) for trick in state.tricks]
     if state.trick:
-        tricks.append(_trick_json(state.leader, state.trick, None))
+        tricks.append(_trick_json(_given(state.leader), state.trick, None))
     return {
         "number": state.round_number,
         "kind": state.kind,
@@ -878,7 +951,7 @@ def _estimates_complete(state: State) -> bool:
     return state.phase in ("playing", "over")
 
 
-def _live_risk(state: State) -> tuple[str | None, JSON | None]:
+def _live_risk(state: State) -> tuple[str | None, RiskRecord | None]:
     if not _estimates_complete(state):
         return None, None
     total = sum(_filled(state.estimates))
@@ -886,27 +959,24 @@ def _live_risk(state: State) -> tuple[str | None, JSON | None]:
     return over_under, {"seat": state.estimate_order[-1], "level": risk_level(total)}
 
 
-_SHEET_KEYS = (
-    "number",
-    "kind",
-    "trump",
-    "caller",
-    "dash_call",
-    "estimate",
-    "with",
-    "over_under",
-    "risk",
-    "multiplier",
-    "tricks_won",
-    "made",
-    "saaydeh",
-    "points",
-)
-
-
-def sheet_entry(round_record: JSON) -> JSON:
+def sheet_entry(round_record: EstimationRound) -> JSON:
     """A round of the record as the view's score sheet shows it (games.records.estimation adds the rest)."""
-    entry = {key: round_record[key] for key in _SHEET_KEYS}
+    entry: JSON = {
+        "number": round_record["number"],
+        "kind": round_record["kind"],
+        "trump": round_record["trump"],
+        "caller": round_record["caller"],
+        "dash_call": round_record["dash_call"],
+        "estimate": round_record["estimate"],
+        "with": round_record["with"],
+        "over_under": round_record["over_under"],
+        "risk": round_record["risk"],
+        "multiplier": round_record["multiplier"],
+        "tricks_won": round_record["tricks_won"],
+        "made": round_record["made"],
+        "saaydeh": round_record["saaydeh"],
+        "points": round_record["points"],
+    }
     auction = round_record["deals"][-1]["auction"] if round_record["deals"] else []
     last_call = next((e["call"] for e in reversed(auction) if "call" in e), None)
     entry["call"] = dict(last_call) if last_call else None
@@ -969,13 +1039,13 @@ def view(state: State, seat: int | None) -> JSON:
     }
 
 
-def record(state: State) -> Record:
+def record(state: State) -> Record[EstimationRound]:
     rounds = list(state.history)
     if state.phase != "over":
         rounds.append(_round_record(state))
     over = state.phase == "over"
     players = state.players
-    written: Record = json.loads(
+    written: Record[EstimationRound] = json.loads(
         json.dumps(
             {
                 "game": name,

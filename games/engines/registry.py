@@ -9,10 +9,10 @@ from typing import Any
 from games.engines import estimation, sita, sitaratas
 from games.engines.contract import Engine
 
-ENGINES: dict[str, Engine[Any, Any]] = {engine.name: engine for engine in (sitaratas, estimation, sita)}
+ENGINES: dict[str, Engine[Any, Any, Any]] = {engine.name: engine for engine in (sitaratas, estimation, sita)}
 
 
-def engine_for(name: str) -> Engine[Any, Any]:
+def engine_for(name: str) -> Engine[Any, Any, Any]:
     """The engine called ``name``; ValueError for any other name."""
     engine = ENGINES.get(name) if isinstance(name, str) else None
     if engine is None:

@@ -16,7 +16,8 @@ The state is a frozen dataclass of tuples; ``apply`` returns a new one with
 * after ten turns the match ends; with more matches to play (RULING T6) the next one
   is dealt at once from ``seeded_rng(seed, match_number)``, the tally kept.
 
-History (for ``record``) is kept as JSON-ready dicts that are never mutated once made.
+History (for ``record``) is kept in the record's shape (``TurnRecord``, ``SitaRound``): JSON-ready
+dicts that are never mutated once made.
 
 View keys (``view(state, seat)``; every value JSON-ready)
 ---------------------------------------------------------
@@ -98,6 +99,31 @@ class TakeRowAction(TypedDict):
 Action = ChooseAction | TakeRowAction
 
 
+# The record's round, one per match (docs/design.md, "The record").
+
+
+class PlacementRecord(TypedDict):
+    seat: int
+    card: int
+    row: int  # 0-3
+    took: list[int]  # the cards the seat took with it, [] for none
+    too_low: bool  # RULING T4: the seat chose the row
+
+
+class TurnRecord(TypedDict):
+    chosen: list[int | None]  # the card per seat (every seat's, once the turn is placed)
+    placements: list[PlacementRecord]  # in placement order
+    rows: list[list[int]]  # after the turn
+
+
+class SitaRound(TypedDict):
+    number: int
+    hands: list[list[int]]  # per seat, as dealt
+    rows: list[list[int]]  # at the start of the match
+    turns: list[TurnRecord]
+    penalties: list[int]  # per seat, this match so far
+
+
 @dataclass(frozen=True)
 class State:
     players_given: int | tuple[str, ...]  # As given to new_game, for the record.
@@ -114,8 +140,8 @@ class State:
     earlier: tuple[int, ...]  # Tally of the finished matches before this one.
     dealt: tuple[tuple[int, ...], ...]  # Hands as dealt this match (record only).
     start_rows: tuple[Row, ...]
-    turns: tuple[JSON, ...]  # Finished turns of this match, record-shaped.
-    past: tuple[JSON, ...]  # Record rounds of finished matches before this one.
+    turns: tuple[TurnRecord, ...]  # Finished turns of this match.
+    past: tuple[SitaRound, ...]  # Record rounds of finished matches before this one.
     over: bool = False
 
 
@@ -162,7 +188,7 @@ def _fresh_match(
     hands: tuple[tuple[int, ...], ...],
     rows: tuple[Row, ...],
     earlier: tuple[int, ...],
-    past: tuple[JSON, ...],
+    past: tuple[SitaRound, ...],
     turn: int = 1,
 ) -> State:
     return State(
@@ -305,7 +331,7 @@ def _take_row(state: State, seat: int, row: int) -> State:
     took = state.rows[row]
     rows = _set_row(state.rows, row, (card,))
     taken = _add_taken(state.taken, seat, took)
-    first = {"seat": seat, "card": card, "row": row, "took": list(took), "too_low": True}
+    first: PlacementRecord = {"seat": seat, "card": card, "row": row, "took": list(took), "too_low": True}
     return _place_rest(replace(state, pending=None), rows, taken, [first])
 
 
@@ -321,7 +347,9 @@ def _reveal(state: State) -> State:
     return _place_rest(state, state.rows, state.taken, [])
 
 
-def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...], ...], placed: list[JSON]) -> State:
+def _place_rest(
+    state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...], ...], placed: list[PlacementRecord]
+) -> State:
     """Place the turn's cards not yet placed, ascending, then close the turn."""
     done = {entry["card"] for entry in placed}
     order = sorted((card, seat) for seat, card in enumerate(state.chosen) if card is not None and card not in done)
@@ -336,7 +364,7 @@ def _place_rest(state: State, rows: tuple[Row, ...], taken: tuple[tuple[int, ...
         else:
             rows = _set_row(rows, row, rows[row] + (card,))
         placed.append({"seat": seat, "card": card, "row": row, "took": list(took), "too_low": False})
-    turn_record = {
+    turn_record: TurnRecord = {
         "chosen": list(state.chosen),
         "placements": placed,
         "rows": [list(row) for row in rows],
@@ -413,7 +441,7 @@ def _revealed(state: State) -> JSON | None:
     return None
 
 
-def _turn_penalties(turns: Sequence[JSON], n: int) -> list[list[int]]:
+def _turn_penalties(turns: Sequence[TurnRecord], n: int) -> list[list[int]]:
     result = []
     for turn in turns:
         points = [0] * n
@@ -423,7 +451,7 @@ def _turn_penalties(turns: Sequence[JSON], n: int) -> list[list[int]]:
     return result
 
 
-def _finished_rounds(state: State) -> list[JSON]:
+def _finished_rounds(state: State) -> list[SitaRound]:
     return list(state.past) + ([_round_record(state)] if state.over else [])
 
 
@@ -475,17 +503,17 @@ def view(state: State, seat: int | None) -> JSON:
 # ---------------------------------------------------------------- record and storage
 
 
-def _round_record(state: State) -> JSON:
+def _round_record(state: State) -> SitaRound:
     return {
         "number": state.match,
         "hands": [list(hand) for hand in state.dealt],
         "rows": [list(row) for row in state.start_rows],
-        "turns": [dict(turn) for turn in state.turns],
+        "turns": [turn.copy() for turn in state.turns],
         "penalties": penalties(state),
     }
 
 
-def record(state: State) -> Record:
+def record(state: State) -> Record[SitaRound]:
     """docs/design.md's record: one round per match, hidden cards included (for history)."""
     given = state.players_given
     return {

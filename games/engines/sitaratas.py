@@ -61,7 +61,7 @@ from games.engines.cards import (
     sort_hand,
     suit_of,
 )
-from games.engines.contract import JSON, Record
+from games.engines.contract import JSON, PlayRecord, Record, TrickRecord
 from games.engines.options import given_options, player_count
 
 name = "sitaratas"
@@ -88,6 +88,27 @@ class PlayAction(TypedDict):
 
 
 Action = BidAction | PlayAction
+
+
+# The record's round (docs/design.md, "The record"); its tricks are the shared TrickRecord.
+
+
+class BidRecord(TypedDict):
+    seat: int
+    bid: int
+
+
+class SitaratasRound(TypedDict):
+    number: int
+    cards: int
+    dealer: int
+    hands: list[list[str]]  # per seat, as dealt
+    indicator: str | None
+    trump: str | None
+    bids: list[BidRecord]  # in bidding order, only the seats that have bid
+    tricks: list[TrickRecord]  # the trick in progress last, with no winner yet
+    tricks_won: list[int]
+    points: list[int]  # 0 per seat until the round is scored
 
 
 class Play(NamedTuple):
@@ -468,14 +489,14 @@ def _finish_round(state: State) -> State:
 # --------------------------------------------------------------------------- views and records
 
 
-def _play_json(play: Play) -> JSON:
-    shown: JSON = {"seat": play.seat, "card": play.card}
+def _play_json(play: Play) -> PlayRecord:
+    shown: PlayRecord = {"seat": play.seat, "card": play.card}
     if play.joker is not None:
         shown["joker"] = play.joker
     return shown
 
 
-def _trick_json(trick: Trick) -> JSON:
+def _trick_json(trick: Trick) -> TrickRecord:
     return {"leader": trick.leader, "plays": [_play_json(play) for play in trick.plays], "winner": trick.winner}
 
 
@@ -483,7 +504,7 @@ def _finished_rounds(state: State) -> tuple[Round, ...]:
     return state.past + (state.round,) if state.over else state.past
 
 
-def _last_trick(state: State) -> JSON | None:
+def _last_trick(state: State) -> TrickRecord | None:
     # Only this round's: a card played in an earlier round may be in someone's hand now.
     return _trick_json(state.round.tricks[-1]) if state.round.tricks else None
 
@@ -544,7 +565,7 @@ def view(state: State, seat: int | None) -> JSON:
     }
 
 
-def _round_record(state: State, round_: Round) -> JSON:
+def _round_record(state: State, round_: Round) -> SitaratasRound:
     tricks = [_trick_json(trick) for trick in round_.tricks]
     if round_ is state.round and state.plays:
         # The trick in progress has happened too; its winner is not known yet.
@@ -557,7 +578,7 @@ def _round_record(state: State, round_: Round) -> JSON:
         "hands": [list(hand) for hand in round_.dealt],
         "indicator": round_.indicator,
         "trump": round_.trump,
-        "bids": [{"seat": seat, "bid": round_.bids[seat]} for seat in order if round_.bids[seat] is not None],
+        "bids": [{"seat": seat, "bid": bid} for seat in order if (bid := round_.bids[seat]) is not None],
         "tricks": tricks,
         "tricks_won": list(round_.tricks_won),
         # Points are 0 until the round is scored, so totals always equal the sum of round points.
@@ -565,7 +586,7 @@ def _round_record(state: State, round_: Round) -> JSON:
     }
 
 
-def record(state: State) -> Record:
+def record(state: State) -> Record[SitaratasRound]:
     return {
         "game": name,
         "players": list(state.players) if isinstance(state.players, tuple) else state.players,

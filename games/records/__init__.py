@@ -13,22 +13,23 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from games.engines.contract import JSON, Record
+from games.engines.contract import JSON, Record, RoundT
 
 
-class GameRecords(Protocol):
-    """One game's record helpers: the module ``games.records.<game>``."""
+class GameRecords(Protocol[RoundT]):
+    """One game's record helpers: the module ``games.records.<game>``, reading the rounds of type
+    ``RoundT`` that its engine records."""
 
     @property
     def POINTS(self) -> str: ...  # the key of a sheet entry's points ("penalties" in SITA)
 
-    def sheet_entry(self, round_record: JSON) -> JSON: ...
+    def sheet_entry(self, round_record: RoundT) -> JSON: ...
 
     def sheet_row(self, entry: JSON, seats: int) -> JSON: ...
 
-    def replay_steps(self, record: Record) -> list[JSON]: ...
+    def replay_steps(self, record: Record[RoundT]) -> list[JSON]: ...
 
-    def profile_figures(self, played: list[tuple[Record, int]]) -> list[tuple[str, str]]: ...
+    def profile_figures(self, played: list[tuple[Record[RoundT], int]]) -> list[tuple[str, str]]: ...
 
 
 def gettext_noop(message: str) -> str:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from games.engines.contract import JSON, Record
-from games.engines.estimation import SEATS
+from games.engines.estimation import SEATS, EstimationRound
 from games.engines.estimation import sheet_entry as view_entry
 from games.records import gettext_noop, rate
 from games.records.replay import trick_steps
@@ -20,7 +20,7 @@ DASH_CALL = {
 DASH_CALL_POINTS = {"over": 25, "under": 33}  # RULING E9
 
 
-def sheet_entry(round_record: JSON) -> JSON:
+def sheet_entry(round_record: EstimationRound) -> JSON:
     """A record round as a score-sheet entry: the engine view's entry, and what only the record
     keeps (the dealer, the redeals, the Super Calls)."""
     entry = view_entry(round_record)
@@ -128,13 +128,14 @@ def explain_points(entry: JSON, seat: int) -> str:
 # --- replay and profile -------------------------------------------------------------------
 
 
-def replay_deal(round_record: JSON, seats: int) -> tuple[list[list[str]], list[int | None]]:
+def replay_deal(round_record: EstimationRound, seats: int) -> tuple[list[list[str]], list[int | None]]:
     """The hands of the deal that was played (the last after any redeals) and each estimate."""
-    deal = round_record["deals"][-1] if round_record["deals"] else {"hands": [[] for _ in range(seats)]}
-    return [list(hand) for hand in deal["hands"]], round_record["estimate"]
+    deals = round_record["deals"]
+    hands = deals[-1]["hands"] if deals else [[] for _ in range(seats)]
+    return [list(hand) for hand in hands], round_record["estimate"]
 
 
-def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
+def profile_figures(played: list[tuple[Record[EstimationRound], int]]) -> list[tuple[str, str]]:
     """For a player's finished games (record, seat): how often they made their estimate, as Caller
     and after a Dash Call."""
     made = rounds = calls_made = calls = dash_made = dashes = 0
@@ -143,6 +144,8 @@ def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
             if not round_record.get("made"):
                 continue
             hit = round_record["made"][seat]
+            if hit is None:  # a round not scored yet: a finished game has none
+                continue
             rounds += 1
             made += hit
             if round_record["caller"] == seat:
@@ -158,5 +161,5 @@ def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
     ]
 
 
-def replay_steps(record: Record) -> list[JSON]:
+def replay_steps(record: Record[EstimationRound]) -> list[JSON]:
     return trick_steps(record, replay_deal)

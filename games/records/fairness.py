@@ -220,7 +220,7 @@ def _is_hex64(value: object) -> bool:
 
 
 def check_record(
-    record: object, *, engines: Mapping[str, Engine[Any, Any]], noted_commitment: str | None = None
+    record: object, *, engines: Mapping[str, Engine[Any, Any, Any]], noted_commitment: str | None = None
 ) -> list[Check]:
     """Every check of one record, in order.
 
@@ -368,7 +368,7 @@ def _same(first: object, second: object) -> bool:
 
 
 def _check_deals(
-    record: dict[str, Any], fair: dict[str, Any], seed: int, engines: Mapping[str, Engine[Any, Any]]
+    record: dict[str, Any], fair: dict[str, Any], seed: int, engines: Mapping[str, Engine[Any, Any, Any]]
 ) -> list[Check]:
     """Replay the actions from the derived seed; each round's dealt cards must be the record's.
 

@@ -4,18 +4,38 @@ game's)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from games.engines.cards import sort_hand
-from games.engines.contract import JSON, ActionT, Engine, Record, StateT
+from games.engines.contract import JSON, ActionT, Engine, Record, RoundT, StateT, TrickRecord
 from games.records.sheet import complete
 
-Deal = Callable[[JSON, int], tuple[list[list[str]], list[Any]]]
+if TYPE_CHECKING:  # only mypy reads the annotations: the record checker needs no more than the standard library
+    from typing_extensions import ReadOnly
+
+
+class TrickRound(TypedDict):
+    """What ``trick_steps`` reads of a trick game's round (``SitaratasRound``, ``EstimationRound``).
+    Read-only, so a round whose points are narrower (Sitaratas': never None) is one too."""
+
+    trump: ReadOnly[str | None]
+    tricks: ReadOnly[list[TrickRecord]]
+    points: ReadOnly[Sequence[int | None]]
+
+
+TrickRoundT = TypeVar("TrickRoundT", bound=TrickRound)
+
+# A round's hands as dealt and what each seat declared (its bid, its estimate).
+Deal = Callable[[TrickRoundT, int], tuple[list[list[str]], list[int | None]]]
 
 
 def rebuild(
-    engine: Engine[StateT, ActionT], players: Any, options: JSON, seed: int, actions: Iterable[tuple[int, ActionT]]
+    engine: Engine[StateT, ActionT, RoundT],
+    players: Any,
+    options: JSON,
+    seed: int,
+    actions: Iterable[tuple[int, ActionT]],
 ) -> StateT:
     """The state after ``actions`` (seat, action), in order, from the game's deal."""
     state = engine.new_game(players, options, seed)
@@ -24,7 +44,7 @@ def rebuild(
     return state
 
 
-def trick_steps(record: Record, deal: Deal) -> list[JSON]:
+def trick_steps(record: Record[TrickRoundT], deal: Deal[TrickRoundT]) -> list[JSON]:
     """Per round a deal, then one step per trick, each hand as held when the trick began.
 
     ``deal(round_record, seats)`` gives the round's hands and what each seat declared."""
@@ -47,15 +67,17 @@ def trick_steps(record: Record, deal: Deal) -> list[JSON]:
             }
         )
         tricks = round_record["tricks"]
-        scored = complete(round_record.get("points"))
+        points = round_record.get("points")
+        scored = points if complete(points) else None  # the round's points, once it is scored
         for number, trick in enumerate(tricks, start=1):
             held = [sort_hand(h, trump) for h in hands]
             for play in trick["plays"]:
                 hands[play["seat"]].remove(play["card"])
-            if trick.get("winner") is not None:
-                won[trick["winner"]] += 1
+            winner = trick.get("winner")
+            if winner is not None:
+                won[winner] += 1
             played = {play["seat"]: play["card"] for play in trick["plays"]}
-            last = number == len(tricks) and scored
+            last = number == len(tricks) and scored is not None
             steps.append(
                 {
                     **common,
@@ -66,9 +88,9 @@ def trick_steps(record: Record, deal: Deal) -> list[JSON]:
                     "trick_number": number,
                     "trick_count": len(tricks),
                     "won": list(won),
-                    "points": round_record["points"] if last else None,
+                    "points": scored if last else None,
                 }
             )
-        if scored:
-            totals = [t + p for t, p in zip(totals, round_record["points"])]
+        if scored is not None:
+            totals = [t + p for t, p in zip(totals, scored)]
     return steps

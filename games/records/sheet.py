@@ -10,16 +10,18 @@ over.
 
 from __future__ import annotations
 
-from games.engines.contract import JSON, Record
+from typing import TypeGuard
+
+from games.engines.contract import JSON, Record, RoundT
 from games.records import GameRecords
 
 
-def complete(points: object) -> bool:
+def complete(points: object) -> TypeGuard[list[int]]:
     """Whether a round's points (or penalties) are all known: the round is over."""
     return isinstance(points, list) and bool(points) and all(isinstance(p, int) for p in points)
 
 
-def score_sheet(rules: GameRecords, game: str, entries: list[JSON], seats: int) -> JSON:
+def score_sheet(rules: GameRecords[RoundT], game: str, entries: list[JSON], seats: int) -> JSON:
     """``{"game", "rows", "totals", "running"}``: one row per completed round, each cell with the
     seat's running ``total``; ``running`` the totals after each round (for the chart)."""
     totals = [0] * seats
@@ -38,7 +40,7 @@ def score_sheet(rules: GameRecords, game: str, entries: list[JSON], seats: int) 
     return {"game": game, "rows": rows, "totals": totals, "running": running}
 
 
-def record_sheet(rules: GameRecords, record: Record) -> JSON:
+def record_sheet(rules: GameRecords[RoundT], record: Record[RoundT]) -> JSON:
     """The score sheet of a record (history): its rounds made entries by the game's own module."""
     entries = [rules.sheet_entry(round_record) for round_record in record["rounds"]]
     return score_sheet(rules, record["game"], entries, len(record["totals"]))

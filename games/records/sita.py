@@ -4,14 +4,14 @@ record has the turns), replay steps and the profile's figures."""
 from __future__ import annotations
 
 from games.engines.contract import JSON, Record
-from games.engines.sita import penalty
+from games.engines.sita import SitaRound, TurnRecord, penalty
 from games.records import gettext_noop
 from games.records.sheet import complete
 
 POINTS = "penalties"
 
 
-def turn_penalties(turn: JSON, seats: int) -> list[int]:
+def turn_penalties(turn: TurnRecord, seats: int) -> list[int]:
     """The penalty points each seat took in one turn."""
     taken = [0] * seats
     for placement in turn["placements"]:
@@ -19,7 +19,7 @@ def turn_penalties(turn: JSON, seats: int) -> list[int]:
     return taken
 
 
-def sheet_entry(round_record: JSON) -> JSON:
+def sheet_entry(round_record: SitaRound) -> JSON:
     """A record round (one match) as a score-sheet entry, with its turns' penalties."""
     seats = len(round_record["hands"])
     return {
@@ -39,7 +39,7 @@ def sheet_row(entry: JSON, seats: int) -> JSON:
     }
 
 
-def replay_steps(record: Record) -> list[JSON]:
+def replay_steps(record: Record[SitaRound]) -> list[JSON]:
     """Per match a deal, then one step per turn: the rows before and after it and what each took."""
     steps: list[JSON] = []
     seats = len(record["totals"])
@@ -85,7 +85,7 @@ def replay_steps(record: Record) -> list[JSON]:
     return steps
 
 
-def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
+def profile_figures(played: list[tuple[Record[SitaRound], int]]) -> list[tuple[str, str]]:
     """For a player's finished games (record, seat): the average penalty per match."""
     penalties = [r["penalties"][seat] for record, seat in played for r in record["rounds"] if r.get("penalties")]
     average = f"{sum(penalties) / len(penalties):.1f}" if penalties else "—"

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 from games.engines.contract import JSON, Record
+from games.engines.sitaratas import SitaratasRound
 from games.records import gettext_noop, rate
 from games.records.replay import trick_steps
 
 POINTS = "points"
 
 
-def sheet_entry(round_record: JSON) -> JSON:
+def sheet_entry(round_record: SitaratasRound) -> JSON:
     """A record round as the engine view's score-sheet entry: the bids per seat, not in bid order."""
     bids = {entry["seat"]: entry["bid"] for entry in round_record["bids"]}
-    keys = ("number", "cards", "dealer", "trump", "indicator", "tricks_won", "points")
     return {
-        **{key: round_record[key] for key in keys},
+        "number": round_record["number"],
+        "cards": round_record["cards"],
+        "dealer": round_record["dealer"],
+        "trump": round_record["trump"],
+        "indicator": round_record["indicator"],
+        "tricks_won": round_record["tricks_won"],
+        "points": round_record["points"],
         "bids": [bids.get(seat) for seat in range(len(round_record["tricks_won"]))],
     }
 
@@ -39,13 +45,13 @@ def sheet_row(entry: JSON, seats: int) -> JSON:
     }
 
 
-def replay_deal(round_record: JSON, seats: int) -> tuple[list[list[str]], list[int | None]]:
+def replay_deal(round_record: SitaratasRound, seats: int) -> tuple[list[list[str]], list[int | None]]:
     """The hands dealt and each seat's bid."""
     bids = {entry["seat"]: entry["bid"] for entry in round_record["bids"]}
     return [list(hand) for hand in round_record["hands"]], [bids.get(seat) for seat in range(seats)]
 
 
-def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
+def profile_figures(played: list[tuple[Record[SitaratasRound], int]]) -> list[tuple[str, str]]:
     """For a player's finished games (record, seat): exact bids, and how often they were the Sitaratas."""
     exact = rounds = sitaratas = 0
     for record, seat in played:
@@ -58,5 +64,5 @@ def profile_figures(played: list[tuple[Record, int]]) -> list[tuple[str, str]]:
     return [(gettext_noop("Exact bids"), rate(exact, rounds)), (gettext_noop("Times Sitaratas"), str(sitaratas))]
 
 
-def replay_steps(record: Record) -> list[JSON]:
+def replay_steps(record: Record[SitaratasRound]) -> list[JSON]:
     return trick_steps(record, replay_deal)
