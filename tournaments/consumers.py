@@ -1,8 +1,8 @@
 """The tournament page's socket: live standings and rounds (RULING P78).
 
 Thin (docs/style.md §9): it joins ``tournament.<id>`` and, on each small ``tournament.changed``
-event, renders the standings fragment in the viewer's language and pushes it; htmx swaps it in
-by its id. Nothing here is private: the same fragment is on the page for anyone.
+event, renders the standings, rounds and the hero's facts in the viewer's language and pushes
+them; htmx swaps each in by its id. Nothing here is private: the same fragment is on the page for anyone.
 """
 
 from __future__ import annotations
@@ -39,14 +39,20 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=await database_sync_to_async(self._render)())
 
     def _render(self) -> str:
+        """The standings and rounds, the hero's facts (players, pot, state), and once sign-up has
+        closed its actions too (no form then); while open, the viewer's own sign-up changes only by
+        their own page load."""
         tournament = Tournament.objects.get(pk=self.tournament_id)
+        rows = selectors.standings(tournament)
+        context = {
+            "tournament": tournament,
+            "rows": rows,
+            "rounds": selectors.rounds(tournament),
+            "user": self.scope.get("user"),
+            "open": selectors.signup_open(tournament),
+        }
+        parts = ["tournaments/_live.html", "tournaments/_facts.html"]
+        if not context["open"]:
+            parts.append("tournaments/_actions.html")
         with translation.override(scope_language(self.scope)):
-            return render_to_string(
-                "tournaments/_live.html",
-                {
-                    "tournament": tournament,
-                    "rows": selectors.standings(tournament),
-                    "rounds": selectors.rounds(tournament),
-                    "user": self.scope.get("user"),
-                },
-            )
+            return "".join(render_to_string(part, context) for part in parts)

@@ -58,6 +58,11 @@ def standings(tournament: Tournament) -> list[Row]:
     return rows
 
 
+def signup_open(tournament: Tournament, *, now: datetime | None = None) -> bool:
+    """Whether players may still sign up or withdraw (RULING P82: until the start time)."""
+    return tournament.state == Tournament.State.SIGNUP and (now or timezone.now()) < tournament.starts_at
+
+
 def rounds(tournament: Tournament) -> list[Round]:
     return list(
         tournament.round_set.prefetch_related("tables__table", "tables__sittings__entry__user").order_by("-number")

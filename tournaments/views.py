@@ -40,7 +40,7 @@ def tournament_page(request: HtmxRequest, tournament_id: int) -> HttpResponse:
         "rows": selectors.standings(tournament),
         "rounds": selectors.rounds(tournament),
         "starts_local": selectors.local_time(tournament.starts_at, request.user),
-        "open": tournament.state == Tournament.State.SIGNUP and timezone.now() < tournament.starts_at,
+        "open": selectors.signup_open(tournament),
     }
     template = "tournaments/page.html#standings" if request.htmx and request.GET.get("part") == "standings" else None
     return render(request, template or "tournaments/page.html", context)

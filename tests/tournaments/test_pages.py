@@ -85,3 +85,18 @@ async def test_the_standings_are_pushed_when_someone_signs_up() -> None:
     pushed = await socket.receive_from(timeout=5)
     assert "withdrawn" in pushed
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_start_pushes_the_new_state_and_closes_the_sign_up() -> None:
+    tournament = await sync_to_async(create)(await sync_to_async(staff)())
+    await sync_to_async(sign_up)(tournament, await sync_to_async(players)(4, "starter"))
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tournaments/{tournament.pk}/")
+    connected, _ = await socket.connect()
+    assert connected
+    await sync_to_async(services.tournament_start)(tournament_id=tournament.pk, now=tournament.starts_at)
+    pushed = await socket.receive_from(timeout=5)
+    # The hero follows: the state is "running", the players counted, and no sign-up form is left.
+    assert 'id="t-facts"' in pushed and "Running" in pushed and "4 / 40" in pushed
+    assert 'id="t-actions"' in pushed and "<form" not in pushed
+    await socket.disconnect()
