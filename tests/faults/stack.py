@@ -170,8 +170,6 @@ class Stack:
                 "--pool",
                 "solo",
                 "--beat",
-                "--schedule",
-                str(self.directory / "celerybeat-schedule"),
                 "--without-mingle",
                 "--without-gossip",
                 "--loglevel",
