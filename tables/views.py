@@ -48,7 +48,7 @@ def lobby(request: HtmxRequest) -> HttpResponse:
 
 
 def _invitation(request: HttpRequest) -> dict:
-    """The viewer's own part of the lobby, on the full page only (the polled list is everyone's):
+    """The viewer's own part of the lobby (RULING P85), on the full page only (the polled list is everyone's):
     a card per game with "Play now" (RULING P71), "For you": their invitations to tables (RULING P66)
     and rematch offers (RULING P70), then the slots of the apps above (friends, tournaments)."""
     user = request.user if request.user.is_authenticated else None
