@@ -16,8 +16,9 @@ import redis
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 
 from accounts.models import User
 from accounts.selectors import users_named_publicly
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest
 
 OFFLINE, ONLINE, LOBBY, PLAYING = "offline", "online", "lobby", "playing"
+LOBBY_FRIENDS = 8  # the friends the lobby shows at most; "All friends" leads to the rest
 _client: redis.Redis | None = None
 
 
@@ -102,3 +104,15 @@ def friends(request: AuthenticatedRequest) -> HttpResponse:
         "nav": "friends",
     }
     return render(request, "pages/friends.html", context)
+
+
+def lobby_friends(request: HttpRequest) -> str:
+    """The lobby's slot (tables.lobby_slots): the viewer's friends who are not offline, where each one
+    is, as the friends page says it; nothing for a visitor or when none is online."""
+    if not request.user.is_authenticated:
+        return ""
+    present = [where for where in whereabouts(request.user) if where.state != OFFLINE]
+    if not present:
+        return ""
+    # No request: the page's context processors (the bell's count, …) have already run for the lobby.
+    return render_to_string("pages/_lobby_friends.html", {"friends": present[:LOBBY_FRIENDS]})

@@ -48,8 +48,9 @@ def lobby(request: HtmxRequest) -> HttpResponse:
 
 
 def _invitation(request: HttpRequest) -> dict:
-    """The viewer's own part of the lobby, on the full page only (the polled list is everyone's):
-    a card per game with "Play now" (RULING P71), their rematch offers (RULING P70), the slots."""
+    """The viewer's own part of the lobby (RULING P86), on the full page only (the polled list is everyone's):
+    a card per game with "Play now" (RULING P71), "For you": their invitations to tables (RULING P66)
+    and rematch offers (RULING P70), then the slots of the apps above (friends, tournaments)."""
     user = request.user if request.user.is_authenticated else None
     cards = selectors.lobby_cards(user=user)
     for card in cards:
@@ -58,6 +59,7 @@ def _invitation(request: HttpRequest) -> dict:
         "cards": cards,
         "waits": quickplay.WAITS,
         "offers": selectors.rematch_offers(user=user) if user else [],
+        "invitations": selectors.invitations_for(user=user) if user else [],
         "slots": lobby_slots.rendered(request),
     }
 

@@ -31,6 +31,12 @@ def listing() -> dict[str, QuerySet[Tournament]]:
     }
 
 
+def next_open(*, now: datetime | None = None, limit: int = 3) -> list[Tournament]:
+    """The next tournaments still open for sign-up (as their page says: before the start), soonest first."""
+    now = now or timezone.now()
+    return list(Tournament.objects.filter(state=State.SIGNUP, starts_at__gt=now).order_by("starts_at", "pk")[:limit])
+
+
 @dataclass(frozen=True)
 class Row:
     rank: int | None

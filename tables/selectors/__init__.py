@@ -13,9 +13,10 @@ from games import catalog
 from games.catalog import get_engine
 from games.models import Match
 from games.records import fairness as protocol
+from notifications import gates
 from payouts import selectors as payout_selectors
 from tables import matchstore
-from tables.models import DealCommitment, DismissalVote, Rematch, RematchAnswer, Table
+from tables.models import DealCommitment, DismissalVote, Rematch, RematchAnswer, Table, TableInvite
 
 OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
 ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)  # the deal's secret is shown
@@ -87,6 +88,28 @@ def rematch_offers(*, user: User) -> list[RematchAnswer]:
         .select_related("rematch__table", "rematch__table__host")
         .order_by("-rematch__created_at")
     )
+
+
+LOBBY_INVITES = 6  # the invitations the lobby's "For you" lists at most
+
+
+def invitations_for(*, user: User) -> list[TableInvite]:
+    """The invitations to a table still waiting for this player (RULING P66), newest first: sent by
+    a player (not the player's own use of a link), to a table that still waits for players and where
+    they have no seat yet. A rematch's invitation is its offer (``rematch_offers``), not listed twice.
+    One whose inviter or host the notification gates refuse (a block either way, a personal mute:
+    RULING P67) is not shown, as its notification was not."""
+    rows = list(
+        TableInvite.objects.filter(user=user, invited_by__isnull=False, table__status=Table.Status.LOBBY)
+        .exclude(table__seats__user=user)
+        .exclude(table__rematch_of__isnull=False)
+        .select_related("table")
+        .prefetch_related(Prefetch("table__host", queryset=users_named_publicly()))
+        .order_by("-created_at", "-pk")[:LOBBY_INVITES]
+    )
+    actors = {actor for invite in rows for actor in (invite.invited_by_id, invite.table.host_id)}
+    refused = {actor for actor in actors if gates.refused(recipient_id=user.pk, actor_id=actor)}
+    return [invite for invite in rows if invite.invited_by_id not in refused and invite.table.host_id not in refused]
 
 
 def costs_pass(game: str) -> bool:

@@ -54,7 +54,8 @@ def test_a_rematch_waiting_for_your_answer_is_offered(client, host, player) -> N
 def test_an_empty_slot_leaves_no_trace_and_a_filled_one_shows(client, host, monkeypatch) -> None:
     client.force_login(host)
     assert "lobby-side" not in client.get(reverse("lobby")).content.decode()
-    monkeypatch.setattr(lobby_slots, "SLOTS", [lambda request: "", lambda request: '<section id="next-cup"></section>'])
+    slots = [(1, lambda request: ""), (2, lambda request: '<section id="next-cup"></section>')]
+    monkeypatch.setattr(lobby_slots, "SLOTS", slots)
     page = client.get(reverse("lobby")).content.decode()
     assert page.count('id="next-cup"') == 1 and "lobby-side" in page
 
