@@ -272,7 +272,7 @@ def run_site(daphnes: int = 1, workers: int = 1, proxy: bool = False) -> int:
                     "2",
                     "-n",
                     f"worker{index}@%h",
-                    *(["--beat"] if index == 0 else []),
+                    *(["--beat", "--schedule", str(LOCAL / "celerybeat-schedule")] if index == 0 else []),
                     python=str(VENV_PYTHON),
                 )
             )

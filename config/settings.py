@@ -168,15 +168,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "sitaratas")
-# Beat may run on every host, one at a time (celery-redbeat): the schedule and a lock live in Redis,
-# the beat holding the lock sends the periodic tasks, the others wait and one takes over within the
-# lock's 30 s of its host going away. With one beat keeping its schedule in a file, losing its host
-# stopped every sweep, and the games waiting on a task that host's worker had taken stood still.
-CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
-CELERY_REDBEAT_REDIS_URL = REDIS_URL
-CELERY_REDBEAT_KEY_PREFIX = f"{CELERY_TASK_DEFAULT_QUEUE}:redbeat"
-CELERY_REDBEAT_LOCK_TIMEOUT = 30
-CELERY_BEAT_MAX_LOOP_INTERVAL = 5  # the lock is renewed at least this often
+CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / ".local" / "celerybeat-schedule")
 # The workers log through LOGGING below (one JSON line per task), not Celery's own set-up.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

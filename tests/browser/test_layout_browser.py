@@ -21,7 +21,6 @@ from tests.conftest import make_user
 from tests.games.history_helpers import play_out
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
-from tests.tournaments.helpers import create, players, sign_up, staff, start
 
 pytestmark = pytest.mark.browser
 
@@ -112,22 +111,12 @@ def _sita_at_take_row(viewer: User) -> int:
     raise AssertionError("no deal left the viewer a card lower than every row")
 
 
-def _tournament_running(viewer: User) -> str:
-    """A tournament the viewer plays in, started, its first round seated: its page's path."""
-    tournament = create(staff(), name=f"Layout cup {viewer.username}", entry_fee=0)
-    sign_up(tournament, [viewer, *players(4, f"{viewer.username}t")])
-    start(tournament)
-    return f"/tournaments/{tournament.pk}/"
-
-
 def _prepared(language: str) -> list[tuple[str, str, str | None]]:
     """(name, path, game in play or None) for every page, for a viewer who reads ``language``."""
     viewer = make_user(f"lay{language}")
     User.objects.filter(pk=viewer.pk).update(language=language)
     pages = [("lobby", "/", None), ("history", "/history/", None), ("ratings", "/ratings/", None)]
     pages += [("profile", f"/players/{viewer.username}/", None), ("wallet", "/wallet/", None)]
-    pages += [("friends", "/friends/", None), ("notifications", "/notifications/", None)]
-    pages += [("tournaments", "/tournaments/", None), ("tournament", _tournament_running(viewer), None)]
     for game in ("sitaratas", "estimation", "sita"):
         seats = catalog.get(game).max_players
         waiting = open_table(viewer, game, seat_count=seats, options=SHORT[game])

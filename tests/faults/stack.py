@@ -170,6 +170,8 @@ class Stack:
                 "--pool",
                 "solo",
                 "--beat",
+                "--schedule",
+                str(self.directory / "celerybeat-schedule"),
                 "--without-mingle",
                 "--without-gossip",
                 "--loglevel",
