@@ -41,6 +41,16 @@ async def chat_received(
     return frames
 
 
+async def errors_received(communicator: WebsocketCommunicator, count: int = 1, wait: float = 5.0) -> list[str]:
+    """The refusals that arrive until ``count`` have come and a quiet spell follows (up to ``wait``
+    seconds): a frame left from an earlier command (a chat state) does not stand in for them."""
+    deadline = time.monotonic() + wait
+    found = errors(chat_frames(await drain(communicator, quiet=0.3)))
+    while len(found) < count and time.monotonic() < deadline:
+        found += errors(chat_frames(await drain(communicator, quiet=0.3)))
+    return found
+
+
 async def no_chat(communicator: WebsocketCommunicator, quiet: float = 0.3) -> list[dict]:
     """The chat frames that arrive until a quiet spell: for checking that none does."""
     return chat_frames(await drain(communicator, quiet=quiet))

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from chat import rules, services
 from chat.models import ChatMessage, ChatReport
-from tests.chat.helpers import chat_received, errors, no_chat, open_sockets, say, sita_table, texts
+from tests.chat.helpers import chat_received, errors, errors_received, no_chat, open_sockets, say, sita_table, texts
 from tests.conftest import make_user
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
@@ -75,14 +75,14 @@ async def test_a_spectator_is_refused_in_the_players_chat_and_nothing_is_written
     table = await sita_table(host, player, start=True)
     host_socket, watcher = await open_sockets(table.pk, host, outsider)
     await say(watcher, "play the 55!", channel="players")
-    frames = await chat_received(watcher)
+    frames = await chat_received(watcher, count=2)  # the refusal, then the panel's state
     assert errors(frames) == ["Spectators write only in the spectators' chat."]
     assert frames[-1]["type"] == "state" and frames[-1]["write"] == "spectators"  # the panel is put right
     assert await no_chat(host_socket) == []
     assert await count_messages() == 0
     # Nor may a player write in the spectators' chat.
     await say(host_socket, "hello watchers", channel="spectators")
-    assert errors(await chat_received(host_socket)) == ["Players write only in the players' chat."]
+    assert await errors_received(host_socket) == ["Players write only in the players' chat."]
     assert await count_messages() == 0
     await close(host_socket, watcher)
 
@@ -92,9 +92,9 @@ async def test_messages_are_trimmed_and_at_most_300_characters(host, player) -> 
     host_socket, player_socket = await open_sockets(table.pk, host, player)
 
     await say(host_socket, "x" * 301)
-    assert errors(await chat_received(host_socket)) == ["A message can be at most 300 characters; yours has 301."]
+    assert await errors_received(host_socket) == ["A message can be at most 300 characters; yours has 301."]
     await say(host_socket, "   \n\t ")
-    assert errors(await chat_received(host_socket)) == ["Type a message first."]
+    assert await errors_received(host_socket) == ["Type a message first."]
     assert await no_chat(player_socket) == []
     assert await count_messages() == 0
 
@@ -198,7 +198,7 @@ async def test_a_personal_mute_hides_one_author_from_one_viewer_only(host, playe
     state = (await chat_received(player_socket))[0]
     assert [m["text"] for m in state["messages"]] == ["spam spam"]
     await player_socket.send_json_to({"command": "chat_mute", "user": player.pk})
-    assert errors(await chat_received(player_socket)) == ["You cannot mute yourself."]
+    assert await errors_received(player_socket) == ["You cannot mute yourself."]
     await close(host_socket, player_socket, watcher)
 
 
@@ -210,7 +210,7 @@ async def test_the_host_turns_the_spectators_chat_off(host, player, outsider) ->
         await no_chat(socket)
 
     await player_socket.send_json_to({"command": "chat_spectators", "on": False})
-    assert errors(await chat_received(player_socket)) == ["Only the host can turn spectators' chat on or off."]
+    assert await errors_received(player_socket) == ["Only the host can turn spectators' chat on or off."]
 
     await host_socket.send_json_to({"command": "chat_spectators", "on": False})
     for socket in (host_socket, player_socket, watcher):
@@ -220,7 +220,7 @@ async def test_the_host_turns_the_spectators_chat_off(host, player, outsider) ->
     assert state["notice"] == "The host has turned spectators' chat off at this table." and not state["can_write"]
 
     await say(watcher, "after", channel="spectators")
-    assert errors(await chat_received(watcher)) == ["The host has turned spectators' chat off at this table."]
+    assert await errors_received(watcher) == ["The host has turned spectators' chat off at this table."]
     assert await count_messages() == 1
     await close(host_socket, player_socket, watcher)
 
@@ -241,14 +241,14 @@ async def test_anyone_who_sees_a_message_may_report_it_once(host, player, outsid
         {"type": "notice", "message": "Thank you: a moderator will look at that message."}
     ]
     await watcher.send_json_to(report)
-    assert errors(await chat_received(watcher)) == ["You have already reported this message."]
+    assert await errors_received(watcher) == ["You have already reported this message."]
     await host_socket.send_json_to(report)
-    assert errors(await chat_received(host_socket)) == ["You cannot report your own message."]
+    assert await errors_received(host_socket) == ["You cannot report your own message."]
     await player_socket.send_json_to({"command": "chat_report", "id": message_id, "reason": " "})
-    assert errors(await chat_received(player_socket)) == ["Say why you report this message."]
+    assert await errors_received(player_socket) == ["Say why you report this message."]
     # A player cannot see (so cannot report) the spectators' chat during the game.
     await player_socket.send_json_to({"command": "chat_report", "id": spectator_message, "reason": "x"})
-    assert errors(await chat_received(player_socket)) == ["There is no such message."]
+    assert await errors_received(player_socket) == ["There is no such message."]
     reports = await database_sync_to_async(lambda: list(ChatReport.objects.values_list("message_id", "reporter_id")))()
     assert reports == [(message_id, outsider.pk)]
     await close(host_socket, player_socket, watcher)
@@ -270,10 +270,10 @@ async def test_bad_chat_commands_get_a_clear_message(host, player) -> None:
     table = await sita_table(host, player, start=False)
     [host_socket] = await open_sockets(table.pk, host)
     await host_socket.send_json_to({"command": "chat_report", "id": "abc", "reason": "x"})
-    assert errors(await chat_received(host_socket)) == ["That chat message could not be understood."]
+    assert await errors_received(host_socket) == ["That chat message could not be understood."]
     await host_socket.send_json_to({"command": "chat_send", "channel": "players", "text": ["not", "text"]})
-    assert errors(await chat_received(host_socket)) == ["Type a message first."]
+    assert await errors_received(host_socket) == ["Type a message first."]
     stranger = await database_sync_to_async(make_user)("stan")
     await host_socket.send_json_to({"command": "chat_mute", "user": stranger.pk + 1000})
-    assert errors(await chat_received(host_socket)) == ["There is no such player."]
+    assert await errors_received(host_socket) == ["There is no such player."]
     await close(host_socket)

@@ -110,7 +110,11 @@ async def hold_sockets(port: int, table_id: int, sessions: list[str]) -> None:
         await asyncio.wait_for(socket.recv(), 20)  # the whole view, read from the database
         return socket
 
-    sockets = await asyncio.gather(*(one(session) for session in sessions))
+    # Opened six at a time, all held together: Daphne drops a handshake its application has not
+    # accepted within 5 s, and 24 at once through 3 threads can take that long on a busy machine.
+    sockets = []
+    for start in range(0, len(sessions), 6):
+        sockets += await asyncio.gather(*(one(session) for session in sessions[start : start + 6]))
     try:
         await asyncio.gather(*(socket.send('{"command": "chat_sync"}') for socket in sockets))
         await asyncio.gather(*(asyncio.wait_for(socket.recv(), 20) for socket in sockets))
