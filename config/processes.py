@@ -37,6 +37,11 @@ def celery_worker_command(*options: str, python: str = sys.executable) -> list[s
     return [str(Path(python).parent / "celery"), "-A", "config", "worker", *options]
 
 
+def celery_beat_command(*options: str, python: str = sys.executable) -> list[str]:
+    """The command line of the site's Celery beat on its own, with Celery's own ``options``."""
+    return [str(Path(python).parent / "celery"), "-A", "config", "beat", *options]
+
+
 def start(
     command: list[str],
     *,
