@@ -52,7 +52,13 @@ def shot(page, name: str) -> None:
 
 def assert_in_viewport(page, selector: str, what: str) -> int:
     size = page.viewport_size
-    boxes = [box for box in (el.bounding_box() for el in page.locator(selector).all()) if box]
+    # Measured in one turn of the page's script: a push that replaces the region between finding
+    # the elements and measuring them cannot leave nothing measured.
+    boxes = page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
+            .filter((r) => r.width || r.height).map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}))""",
+        selector,
+    )
     assert boxes, f"no {what} on the page ({selector})"
     for box in boxes:
         assert box["x"] >= -0.5 and box["y"] >= -0.5, f"{what} above or left of the viewport: {box}"

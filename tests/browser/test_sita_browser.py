@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import log_in, open_table, screenshot, sign_up
 
@@ -34,14 +35,18 @@ MY_CHOICE_AWAITED = """t => document.getElementById('sita-status')?.textContent.
 
 
 def click_until(page, locator, done: str, arg: object) -> None:
-    """Click a ws button until ``done`` holds: a push swapping the page mid-click can lose a click."""
+    """Click a ws button until ``done`` holds: a push swapping the page mid-click can lose a click.
+    A click that did land may show late on a busy machine: ``done`` is asked again before each
+    new click, so a taken choice (its buttons disabled) is never clicked for again."""
     for attempt in range(3):
-        locator.click()
-        try:
-            page.wait_for_function(done, arg=arg, timeout=3_000)
+        if page.evaluate(done, arg):
             return
-        except Exception:
-            if attempt == 2:
+        try:
+            locator.click(timeout=5_000)
+            page.wait_for_function(done, arg=arg, timeout=5_000)
+            return
+        except PlaywrightError:
+            if attempt == 2 and not page.evaluate(done, arg):
                 screenshot(page, "sita-stuck")
                 raise
 
