@@ -126,7 +126,9 @@ def test_a_game_across_five_hosts_with_a_web_host_cut_off_and_a_rolling_restart(
         for web in webs:
             web.start()
         say(f"web hosts {', '.join(web.host.address for web in webs)}: Daphne and a worker each")
-        beat = processes.celery_beat_command("--schedule", str(stack.directory / "celerybeat-schedule"))
+        beat = processes.celery_beat_command(
+            "--schedule", str(stack.directory / "celerybeat-schedule"), "--loglevel", "INFO"
+        )
         started.append(processes.start(cache.command(*beat), env=stack.env, log=stack._log("beat"), append=True))
         say(f"beat on the Redis host {cache.address}: a web host cut off stops no sweep")
         front = proxy.LocalProxy(
