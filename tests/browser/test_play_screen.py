@@ -54,10 +54,9 @@ def assert_in_viewport(page, selector: str, what: str) -> int:
     size = page.viewport_size
     # Measured in one turn of the page's script: a push that replaces the region between finding
     # the elements and measuring them cannot leave nothing measured.
-    boxes = page.evaluate(
-        """sel => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
-            .filter((r) => r.width || r.height).map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}))""",
-        selector,
+    boxes = page.locator(selector).evaluate_all(
+        """els => els.map((el) => el.getBoundingClientRect()).filter((r) => r.width || r.height)
+            .map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}))"""
     )
     assert boxes, f"no {what} on the page ({selector})"
     for box in boxes:
