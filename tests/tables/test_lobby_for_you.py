@@ -1,4 +1,4 @@
-"""The lobby's own part for a signed-in player (issue 39): friends online with where they are, the
+"""The lobby's own part for a signed-in player (RULING P86, issue 39): friends online with where they are, the
 invitations waiting for them beside their rematch offers ("For you"), the next tournaments."""
 
 from __future__ import annotations
