@@ -137,7 +137,7 @@ def _meta(head: str) -> str:
     """``#live``'s start tag as ``#live-meta``: its data attributes, and its class as data-live-class."""
     attributes = head[len("<div") : -1]
     attributes = attributes.replace(f' id="{ROOT_ID}"', f' id="{META_ID}"', 1).replace(' hx-swap-oob="true"', "", 1)
-    attributes = re.sub(r'\sclass="', ' data-live-class="', attributes, count=1)
+    attributes = re.sub(r'(\s)class="', r'\1data-live-class="', attributes, count=1)  # the same space before it
     return f"<div{attributes} hidden></div>"
 
 
@@ -169,8 +169,7 @@ def apply(page: str, message: str) -> str:
         where = _scanned(page)[element_id]
         page = page[: where.start] + body[region.start : region.end] + page[where.end :]
     head = meta.group(0)[: -len(" hidden></div>")]
-    head = head.replace(f' id="{META_ID}"', f' id="{ROOT_ID}" hx-swap-oob="true"', 1).replace(
-        ' data-live-class="', ' class="', 1
-    )
+    head = head.replace(f' id="{META_ID}"', f' id="{ROOT_ID}" hx-swap-oob="true"', 1)
+    head = re.sub(r'(\s)data-live-class="', r'\1class="', head, count=1)
     root = _scanned(page)[ROOT_ID]
     return page[: root.start] + head + ">" + page[root.head_end :]

@@ -12,14 +12,19 @@ seat per move, and the whole view's size for comparison.
 
 Then Chromium opens one seat's real table page (static/js/table.js, htmx) and the same kind of
 moves are made for all seats, a move every 0.3 s; the renderer's main-thread time (DevTools'
-``Performance.getMetrics``: TaskDuration, of it layout and style) over the pushes it received
-gives the browser's CPU per push. Run it at two commits, one after the other, to compare.
+``Performance.getMetrics``: TaskDuration, of it layout, style and script) over the pushes it
+received, less what the page spends with no pushes in as long a time (the turn clock's tick),
+gives the browser's CPU per push. To compare with an older commit, copy this file into a
+checkout of it and run it there, one run after the other (it works with the older layout).
+
+    PUSHES_DUMP=/tmp/pushes .venv/bin/python tests/benchmarks/pushes.py   # also keeps seat 0's pushes
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import random
 import re
 import statistics
@@ -34,6 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks import load  # noqa: E402  (the project, from its root)
 
+DUMP = __import__("os").environ.get("PUSHES_DUMP")  # a folder: seat 0's changed-region pushes, one file each
+IDLE_SECONDS = 12
 GAMES = [("estimation", {"length": "micro"}), ("sitaratas", {}), ("sita", {})]
 VERSION = re.compile(r'id="live(?:-meta)?"[^>]*?data-version="(\d+)"')
 
@@ -47,10 +54,15 @@ def make_move(table_id: int, rng: random.Random) -> int | None:
     from django.db import connection
 
     from accounts.models import User
-    from games.catalog import get_engine
     from games.models import Match
     from tables import matchstore
-    from tables.services import play
+
+    try:
+        from games.catalog import get_engine
+        from tables.services.play import match_act
+    except ImportError:  # the layout before tables/services/ was a package: to compare with a start commit
+        from games.engines import get_engine  # type: ignore[attr-defined,no-redef]
+        from tables.services import match_act  # type: ignore[attr-defined,no-redef]
 
     try:
         match = Match.objects.filter(table_id=table_id).order_by("-pk").first()
@@ -61,7 +73,7 @@ def make_move(table_id: int, rng: random.Random) -> int | None:
         seat = engine.to_act(state)[0]
         user = User.objects.get(pk=match.match_players.get(seat=seat).user_id)
         action = rng.choice(engine.legal_actions(state, seat))
-        return play.match_act(match_id=match.pk, user=user, action=action, version=match.version).version
+        return match_act(match_id=match.pk, user=user, action=action, version=match.version).version
     finally:
         connection.close()
 
@@ -75,6 +87,7 @@ async def measure_bytes(base: str, players: list[tuple[int, str]], game: str, op
     sessions = [session for _, session in players[:5]]  # four seats and a spectator
     received: list[list[tuple[int, int]]] = [[] for _ in sessions]  # (version, bytes) per socket
     whole: list[int] = []
+    by_region: collections.Counter[str] = collections.Counter()  # bytes of changed-region pushes, by region id
     sockets = []
     for session in sessions:
         ws = await websockets.connect(
@@ -91,6 +104,11 @@ async def measure_bytes(base: str, players: list[tuple[int, str]], game: str, op
                 received[index].append((int(found.group(1)), len(text.encode())))
                 if 'id="live"' in text[:200]:
                     whole.append(len(text.encode()))
+                else:
+                    for region, size in regions_of(text):
+                        by_region[region] += size
+                    if DUMP and index == 0:
+                        (Path(DUMP) / f"{game}-{found.group(1)}.html").write_text(text)
 
     readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
     await asyncio.sleep(1.0)
@@ -117,7 +135,21 @@ async def measure_bytes(base: str, players: list[tuple[int, str]], game: str, op
         "median": statistics.median(per_move),
         "mean": statistics.fmean(per_move),
         "whole_median": statistics.median(whole),
+        "regions": by_region.most_common(8),
     }
+
+
+def regions_of(message: str) -> list[tuple[str, int]]:
+    """The outermost id'd elements of a changed-regions push and their sizes in bytes."""
+    from tables.live import regions
+
+    found = regions.scan(message) or {}
+    outer = [
+        (element_id, region)
+        for element_id, region in found.items()
+        if not any(other.start < region.start and region.end <= other.end for other in found.values())
+    ]
+    return [(element_id, len(message[region.start : region.end].encode())) for element_id, region in outer]
 
 
 def measure_browser(base: str, players: list[tuple[int, str]], game: str, options: dict, moves: int) -> dict:
@@ -146,7 +178,12 @@ def measure_browser(base: str, players: list[tuple[int, str]], game: str, option
         def metrics() -> dict:
             return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
-        before, pushed = metrics(), len(frames)
+        # The page's own work between pushes (the turn clock's tick, timers): measured with no
+        # moves for as long as the pushes will take, and taken off, so what is left is the pushes'.
+        idle_before, idle_started = metrics(), time.monotonic()
+        page.wait_for_timeout(IDLE_SECONDS * 1000)
+        idle_after, idle_seconds = metrics(), time.monotonic() - idle_started
+        before, pushed, started = metrics(), len(frames), time.monotonic()
         rng = random.Random(6)
         made = 0
         for _ in range(moves):
@@ -158,13 +195,13 @@ def measure_browser(base: str, players: list[tuple[int, str]], game: str, option
                 "v => +document.getElementById('live').dataset.version >= v", arg=version, timeout=10_000
             )
             page.wait_for_timeout(300)
-        after, pushes = metrics(), len(frames) - pushed
+        after, pushes, seconds = metrics(), len(frames) - pushed, time.monotonic() - started
         browser.close()
-    per = {
-        name: 1000 * (after[name] - before[name]) / max(pushes, 1)
-        for name in ("TaskDuration", "LayoutDuration", "RecalcStyleDuration", "ScriptDuration")
-    }
-    return {"game": game, "moves": made, "pushes": pushes, **per}
+    names = ("TaskDuration", "LayoutDuration", "RecalcStyleDuration", "ScriptDuration")
+    idle = {name: (idle_after[name] - idle_before[name]) / idle_seconds * seconds for name in names}
+    per = {name: 1000 * (after[name] - before[name] - idle[name]) / max(pushes, 1) for name in names}
+    raw = 1000 * (after["TaskDuration"] - before["TaskDuration"]) / max(pushes, 1)
+    return {"game": game, "moves": made, "pushes": pushes, "raw": raw, **per}
 
 
 def machine() -> str:
@@ -184,6 +221,7 @@ def main() -> int:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)  # the page with DEBUG off: hashed files
         site = load.Site(env, 1, Path(logs))
         site.start()
         try:
@@ -197,14 +235,20 @@ def main() -> int:
                     f"  {result['mean']:6,.0f}  {result['whole_median']:10,.0f}"
                 )
                 log(lines[-1])
-            lines.append("game          moves  pushes  Chromium ms per push: task  layout  style  script")
+                per_push = [f"{region} {size // max(result['pushes'], 1):,}" for region, size in result["regions"]]
+                regions_line = ", ".join(per_push)
+                lines.append(f"    bytes per push by region: {regions_line}")
+            lines.append(
+                "game          moves  pushes  Chromium ms per push, idle taken off: task  layout  style  script"
+                "   task with idle"
+            )
             for index, (game, options) in enumerate(GAMES):
                 players = load.make_players(4, f"browser{index}x")
                 result = measure_browser(base, players, game, options, args.browser_moves)
                 lines.append(
-                    f"{game:12}  {result['moves']:5}  {result['pushes']:6}  {result['TaskDuration']:26.1f}"
+                    f"{game:12}  {result['moves']:5}  {result['pushes']:6}  {result['TaskDuration']:40.1f}"
                     f"  {result['LayoutDuration']:6.1f}  {result['RecalcStyleDuration']:5.1f}"
-                    f"  {result['ScriptDuration']:6.1f}"
+                    f"  {result['ScriptDuration']:6.1f}  {result['raw']:16.1f}"
                 )
                 log(lines[-1])
         finally:
