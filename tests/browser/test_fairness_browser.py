@@ -1,6 +1,8 @@
 """Fair deals in the browser (RULINGS P30-P34): the commitment in the lobby, a typed value sent with
-"I'm ready", the host's drawn one with "Start", a SITA game played to the end by clicking, and the
-"Verify this deal" panel recomputing the commitment and the seed with Web Crypto."""
+"I'm ready", the host's drawn one with "Start", a SITA game played on through the services to its
+last turn, whose cards the players click, and the "Verify this deal" panel recomputing the
+commitment and the seed with Web Crypto. Every move is made through the services, as the pages
+make them (each a MatchEvent): the site's engine replays them all to verify the deal."""
 
 from __future__ import annotations
 
@@ -9,12 +11,24 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.conftest import open_table, screenshot, sign_up
+from games.engines import sita
+from games.models import Match
+from tests.browser.conftest import in_thread, open_table, screenshot, sign_up
+from tests.games.history_helpers import played_on
 
 pytestmark = pytest.mark.browser
 
 TYPED = "c0ffee00c0ffee00c0ffee00c0ffee00"
 ACTION = "#game #take-row button:not([disabled]), #game #hand button.card-btn:not([disabled])"
+LAST_TURN = f"Turn {sita.HAND_SIZE} of {sita.HAND_SIZE}"
+
+
+def at_the_last_turn(host: str) -> None:
+    """The game played on through the services until the players are to choose their last card."""
+    played_on(
+        Match.objects.get(table__host__username=host),
+        until=lambda engine, state: state.turn == sita.HAND_SIZE and state.pending is None,
+    )
 
 
 def play_until_over(pages: list) -> None:
@@ -65,6 +79,11 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     assert host.get_attribute("#fair-deal", "data-commitment") == commitment  # it never changed
     assert "revealed when the game is over" in host.inner_text("#fair-deal")
 
+    in_thread(lambda: at_the_last_turn("fairhost"))
+    for page in (host, guest):  # pushed while the moves were made
+        page.wait_for_selector(f"#sita-status:has-text('{LAST_TURN}')")
+        page.wait_for_selector("#hand button.card-btn:not([disabled])")
+        assert page.locator("#hand button.card-btn").count() == 1
     play_until_over([host, guest])
     host.wait_for_selector("#fair-deal .fair-secret")
     host.click("#fair-deal a:has-text('Verify this deal')")

@@ -1,8 +1,12 @@
-"""Two players at a staked Estimation table with two bots play to the end and see the payout (RULING P5)."""
+"""Two players at a staked Estimation table with two bots play to the end and see the payout (RULING P5).
+
+The lobby is the pages': sign-ups, the stake, the guest's seat and "ready", the pot, the bots and
+the start. The game is then played on through the services to its last trick (whole games are
+clicked through in tests/browser/test_estimation_browser.py), and each player clicks their last
+card: the move that ends the game, and settles the pot, comes from a page.
+"""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -10,26 +14,48 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from accounts.models import User
 from games.models import Match
 from payouts.split import split_pot
-from tests.browser.conftest import log_in, open_table, screenshot, sign_up
+from tests.browser.conftest import in_thread, log_in, open_table, screenshot, sign_up
+from tests.games.history_helpers import bot_choice, played_on, prepared
 from tests.payouts.helpers import wallet
+from tests.tables.helpers import state_of
 
 pytestmark = pytest.mark.browser
 
 STAKE = 125
-ENABLED_ACTION = "#game .est-prompt button:not([disabled]), #game .est-hand button:not([disabled])"
+LAST_CARD = "#game .est-hand button:not([disabled])"
+PLAYED = "v => +document.getElementById('live').dataset.version > v || !!document.querySelector('#result')"
 
 
-def _play_a_turn(page) -> bool:
-    action = page.locator(ENABLED_ACTION)
-    if not action.count():
-        return False
-    before = int(page.get_attribute("#live", "data-version") or 0)
-    try:
-        action.first.click(timeout=2_000)
-        page.wait_for_function("v => +document.getElementById('live').dataset.version > v", arg=before, timeout=10_000)
-    except PlaywrightTimeout:
-        pass  # swapped under the click: look again
-    return True
+def at_the_last_trick(host: str) -> list[str]:
+    """The started game played on to the first human's turn in its last trick: the players'
+    names, in the order they play their last card."""
+    # First to where only a human is awaited: then no bot's task can move the game meanwhile.
+    match = played_on(Match.objects.get(table__host__username=host), until=lambda engine, state: True)
+    humans = {mp.seat: mp.user.username for mp in match.match_players.select_related("user") if not mp.user.is_bot}
+
+    def last_trick(engine, state) -> bool:
+        view = engine.view(state, None)
+        last = view["round_number"] == view["rounds_total"] and view["phase"] == "playing"
+        return last and max(view["hand_counts"]) == 1 and engine.to_act(state)[0] in humans
+
+    engine, state = state_of(prepared(match, bot_choice(match), until=last_trick))
+    first = engine.to_act(state)[0]  # the trick goes round the table from here
+    return [humans[seat] for seat in sorted(humans, key=lambda seat: (seat - first) % len(state.hands))]
+
+
+def play_the_last_card(page) -> None:
+    """A push that swaps the hand under the click loses it: the card is clicked again."""
+    page.wait_for_selector(LAST_CARD)
+    assert page.locator("#game .est-hand .card").count() == 1
+    for attempt in range(3):
+        before = int(page.get_attribute("#live", "data-version") or 0)
+        try:
+            page.locator(LAST_CARD).first.click(timeout=3_000)
+            page.wait_for_function(PLAYED, arg=before, timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
 
 
 def test_two_players_play_a_staked_table_to_the_end_and_their_wallets_change_by_the_split(new_page) -> None:
@@ -55,14 +81,16 @@ def test_two_players_play_a_staked_table_to_the_end_and_their_wallets_change_by_
     host_page.click("button:has-text('Start the game')")
     host_page.wait_for_selector("#game")
 
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if host_page.locator("#result").count() and guest_page.locator("#result").count():
-            break
-        if not (_play_a_turn(host_page) or _play_a_turn(guest_page)):
-            time.sleep(0.1)
-    else:
-        pytest.fail("The game did not finish in time.")
+    # The position was written without a push: the pages load it.
+    order = in_thread(lambda: at_the_last_trick("stakehost"))
+    pages = {"stakehost": host_page, "stakeguest": guest_page}
+    for page in pages.values():
+        page.reload()
+        page.wait_for_selector("#socket-status:has-text('Connected')")
+    for username in order:
+        play_the_last_card(pages[username])
+    for page in pages.values():
+        page.wait_for_selector("#result")
 
     match = Match.objects.get(table__host__username="stakehost")
     assert match.status == Match.Status.FINISHED
