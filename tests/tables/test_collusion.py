@@ -74,6 +74,7 @@ def test_the_latest_address_of_a_seat_counts(host, player) -> None:
     assert SeatAddress.objects.get(table=table, user=player).digest == collusion.address_digest("198.51.100.1")
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_every_viewer_sees_the_badge_and_nobody_the_address(host, player, outsider) -> None:
     table = await database_sync_to_async(open_table)(host, "estimation", stake=10)

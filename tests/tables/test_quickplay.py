@@ -112,6 +112,7 @@ def test_a_bad_wait_or_game_is_refused(host) -> None:
     assert not Table.objects.exists()
 
 
+# Transactional: the two presses race on threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 def test_two_players_pressing_at_once_land_at_one_table() -> None:
     first, second = make_user("ann"), make_user("ben")
@@ -124,6 +125,7 @@ def test_two_players_pressing_at_once_land_at_one_table() -> None:
     assert Table.objects.filter(status=Table.Status.LOBBY).count() == 1
 
 
+# Transactional: the press runs on a thread of its own, past the lock this test's transaction holds.
 @pytest.mark.django_db(transaction=True)
 def test_a_table_being_seated_at_is_skipped_not_waited_for(host, player, outsider) -> None:
     busy = open_table(host, "sita", seat_count=4)

@@ -10,6 +10,7 @@ from tables.models import DealCommitment, Rematch
 from tests.tables.socket_helpers import connect, drain
 from tests.tables.test_rematch import finished
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
