@@ -74,7 +74,9 @@ def django_db_setup(request, django_test_environment, django_db_blocker, django_
 
 @pytest.fixture
 def eager_bots(settings):
-    """Celery tasks (bots' moves, the clock's) run in the test's own process as they are queued."""
+    """Celery tasks (bots' moves, the clock's, a notification's delivery) run in the test's own
+    process as they are queued; in a plain ``django_db`` test, as its on-commit callbacks run
+    (``django_capture_on_commit_callbacks(execute=True)``)."""
     settings.CELERY_TASK_ALWAYS_EAGER = True
     from config.celery import app
 

@@ -10,12 +10,7 @@ from accounts.models import User
 from accounts.names import NameRefused, name_clean, name_html, skeleton
 from tests.accounts.test_signup import SIGNUP
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _instant_sign_up(settings) -> None:
-    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_sign_up")]
 
 
 @pytest.mark.parametrize(

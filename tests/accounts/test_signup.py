@@ -7,14 +7,7 @@ from django.urls import reverse
 
 from accounts.models import User
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _instant_sign_up(settings) -> None:
-    """These tests follow the sign-up of a site without mail (ACCOUNT_EMAIL_VERIFICATION=none, the
-    development default); the production default is in tests/accounts/test_abuse_accounts.py."""
-    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_sign_up")]
 
 
 SIGNUP = {

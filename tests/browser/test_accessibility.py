@@ -18,6 +18,7 @@ from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
 from tests.tables.helpers import open_table
 
+# transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 
 SERIOUS = ("serious", "critical")

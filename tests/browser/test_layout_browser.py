@@ -22,6 +22,7 @@ from tests.games.history_helpers import play_out
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 
+# transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 
 # Choosing the row to take, SITA's rows stay in view beside the choice (issue 37: the panel covered rows 3-4).

@@ -16,6 +16,7 @@ from tests.games.history_helpers import finished_match, play_out
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
 
+# transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}

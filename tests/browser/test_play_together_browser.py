@@ -14,6 +14,7 @@ from tables.models import Table
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
 from tests.conftest import USER_PASSWORD, make_user
 
+# transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1366, "height": 800}

@@ -19,6 +19,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end
 from tests.tables.helpers import fill_with_bots, open_table, seat_guests, start_table
 
+# transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 SHORT = {"sita": {"matches": 1}, "estimation": {"length": "micro"}}
 

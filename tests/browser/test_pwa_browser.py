@@ -14,6 +14,7 @@ from tests.conftest import USER_PASSWORD, make_user
 from tests.games.history_helpers import finished_match
 from tests.helpers import database_url
 
+# transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 
 REQUIRED = ("name", "short_name", "start_url", "display", "icons", "theme_color", "background_color")

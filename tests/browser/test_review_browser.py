@@ -19,6 +19,7 @@ from config import processes
 from tests.browser.conftest import in_thread, screenshot, sign_up
 from tests.helpers import database_url, fair_value
 
+# transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1366, "height": 768}

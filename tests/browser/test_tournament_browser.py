@@ -18,6 +18,7 @@ from tests.tournaments.helpers import current_round, play_round, players, staff
 from tournaments import services
 from tournaments.models import Entry
 
+# Transactional: the site under test (its Daphne and Celery worker processes) reads what the test writes.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

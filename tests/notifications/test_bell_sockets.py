@@ -14,6 +14,7 @@ from social import services as social
 from tests.chat.helpers import chat_received, no_chat, open_sockets, say, sita_table, texts
 from tests.tables.socket_helpers import connect, drain, session_cookie
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 

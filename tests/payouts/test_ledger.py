@@ -12,8 +12,9 @@ from payouts.services import PayoutError
 from tests.conftest import make_user
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, wallet
 
-# Transactional: the ledger's deferred triggers check at COMMIT.
-pytestmark = pytest.mark.django_db(transaction=True)
+# Plain tests never commit: Django's TestCase runs the deferred checks (the zero-sum trigger) as
+# it ends each one (SET CONSTRAINTS ALL IMMEDIATE), so every transfer they make is still checked.
+pytestmark = pytest.mark.django_db
 
 
 def test_a_new_account_gets_its_starting_coins_and_passes(settings) -> None:
@@ -47,6 +48,8 @@ def test_bad_grant_amounts_are_refused(host) -> None:
     assert wallet(host) == 1000
 
 
+# Transactional: the zero-sum trigger is deferred to COMMIT, which is what this test makes.
+@pytest.mark.django_db(transaction=True)
 def test_a_transfer_that_does_not_sum_to_zero_cannot_commit(host) -> None:
     account = Account.objects.get(kind="wallet", user=host)
     before = Entry.objects.count()

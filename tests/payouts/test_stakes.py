@@ -16,8 +16,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, play_to_end, wallet
 from tests.tables.helpers import fill_with_bots, open_table
 
-# Transactional: the ledger's deferred triggers check at COMMIT.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _staked_table(host, player, stake=100):

@@ -19,8 +19,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, balance, wallet
 from tests.tables.helpers import fill_with_bots, open_table, state_of
 
-# Transactional: the ledger's deferred triggers check at COMMIT.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 STAKE = 100
 

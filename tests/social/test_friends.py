@@ -12,7 +12,7 @@ from social.models import Block, FriendRequest, Friendship
 from social.services import SocialError
 from tests.conftest import make_user
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def befriend(a, b) -> None:

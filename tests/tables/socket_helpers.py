@@ -81,6 +81,22 @@ async def receive_until_version(communicator: WebsocketCommunicator, version: in
             return received
 
 
+async def receive_with(communicator: WebsocketCommunicator, text: str, timeout: float = 5) -> str:
+    """The first message that holds ``text``; those before it are passed over."""
+    while True:
+        message = await communicator.receive_from(timeout=timeout)
+        if text in message:
+            return message
+
+
+async def receive_all_until(communicator: WebsocketCommunicator, text: str, timeout: float = 5) -> str:
+    """Every message up to (and including) the first that holds ``text``, joined."""
+    received = ""
+    while text not in received:
+        received += await communicator.receive_from(timeout=timeout)
+    return received
+
+
 async def drain(communicator: WebsocketCommunicator, quiet: float = 0.2) -> list[str]:
     received = []
     while not await communicator.receive_nothing(timeout=quiet):

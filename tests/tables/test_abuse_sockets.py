@@ -63,6 +63,7 @@ async def test_a_flood_is_refused_past_the_burst_then_the_socket_is_closed(host,
     assert await closed_with(again) == guard.CLOSE_TOO_MANY_SOCKETS
 
 
+@pytest.mark.django_db  # plain: no socket and no table: the bucket alone
 async def test_the_bucket_refills_at_five_messages_a_second() -> None:
     now = [0.0]
     throttle = guard.Throttle(clock=lambda: now[0])
@@ -320,6 +321,7 @@ async def test_an_unknown_socket_path_is_closed_cleanly(host) -> None:
     assert not connected and code == 4404
 
 
+@pytest.mark.django_db  # plain: no socket and no table: the buckets in Redis alone
 async def test_a_users_sockets_share_one_bucket_too(monkeypatch) -> None:
     # RULING P15: twenty sockets of one user do not get twenty times the rate. The bucket is in Redis,
     # so sockets of the user on other processes draw on it as well (issue 34).

@@ -27,8 +27,7 @@ from tests.helpers import fair_value, wait_for
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 from tests.tables.socket_helpers import connect, drain
 
-# Transactional: a real Celery worker, and the consumer on Channels' threads, read the writes.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
@@ -93,6 +92,8 @@ def start_on_worker(host) -> Match:
     return match
 
 
+# Transactional: a real Celery worker process reads what the test writes.
+@pytest.mark.django_db(transaction=True)
 def test_an_expiry_on_a_real_worker_plays_exactly_one_legal_move_for_exactly_that_seat(host, worker) -> None:
     match = start_on_worker(host)
     version, past = _deadline_passed(match)
@@ -108,6 +109,8 @@ def test_an_expiry_on_a_real_worker_plays_exactly_one_legal_move_for_exactly_tha
     assert match.clock_seats["expiries"] == {"0": 1} and not match.clock_seats["away"]
 
 
+# Transactional: a real Celery worker process reads what the test writes.
+@pytest.mark.django_db(transaction=True)
 def test_a_task_delivered_twice_plays_once(host, worker) -> None:
     match = start_on_worker(host)
     version, past = _deadline_passed(match)
@@ -123,8 +126,11 @@ def test_a_task_delivered_twice_plays_once(host, worker) -> None:
 # --- deadlines and races --------------------------------------------------------------------
 
 
-def test_the_move_that_makes_a_seat_awaited_stores_its_deadline_and_queues_its_task(host, travel, queued) -> None:
-    match = start_estimation(host, seconds=30)
+def test_the_move_that_makes_a_seat_awaited_stores_its_deadline_and_queues_its_task(
+    host, travel, queued, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start_estimation(host, seconds=30)
     deadline, version = deadline_of(match, 0)
     assert deadline == clock.ms(T0) + 30_000 and version == match.version
     assert match.clock_due == at(deadline)
@@ -155,8 +161,11 @@ def test_a_task_that_runs_early_does_nothing(host, travel, queued) -> None:
     assert match.clock_seats["timer"] == [deadline, version]  # still armed: the sweep would catch it
 
 
-def test_one_task_is_armed_per_match_and_a_superseded_one_does_nothing(host, travel, queued) -> None:
-    match = start_estimation(host)
+def test_one_task_is_armed_per_match_and_a_superseded_one_does_nothing(
+    host, travel, queued, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start_estimation(host)
     deadline, version = deadline_of(match, 0)
     assert queued.args("clock_expire") == [(match.pk, version, deadline)]
     # A task for any other timer (an older one, or a copy) plays nothing and disarms nothing.
@@ -203,7 +212,7 @@ def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(
 
 
 def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_was_left(
-    host, player, travel, queued
+    host, player, travel, queued, django_capture_on_commit_callbacks
 ) -> None:
     # RULING P13 (and S12): paused 40 s before the deadline, resumed with 40 s.
     table = open_table(host, "sitaratas", seat_count=3)
@@ -224,13 +233,15 @@ def test_a_dismissal_vote_stops_the_clock_and_play_resumes_with_the_time_that_wa
     assert timeouts.clocks_sweep(now=at(deadline + 600_000))["expired"] == 0
     assert timeouts.clock_expire(match_id=match.pk, version=None, now=at(deadline + 600_000)) == 0
     resumed = proposed + timedelta(seconds=25)
-    votes.vote_cast(match_id=match.pk, user=player, yes=False, now=resumed)  # rejected: play resumes
+    with django_capture_on_commit_callbacks(execute=True):
+        votes.vote_cast(match_id=match.pk, user=player, yes=False, now=resumed)  # rejected: play resumes
     match.refresh_from_db()
     resumed_deadline = clock.ms(resumed) + 40_000
     assert match.deadlines == {str(seat): [resumed_deadline, match.version]}
     assert match.clock_seats["paused"] == {}
     # The task armed for the old deadline runs first, plays nothing, and arms the next one.
-    assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        assert timeouts.clock_expire(match_id=match.pk, version=version, at=deadline, now=at(deadline)) == 0
     assert queued.args("clock_expire")[-1] == (match.pk, match.version, resumed_deadline)
     assert (
         timeouts.clock_expire(match_id=match.pk, version=match.version, at=resumed_deadline, now=at(resumed_deadline))
@@ -418,6 +429,8 @@ def _started_with_the_host_away(host, player):
     return table, match
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
+@pytest.mark.django_db(transaction=True)
 async def test_a_forged_im_back_for_another_seat_is_refused_and_changes_nothing(host, player, queued) -> None:
     table, match = await _started_with_the_host_away(host, player)
     socket, connected = await connect(table.pk, player)
@@ -434,6 +447,8 @@ async def test_a_forged_im_back_for_another_seat_is_refused_and_changes_nothing(
     assert stored.clock_seats == {"away": {"0": clock.ms(T0)}, "expiries": {"0": 2}}
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
+@pytest.mark.django_db(transaction=True)
 async def test_only_the_away_player_sees_im_back_and_everyone_sees_away(host, player, queued) -> None:
     table, _ = await _started_with_the_host_away(host, player)
     host_socket, _ = await connect(table.pk, host)
@@ -450,6 +465,8 @@ async def test_only_the_away_player_sees_im_back_and_everyone_sees_away(host, pl
         await socket.disconnect()
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
+@pytest.mark.django_db(transaction=True)
 async def test_the_host_sets_the_clock_over_the_socket_and_a_bad_value_is_refused(host) -> None:
     table = await database_sync_to_async(open_table)(host, "sitaratas")
     socket, _ = await connect(table.pk, host)

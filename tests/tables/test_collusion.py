@@ -17,7 +17,7 @@ from tables.services import lobby as services
 from tests.conftest import make_user
 from tests.games.history_helpers import SHORT, play_out
 from tests.tables.helpers import open_table, start_table
-from tests.tables.socket_helpers import connect, drain
+from tests.tables.socket_helpers import connect, drain, receive_all_until
 
 SHARED = "203.0.113.7"
 
@@ -74,6 +74,7 @@ def test_the_latest_address_of_a_seat_counts(host, player) -> None:
     assert SeatAddress.objects.get(table=table, user=player).digest == collusion.address_digest("198.51.100.1")
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_every_viewer_sees_the_badge_and_nobody_the_address(host, player, outsider) -> None:
     table = await database_sync_to_async(open_table)(host, "estimation", stake=10)
@@ -86,20 +87,13 @@ async def test_every_viewer_sees_the_badge_and_nobody_the_address(host, player, 
         await drain(socket)
         await socket.send_json_to({"command": "seat_take", "position": position})
         sockets.append(socket)
-    seen = await _until(spectator, "same address as")  # pushed live when the second seat is taken
+    seen = await receive_all_until(spectator, "same address as")  # pushed live when the second seat is taken
     digest = await database_sync_to_async(collusion.address_digest)(SHARED)
     assert SHARED not in seen and digest not in seen
     for socket in [spectator, *sockets]:
         text = "".join(await drain(socket))
         assert SHARED not in text and digest not in text
         await socket.disconnect()
-
-
-async def _until(socket, text: str) -> str:
-    received = ""
-    while text not in received:
-        received += await socket.receive_from(timeout=5)
-    return received
 
 
 def _fragment(table_id: int, user_id: int) -> str:

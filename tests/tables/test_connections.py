@@ -24,7 +24,7 @@ from tables.models import Table
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, start_sitaratas_with_a_bot, state_of
 
-# Transactional: the consumer works on Channels' threads, on connections of their own.
+# Transactional: these kill the test's own connection, and a transaction around the test with it.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -46,6 +46,7 @@ def admin_parameters() -> dict:
     }
 
 
+@pytest.mark.django_db  # plain: its connection stays alive
 def test_health_checks_are_off_where_no_pool_lends_connections() -> None:
     # This process connects plainly (only Daphne's pool checks what it lends, config/database.py).
     assert "pool" not in settings.DATABASES["default"]["OPTIONS"]
@@ -143,6 +144,7 @@ def test_a_bot_task_on_a_dead_connection_still_moves(host) -> None:
     assert Match.objects.get(pk=match.pk).version == match.version + 3
 
 
+@pytest.mark.django_db  # plain: its connection stays alive
 def test_an_error_on_a_live_connection_is_raised_not_retried() -> None:
     connection.ensure_connection()
     calls = []

@@ -22,16 +22,13 @@ async def open_socket(path: str, *, expect: bool = True, app=BENCHMARK_SITE) -> 
     return communicator
 
 
-# Transactional: Channels closes stale connections around each message.
-@pytest.mark.django_db(transaction=True)
+# No database: the echo sockets read none, and pytest-django refuses these tests any read.
 @pytest.mark.asyncio
 async def test_a_live_site_has_no_echo_sockets() -> None:
     await open_socket("/ws/echo/", expect=False, app=application)
     await open_socket("/ws/echo/3/", expect=False, app=application)
 
 
-# Transactional: Channels closes stale connections around each message.
-@pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_echo_sends_back_what_it_receives() -> None:
     echo = await open_socket("/ws/echo/")
@@ -40,8 +37,6 @@ async def test_the_echo_sends_back_what_it_receives() -> None:
     await echo.disconnect()
 
 
-# Transactional: Channels closes stale connections around each message.
-@pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_group_echo_reaches_every_socket_of_its_room_and_no_other() -> None:
     room = [await open_socket("/ws/echo/7/") for _ in range(3)]

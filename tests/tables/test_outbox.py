@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from core.groups import table_group
 from tables import outbox
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 class RolledBack(Exception):
@@ -30,20 +30,33 @@ def _write(version: int, *, commit: bool) -> None:
         pass
 
 
-async def test_an_event_goes_out_after_commit_and_never_for_a_write_that_rolled_back() -> None:
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    await layer.group_add(table_group(91), channel)
-    await sync_to_async(_write)(1, commit=False)
-    await sync_to_async(_write)(2, commit=True)
+def test_an_event_goes_out_after_commit_and_never_for_a_write_that_rolled_back(
+    django_capture_on_commit_callbacks,
+) -> None:
+    def write_both() -> list:
+        # On this test's own thread and connection (sync_to_async from inside async_to_sync comes
+        # back to it), where the test's transaction stands in for the commit.
+        with django_capture_on_commit_callbacks(execute=True) as delivered:
+            _write(1, commit=False)
+            _write(2, commit=True)
+        return delivered
+
+    async def listen_while_writing() -> tuple[list, dict]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(table_group(91), channel)
+        delivered = await sync_to_async(write_both)()
+        return delivered, await asyncio.wait_for(layer.receive(channel), 5)
+
+    delivered, message = async_to_sync(listen_while_writing)()
+    assert len(delivered) == 1  # the rolled-back write's event went with its savepoint
     # The first message the table's group gets is the committed write's: the rolled-back one sent nothing.
-    message = await asyncio.wait_for(layer.receive(channel), 5)
     assert (message["type"], message["version"], message["state"]) == ("table.changed", 2, "state-2")
 
 
-def test_an_event_with_no_handler_is_refused_with_the_reason() -> None:
+def test_an_event_with_no_handler_is_refused_with_the_reason(django_capture_on_commit_callbacks) -> None:
     class Unwired(outbox.TableChanged):
         pass
 
-    with pytest.raises(RuntimeError, match="No handler for Unwired"):
-        outbox.send(Unwired(table_id=1))  # outside a transaction: delivered at once
+    with pytest.raises(RuntimeError, match="No handler for Unwired"), django_capture_on_commit_callbacks(execute=True):
+        outbox.send(Unwired(table_id=1))  # delivered as the transaction commits

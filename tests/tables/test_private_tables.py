@@ -17,7 +17,7 @@ from tests.conftest import make_user
 from tests.social.test_friends import befriend
 from tests.tables.helpers import open_table, start_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def private_table(host, *, spectators: str = Spectators.ANYONE, seat_count: int = 3) -> Table:
@@ -122,21 +122,17 @@ def test_only_the_host_has_the_link(host, player) -> None:
         invites.link_renew(table_id=table.pk, host=player)
 
 
-def test_inviting_a_friend_notifies_them_and_e_mails_if_they_asked(host, player, settings) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    from config.celery import app
+def test_inviting_a_friend_notifies_them_and_e_mails_if_they_asked(
+    host, player, eager_bots, django_capture_on_commit_callbacks
+) -> None:
+    befriend(host, player)
+    EmailAddress.objects.create(user=player, email=player.email, verified=True, primary=True)
+    from notifications.services import preferences_set
 
-    app.conf.task_always_eager = True
-    try:
-        befriend(host, player)
-        EmailAddress.objects.create(user=player, email=player.email, verified=True, primary=True)
-        from notifications.services import preferences_set
-
-        preferences_set(user=player, choices={kinds.INVITE: {"email": True}})
-        table = private_table(host)
+    preferences_set(user=player, choices={kinds.INVITE: {"email": True}})
+    table = private_table(host)
+    with django_capture_on_commit_callbacks(execute=True):
         invites.invite_send(table_id=table.pk, by=host, user_id=player.pk)
-    finally:
-        app.conf.task_always_eager = False
     note = Notification.objects.get(recipient=player, kind=kinds.INVITE)
     assert note.table_id == table.pk and note.actor == host and note.data == {"game": "sita"}
     assert len(mail.outbox) == 1 and f"/tables/{table.pk}/" in mail.outbox[0].body

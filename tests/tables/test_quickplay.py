@@ -14,17 +14,11 @@ from tables.errors import TableError
 from tables.models import QuickPlayChoice, QuickTable, Table
 from tables.services import lobby as services
 from tables.services import quickplay
-from tables.tasks import quick_bots_fill
 from tests.conftest import make_user
 from tests.helpers import race
 from tests.tables.helpers import open_table
 
-
-@pytest.fixture(autouse=True)
-def _no_broker(monkeypatch) -> None:
-    queued: list = []
-    monkeypatch.setattr(quick_bots_fill, "apply_async", lambda args, countdown: queued.append((args, countdown)))
-    return queued
+pytestmark = pytest.mark.usefixtures("queued")
 
 
 @pytest.mark.django_db
@@ -67,11 +61,14 @@ def test_without_a_free_pass_it_joins_no_sitaratas_table(host, player) -> None:
 
 
 @pytest.mark.django_db
-def test_with_no_table_it_opens_one_with_your_wait_and_bots_fill_it_after(host, _no_broker) -> None:
-    table = quickplay.play_now(user=host, game="sita", wait=60)
+def test_with_no_table_it_opens_one_with_your_wait_and_bots_fill_it_after(
+    host, queued, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        table = quickplay.play_now(user=host, game="sita", wait=60)
     quick = QuickTable.objects.get(table=table)
     assert quick.wait == 60 and QuickPlayChoice.objects.get(user=host, game="sita").wait == 60
-    assert _no_broker == [] or _no_broker[-1][1] == 60
+    assert queued.calls("quick_bots_fill") == [(table.pk, 60)]  # the bots' fill, queued for the end of the wait
     assert quickplay.bots_fill(table_id=table.pk, now=timezone.now()) == 0  # early: nothing
     later = quick.bots_at + timedelta(seconds=1)
     assert quickplay.bots_fill(table_id=table.pk, now=later) == table.seat_count - 1
@@ -112,6 +109,7 @@ def test_a_bad_wait_or_game_is_refused(host) -> None:
     assert not Table.objects.exists()
 
 
+# Transactional: the two presses race on threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 def test_two_players_pressing_at_once_land_at_one_table() -> None:
     first, second = make_user("ann"), make_user("ben")
@@ -124,6 +122,7 @@ def test_two_players_pressing_at_once_land_at_one_table() -> None:
     assert Table.objects.filter(status=Table.Status.LOBBY).count() == 1
 
 
+# Transactional: the press runs on a thread of its own, past the lock this test's transaction holds.
 @pytest.mark.django_db(transaction=True)
 def test_a_table_being_seated_at_is_skipped_not_waited_for(host, player, outsider) -> None:
     busy = open_table(host, "sita", seat_count=4)

@@ -8,7 +8,8 @@ import time_machine
 
 from games.catalog import get_engine
 from tables.live import regions
-from tables.live.snapshot import SeatInfo, Snapshot, render_live
+from tables.live.snapshot import render_live
+from tests.tables.snapshots import playing_snapshot
 
 
 def test_the_scanner_finds_nested_regions_and_refuses_what_it_cannot_follow() -> None:
@@ -58,23 +59,15 @@ def test_applied_changes_rebuild_every_view_through_a_whole_game(game, seats) ->
     engine = get_engine(game)
     options = engine.validate_options(seats, {"length": "micro"} if game == "estimation" else {})
     state = engine.new_game(seats, options, 31)
-    infos = tuple(SeatInfo(i, i + 1, f"P{i}", f"p{i}", False, True) for i in range(seats))
     viewers = [*range(1, seats + 1), None]
     shown: dict[int | None, str] = {}
     sent = whole = partial = 0
     version = 0
     while True:
-        snap = Snapshot(
-            table_id=1,
-            game=game,
-            status="playing",
-            options=options,
+        snap = playing_snapshot(
+            game,
             seat_count=seats,
-            stake=0,
-            host_id=1,
-            host_name="P0",
-            closed_reason="",
-            seats=infos,
+            options=options,
             match_id=95,
             seed=31,
             match_status="finished" if engine.is_over(state) else "playing",

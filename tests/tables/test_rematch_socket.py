@@ -7,17 +7,11 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tables.models import DealCommitment, Rematch
-from tests.tables.socket_helpers import connect, drain
+from tests.tables.socket_helpers import connect, drain, receive_all_until
 from tests.tables.test_rematch import finished
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def _until(socket, text: str) -> str:
-    received = ""
-    while text not in received:
-        received += await socket.receive_from(timeout=5)
-    return received
 
 
 async def test_an_answer_shows_live_and_no_frame_holds_the_new_secret(host, player, outsider) -> None:
@@ -28,14 +22,14 @@ async def test_an_answer_shows_live_and_no_frame_holds_the_new_secret(host, play
         assert connected
         await drain(sockets[user.pk])
     await sockets[player.pk].send_json_to({"command": "rematch"})
-    frames = {user_id: await _until(socket, "rematch-accepted") for user_id, socket in sockets.items()}
+    frames = {user_id: await receive_all_until(socket, "rematch-accepted") for user_id, socket in sockets.items()}
     assert "rematch-pending" in frames[host.pk] and 'value="rematch"' in frames[host.pk]  # hana may still answer
     assert 'value="rematch"' not in frames[outsider.pk]  # a spectator watches, and cannot answer
     new_table = await database_sync_to_async(lambda: Rematch.objects.get(source=source).table)()
     secret = await database_sync_to_async(lambda: DealCommitment.objects.get(table=new_table).secret)()
     await sockets[host.pk].send_json_to({"command": "rematch_decline"})
     for user_id, socket in sockets.items():
-        frames[user_id] += await _until(socket, "rematch-declined")
+        frames[user_id] += await receive_all_until(socket, "rematch-declined")
         frames[user_id] += "".join(await drain(socket))
         assert secret not in frames[user_id]  # RULING P33: revealed only when that attempt is over
         await socket.disconnect()

@@ -18,8 +18,7 @@ from tests.tables.helpers import open_table
 from tests.tables.socket_helpers import connect, drain
 from tests.tables.test_abuse_sockets import closed_with, connect_with_cookie, still_open
 
-# Transactional: the consumer works on Channels' threads, on connections of their own.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "Kolm-Kaardi-Trikk-9"
 
 
@@ -50,6 +49,8 @@ async def no_logout_notice(socket: WebsocketCommunicator) -> bool:
     return not any("logged out" in text for text in await drain(socket, quiet=0.5))
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
+@pytest.mark.django_db(transaction=True)
 async def test_the_browser_that_changed_its_password_keeps_its_socket_and_the_others_close(host, player) -> None:
     table = await database_sync_to_async(open_table)(host, "sita")
     browser = await database_sync_to_async(signed_in_browser)(player)
@@ -68,6 +69,8 @@ async def test_the_browser_that_changed_its_password_keeps_its_socket_and_the_ot
     await here.disconnect()
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
+@pytest.mark.django_db(transaction=True)
 async def test_after_the_change_a_logout_on_that_browser_still_closes_its_socket(host, player) -> None:
     # The socket now knows its session by the new key, which the logout announces.
     table = await database_sync_to_async(open_table)(host, "sita")

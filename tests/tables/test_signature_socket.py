@@ -8,17 +8,10 @@ from channels.db import database_sync_to_async
 from games.models import Signature
 from games.services import sitaratas_player
 from tests.games.history_helpers import finished_match
-from tests.tables.socket_helpers import connect, drain
+from tests.tables.socket_helpers import connect, drain, receive_with
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def _until(socket, text: str, timeout: float = 5) -> str:
-    while True:
-        message = await socket.receive_from(timeout=timeout)
-        if text in message:
-            return message
 
 
 async def test_the_sitaratas_signs_over_the_socket_and_every_seat_sees_it(host, player, outsider) -> None:
@@ -31,14 +24,14 @@ async def test_the_sitaratas_signs_over_the_socket_and_every_seat_sees_it(host, 
     await drain(watcher)
 
     await watcher.send_json_to({"command": "sign", "signature": "not mine to give"})
-    assert "Only the Sitaratas" in await _until(watcher, "Only the Sitaratas")
+    assert "Only the Sitaratas" in await receive_with(watcher, "Only the Sitaratas")
     await signer.send_json_to({"command": "sign", "signature": "<i>Lowest, proudly</i>"})
     for socket in (signer, watcher):
-        html = await _until(socket, "and signed")
+        html = await receive_with(socket, "and signed")
         assert "&lt;i&gt;Lowest, proudly&lt;/i&gt;" in html and "<i>Lowest" not in html
         assert 'value="sign"' not in html
     await signer.send_json_to({"command": "sign", "signature": "twice"})
-    assert "already signed" in await _until(signer, "already signed")
+    assert "already signed" in await receive_with(signer, "already signed")
     texts = await database_sync_to_async(lambda: list(Signature.objects.values_list("text", flat=True)))()
     assert texts == ["<i>Lowest, proudly</i>"]
     for socket in (signer, watcher):
@@ -66,7 +59,7 @@ async def test_a_muted_sitaratas_is_refused_with_the_reason_and_nothing_is_writt
     signer, _ = await connect(match.table_id, chosen)
     await drain(signer)
     await signer.send_json_to({"command": "sign", "signature": "hello"})
-    refusal = await _until(signer, "You are muted")
+    refusal = await receive_with(signer, "You are muted")
     assert "Reason: insults" in refusal
     assert await database_sync_to_async(Signature.objects.count)() == 0
     await signer.disconnect()

@@ -21,8 +21,7 @@ from tests.helpers import fair_value
 from tests.payouts.helpers import assert_passes_conserved
 from tests.tables.helpers import play_bots_until_human, start_table
 
-# Transactional: votes raced on threads, on connections of their own.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def start_sitaratas(host, guests, seat_count=3) -> Match:
@@ -109,15 +108,17 @@ def test_play_is_paused_while_the_vote_is_open(host, player, outsider, queued) -
 
 
 def test_the_vote_expires_after_its_deadline_and_a_late_or_repeated_task_is_harmless(
-    host, player, outsider, queued
+    host, player, outsider, queued, django_capture_on_commit_callbacks
 ) -> None:
     start = timezone.now()
     with time_machine.travel(start, tick=False):
         match = start_sitaratas(host, [player, outsider])
-        vote = votes.vote_propose(match_id=match.pk, user=player)
+        with django_capture_on_commit_callbacks(execute=True):
+            vote = votes.vote_propose(match_id=match.pk, user=player)
     assert queued.calls("vote_expire") == [(vote.pk, 60)]
     with time_machine.travel(start + timedelta(seconds=59), tick=False):
-        assert vote_expire(vote.pk) is False  # early: still open, looks again later
+        with django_capture_on_commit_callbacks(execute=True):
+            assert vote_expire(vote.pk) is False  # early: still open, looks again later
         vote.refresh_from_db()
         assert vote.status == DismissalVote.Status.OPEN
         assert queued.calls("vote_expire")[-1] == (vote.pk, 1.0)
@@ -145,6 +146,8 @@ def test_a_ballot_after_the_deadline_closes_the_vote_as_expired(host, player, ou
     assert Match.objects.get(pk=match.pk).status == Match.Status.PLAYING
 
 
+# Transactional: the ballot and the expiry race on threads, on connections of their own.
+@pytest.mark.django_db(transaction=True)
 def test_an_approval_and_an_expiry_at_once_close_the_vote_once(host, player, outsider, queued) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
@@ -179,7 +182,7 @@ def test_an_approval_and_an_expiry_at_once_close_the_vote_once(host, player, out
     assert_passes_conserved()
 
 
-def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
+def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued, django_capture_on_commit_callbacks) -> None:
     # RULING S12: the majority is 2 of 3 players and bots never vote, so the proposer's own YES
     # is all there can be: the proposal closes as rejected at once, the pass stays used, and
     # play goes on (no free partial games by proposing, dismissing and closing the lobby).
@@ -188,7 +191,9 @@ def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued) -> None:
     assert (panel["majority"], panel["bots"], panel["can_pass"]) == (2, 2, False)
     html = snapshot.render_live(snapshot.load_snapshot(match.table_id), user_id=host.pk, connected=set())
     assert 'value="vote_propose"' not in html  # issue 37: not offered, it cannot pass
-    vote = votes.vote_propose(match_id=match.pk, user=host)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        vote = votes.vote_propose(match_id=match.pk, user=host)
+    assert callbacks  # the proposal's after-commit work ran (the table's sockets told), queueing no expiry
     assert (vote.status, vote.eligible, vote.needed, vote.yes_voters) == (
         DismissalVote.Status.REJECTED,
         3,

@@ -21,6 +21,7 @@ from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
 from tests.conftest import make_user
 from tests.tables.helpers import play_bots_until_human
+from tests.tables.socket_helpers import receive_with
 from tests.tables.test_votes import start_sitaratas
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
@@ -54,13 +55,6 @@ async def _open(table_id: int, user) -> WebsocketCommunicator:
     return socket
 
 
-async def _until(socket: WebsocketCommunicator, text: str, timeout: float = 5) -> str:
-    while True:
-        message = await socket.receive_from(timeout=timeout)
-        if text in message:
-            return message
-
-
 @database_sync_to_async
 def _setup(humans: int):
     users = [make_user(f"human{n}") for n in range(humans)]
@@ -87,14 +81,14 @@ async def test_a_majority_of_all_the_players_dismisses_the_attempt(humans, seats
     sockets = [await _open(match.table_id, user) for user in users]
     needed = {3: 2, 4: 3, 5: 3, 6: 4}[seats]
     await sockets[0].send_json_to({"command": "vote_propose"})
-    html = await _until(sockets[-1], "Dismiss this game?")
+    html = await receive_with(sockets[-1], "Dismiss this game?")
     assert "<strong>1</strong> yes" in html and f"<strong>{needed}</strong> of {seats} needed" in html
     assert ("Bots do not vote" in html) == (humans < seats)
     assert "data-deadline" in html
     for socket in sockets[1:needed]:
         await socket.send_json_to({"command": "vote_yes"})
     for socket in sockets:
-        await _until(socket, 'data-status="lobby"')
+        await receive_with(socket, 'data-status="lobby"')
     match = await _get(Match, pk=match.pk)
     table = await _get(Table, pk=match.table_id)
     assert match.status == Match.Status.DISMISSED and table.status == Table.Status.LOBBY
@@ -108,21 +102,21 @@ async def test_a_rejected_vote_resumes_play_and_a_second_proposal_is_refused() -
     users, match = await _setup(3)
     sockets = [await _open(match.table_id, user) for user in users]
     await sockets[1].send_json_to({"command": "vote_propose"})
-    await _until(sockets[0], "Dismiss this game?")
+    await receive_with(sockets[0], "Dismiss this game?")
     # Actions are refused while paused, with a message to that socket only.
     engine = get_engine("sitaratas")
     state = engine.loads(match.state)
     seat = engine.to_act(state)[0]
     action = engine.legal_actions(state, seat)[0]
     await sockets[seat].send_json_to({"command": "act", "action": action, "version": match.version})
-    assert "paused" in await _until(sockets[seat], "paused")
+    assert "paused" in await receive_with(sockets[seat], "paused")
     await sockets[0].send_json_to({"command": "vote_no"})
     await sockets[2].send_json_to({"command": "vote_no"})
-    await _until(sockets[1], "Dismissal vote rejected")
+    await receive_with(sockets[1], "Dismissal vote rejected")
     await sockets[0].send_json_to({"command": "vote_propose"})
-    assert "already been proposed" in await _until(sockets[0], "already been proposed")
+    assert "already been proposed" in await receive_with(sockets[0], "already been proposed")
     await sockets[seat].send_json_to({"command": "act", "action": action, "version": match.version})
-    await _until(sockets[seat], f'data-version="{match.version + 1}"')
+    await receive_with(sockets[seat], f'data-version="{match.version + 1}"')
     vote = await _get(DismissalVote, match_id=match.pk)
     assert vote.status == DismissalVote.Status.REJECTED and len(vote.no_voters) == 2
     for socket in sockets:
@@ -135,13 +129,13 @@ async def test_the_vote_expires_after_60_seconds() -> None:
     sockets = [await _open(match.table_id, user) for user in users]
     with time_machine.travel(start, tick=False):
         await sockets[0].send_json_to({"command": "vote_propose"})
-        await _until(sockets[2], "Dismiss this game?")
+        await receive_with(sockets[2], "Dismiss this game?")
     vote = await _get(DismissalVote, match_id=match.pk)
     assert vote.deadline == start + timedelta(seconds=60)
     with time_machine.travel(start + timedelta(seconds=60), tick=False):
         assert await database_sync_to_async(vote_expire)(vote.pk) is True
     for socket in sockets:
-        await _until(socket, "Dismissal vote expired")
+        await receive_with(socket, "Dismissal vote expired")
     assert (await _get(Match, pk=match.pk)).status == Match.Status.PLAYING
     for socket in sockets:
         await socket.disconnect()

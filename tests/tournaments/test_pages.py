@@ -71,6 +71,7 @@ def test_any_player_creates_a_free_tournament_from_the_form(client, player) -> N
     assert tournament.entry_fee == 0 and tournament.creator == player
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_the_standings_are_pushed_when_someone_signs_up() -> None:
     tournament = await sync_to_async(create)(await sync_to_async(staff)())
@@ -87,6 +88,7 @@ async def test_the_standings_are_pushed_when_someone_signs_up() -> None:
     await socket.disconnect()
 
 
+# Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_the_start_pushes_the_new_state_and_closes_the_sign_up() -> None:
     tournament = await sync_to_async(create)(await sync_to_async(staff)())

@@ -1,6 +1,9 @@
 """A whole tournament through the services and Celery (eager): ten players and two bots over three
 rounds of four-seat Estimation (micro). The start, each round's tables, the bots' and the house's
-moves and each round's end run as tasks; the players press "I'm ready" and play their moves."""
+moves and each round's end run as tasks; the players press "I'm ready" and play their moves.
+
+In the test's one transaction: each call the test makes ends as its commit would, its on-commit
+callbacks run (``committed``), and with them the tasks they queue and what those queue in turn."""
 
 from __future__ import annotations
 
@@ -17,10 +20,16 @@ from tests.tournaments.helpers import create, current_round, players, sign_up, s
 from tournaments import tasks
 from tournaments.models import Entry, RoundTable, Sitting, Tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
-def play_humans(round_) -> None:
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """``with committed():`` the block's on-commit callbacks run as it ends, as after a commit."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def play_humans(round_, committed) -> None:
     """Every human who is not away makes their first legal move until each table's game is over;
     the bots and the house move in their (eager) tasks after each commit."""
     while True:
@@ -37,21 +46,25 @@ def play_humans(round_) -> None:
                 if user.is_bot:
                     continue
                 action = engine.legal_actions(state, seat)[0]
-                play.match_act(match_id=match.pk, user=user, action=action, version=match.version)
+                with committed():
+                    play.match_act(match_id=match.pk, user=user, action=action, version=match.version)
                 break
             else:
                 assert users  # only bots or the house are awaited: their task is running
-                play.bots_act(match_id=match.pk, version=match.version)
+                with committed():
+                    play.bots_act(match_id=match.pk, version=match.version)
 
 
-def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings) -> None:
+def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings, committed) -> None:
     settings.TOURNAMENT_READY_SECONDS = 30
     now = timezone.now()
-    tournament = create(staff(), entry_fee=20, prize_split="50/30/20", rounds=3, min_players=8, now=now)
-    humans = players(10)
-    sign_up(tournament, humans)
+    with committed():
+        tournament = create(staff(), entry_fee=20, prize_split="50/30/20", rounds=3, min_players=8, now=now)
+    with committed():
+        humans = players(10)
+        sign_up(tournament, humans)
     late = humans[9]
-    with time_machine.travel(tournament.starts_at, tick=False):
+    with time_machine.travel(tournament.starts_at, tick=False), committed():
         tasks.tournaments_sweep.delay()
     tournament.refresh_from_db()
     assert tournament.state == Tournament.State.RUNNING and tournament.pot == 200
@@ -65,11 +78,12 @@ def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings) -> 
         for rt in tables:
             for seat in rt.table.seats.filter(user__is_bot=False).select_related("user"):
                 if not (number == 2 and seat.user == late):
-                    lobby.seat_ready(table_id=rt.table_id, user=seat.user, ready=True, entropy=fair_value())
-        with time_machine.travel(round_.tables_start_at, tick=False):
+                    with committed():
+                        lobby.seat_ready(table_id=rt.table_id, user=seat.user, ready=True, entropy=fair_value())
+        with time_machine.travel(round_.tables_start_at, tick=False), committed():
             tasks.tournaments_sweep.delay()
         assert Match.objects.filter(table__tournament_table__round=round_).count() == 3
-        play_humans(round_)
+        play_humans(round_, committed)
         round_.refresh_from_db()
         assert round_.state == round_.State.FINISHED
     tournament.refresh_from_db()

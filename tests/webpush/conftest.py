@@ -43,3 +43,14 @@ def subscribe(push_service, push_settings):
         return subscription
 
     return make
+
+
+@pytest.fixture
+def queued_only(push_settings):
+    """Tasks go to the broker and wait there, as they would for a busy worker; the test runs them."""
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    yield
+    app.control.purge()
+    app.conf.task_always_eager = True

@@ -14,7 +14,7 @@ from notifications.models import Preference
 from tables.models import TableInvite
 from tests.tables.helpers import open_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
@@ -25,6 +25,17 @@ def mailed(player, eager_bots):
     return player
 
 
+@pytest.fixture
+def notify(django_capture_on_commit_callbacks):
+    """``services.notify``, then its after-commit work: the delivery, which mails."""
+
+    def run(**arguments):
+        with django_capture_on_commit_callbacks(execute=True):
+            return services.notify(**arguments)
+
+    return run
+
+
 def invited(host, game: str, player):
     """A table waiting for players with ``player`` invited to it: an invitation that still stands
     (an invitation withdrawn or gone stale is not sent, RULING P74)."""
@@ -33,47 +44,37 @@ def invited(host, game: str, player):
     return table
 
 
-def invite_mailed(host, game: str, player) -> None:
-    services.notify(user=player, kind=kinds.INVITE, actor=host, table=invited(host, game, player), data={"game": game})
-
-
 def unsubscribe_path(message) -> str:
     header = message.extra_headers["List-Unsubscribe"]
     return re.fullmatch(r"<https?://[^/]+(/unsubscribe/[^>]+/)>", header).group(1)
 
 
-def test_a_table_mails_a_player_at_most_once_an_hour(mailed, host) -> None:
+def test_a_table_mails_a_player_at_most_once_an_hour(mailed, notify, host) -> None:
     table = invited(host, "sita", mailed)
-    services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=table, data={"game": "sita"})
-    services.notify(user=mailed, kind=kinds.YOUR_TURN, table=table, data={"game": "sita"})
+    notify(user=mailed, kind=kinds.INVITE, actor=host, table=table, data={"game": "sita"})
+    notify(user=mailed, kind=kinds.YOUR_TURN, table=table, data={"game": "sita"})
     assert len(mail.outbox) == 1
     other = invited(host, "sitaratas", mailed)
-    services.notify(user=mailed, kind=kinds.INVITE, actor=host, table=other, data={"game": "sitaratas"})
+    notify(user=mailed, kind=kinds.INVITE, actor=host, table=other, data={"game": "sitaratas"})
     assert len(mail.outbox) == 2
 
 
-def test_a_player_gets_a_bounded_number_of_mails_an_hour(mailed, host, settings) -> None:
+def test_a_player_gets_a_bounded_number_of_mails_an_hour(mailed, notify, host, settings) -> None:
     settings.EMAILS_PER_HOUR = 2
     for game in ("sita", "sitaratas", "estimation"):
-        services.notify(
-            user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, game, mailed), data={"game": game}
-        )
+        notify(user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, game, mailed), data={"game": game})
     assert len(mail.outbox) == 2
 
 
-def test_every_mail_offers_one_click_unsubscribe(mailed, host) -> None:
-    services.notify(
-        user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"}
-    )
+def test_every_mail_offers_one_click_unsubscribe(mailed, notify, host) -> None:
+    notify(user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"})
     (message,) = mail.outbox
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert unsubscribe_path(message) in message.body
 
 
-def test_following_the_link_only_asks_and_the_post_unsubscribes_without_a_login(mailed, host, client) -> None:
-    services.notify(
-        user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"}
-    )
+def test_following_the_link_only_asks_and_the_post_unsubscribes_without_a_login(mailed, notify, host, client) -> None:
+    notify(user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"})
     path = unsubscribe_path(mail.outbox[0])
     page = client.get(path)  # what a scanner that follows every link does
     assert page.status_code == 200 and "<form" in page.content.decode()
@@ -87,10 +88,8 @@ def test_following_the_link_only_asks_and_the_post_unsubscribes_without_a_login(
     assert Preference.objects.get(user=mailed, kind=kinds.YOUR_TURN).email is True
 
 
-def test_a_forged_or_altered_token_unsubscribes_no_one(mailed, host, client) -> None:
-    services.notify(
-        user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"}
-    )
+def test_a_forged_or_altered_token_unsubscribes_no_one(mailed, notify, host, client) -> None:
+    notify(user=mailed, kind=kinds.INVITE, actor=host, table=invited(host, "sita", mailed), data={"game": "sita"})
     path = unsubscribe_path(mail.outbox[0])
     altered = path[:-3] + ("A" if path[-3] != "A" else "B") + path[-2:]
     assert client.post(altered).status_code == 404

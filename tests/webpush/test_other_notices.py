@@ -11,14 +11,16 @@ from notifications.models import Notification
 from social import services as social
 from tables import turn_notices
 from tests.tables.helpers import start_table
-from tests.webpush.test_turn_notices import queued_only  # noqa: F401 (the fixture)
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
-def test_a_friend_request_reaches_the_players_devices(host, player, subscribe, push_service) -> None:
+def test_a_friend_request_reaches_the_players_devices(
+    host, player, subscribe, push_service, django_capture_on_commit_callbacks
+) -> None:
     device = subscribe(player)
-    social.friend_request_send(sender=host, recipient_id=player.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        social.friend_request_send(sender=host, recipient_id=player.pk)
     (message,) = push_service.messages(device)
     assert host.username in message.payload["body"]
     assert message.topic == f"friend-request-{host.pk}" and message.urgency == "normal"
@@ -26,28 +28,29 @@ def test_a_friend_request_reaches_the_players_devices(host, player, subscribe, p
 
 
 def test_a_friend_request_withdrawn_before_its_push_goes_out_is_not_sent(
-    host,
-    player,
-    subscribe,
-    push_service,
-    queued_only,  # noqa: F811
+    host, player, subscribe, push_service, queued_only, django_capture_on_commit_callbacks
 ) -> None:
     device = subscribe(player)
-    request = social.friend_request_send(sender=host, recipient_id=player.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        request = social.friend_request_send(sender=host, recipient_id=player.pk)
     notification = Notification.objects.get(recipient=player, kind=kinds.FRIEND_REQUEST)
-    social.friend_request_cancel(user=host, request_id=request.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        social.friend_request_cancel(user=host, request_id=request.pk)
     assert push_send(Device.objects.get(user=player).pk, notification.pk) == 0
     assert push_service.messages(device) == []
 
 
-def test_the_seated_players_away_from_the_table_are_told_it_started(host, player, subscribe, push_service) -> None:
+def test_the_seated_players_away_from_the_table_are_told_it_started(
+    host, player, subscribe, push_service, django_capture_on_commit_callbacks
+) -> None:
     devices = {user.pk: subscribe(user) for user in (host, player)}
     # Tasks run as they are queued, and the notice waits 0 s here: the start's checks have run.
     # The deal picks who decides first; a deal that gives it to the bot (it plays at once, and the
     # next human's own turn notice follows) is followed by another table, up to a few times.
     for _ in range(8):
         before = {user_id: len(push_service.messages(device)) for user_id, device in devices.items()}
-        _table, match = start_table(host, "sitaratas", seat_count=3, guests=[player])
+        with django_capture_on_commit_callbacks(execute=True):
+            _table, match = start_table(host, "sitaratas", seat_count=3, guests=[player])
         match.refresh_from_db()
         if match.version == 0:
             break

@@ -16,7 +16,7 @@ from tables.live import presence
 from tables.services import play
 from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def awaited(match: Match):
@@ -28,9 +28,17 @@ def awaited(match: Match):
     return match.match_players.get(seat=seat).user, seat
 
 
-def check(match: Match) -> int:
-    match.refresh_from_db()
-    return turn_notices.check(match_id=match.pk, version=match.version)
+@pytest.fixture
+def check(django_capture_on_commit_callbacks):
+    """``check(match)``: the turn notice's check at the match's version, then its after-commit work
+    (the notification's push); ``version`` another version to check at."""
+
+    def run(match: Match, *, version: int | None = None) -> int:
+        match.refresh_from_db()
+        with django_capture_on_commit_callbacks(execute=True):
+            return turn_notices.check(match_id=match.pk, version=match.version if version is None else version)
+
+    return run
 
 
 @pytest.fixture
@@ -41,7 +49,7 @@ def turn(host, player):
     return match, user, seat
 
 
-def test_an_awaited_player_away_from_the_table_is_told_on_their_device(turn, subscribe, push_service):
+def test_an_awaited_player_away_from_the_table_is_told_on_their_device(turn, check, subscribe, push_service):
     match, user, seat = turn
     device = subscribe(user)
     assert check(match) == 1
@@ -56,7 +64,7 @@ def test_an_awaited_player_away_from_the_table_is_told_on_their_device(turn, sub
     assert Notification.objects.filter(recipient=user, kind=kinds.YOUR_TURN).count() == 1
 
 
-def test_the_notice_carries_no_card(turn, subscribe, push_service):
+def test_the_notice_carries_no_card(turn, check, subscribe, push_service):
     match, user, seat = turn
     device = subscribe(user)
     check(match)
@@ -68,7 +76,7 @@ def test_the_notice_carries_no_card(turn, subscribe, push_service):
         assert f'"{card}"' not in sent and f" {card} " not in sent and f" {card}." not in sent
 
 
-def test_a_player_with_the_table_open_is_not_told(turn, subscribe, push_service):
+def test_a_player_with_the_table_open_is_not_told(turn, check, subscribe, push_service):
     match, user, _seat = turn
     device = subscribe(user)
     asyncio.run(presence.join(match.table_id, "test-socket", user.pk))
@@ -80,30 +88,19 @@ def test_a_player_with_the_table_open_is_not_told(turn, subscribe, push_service)
     assert not Notification.objects.filter(recipient=user, kind=kinds.YOUR_TURN).exists()
 
 
-def test_a_check_for_a_version_the_game_left_does_nothing(turn, subscribe, push_service):
+def test_a_check_for_a_version_the_game_left_does_nothing(turn, check, subscribe, push_service):
     match, user, _seat = turn
     device = subscribe(user)
-    assert turn_notices.check(match_id=match.pk, version=match.version - 1) == 0
+    assert check(match, version=match.version - 1) == 0
     assert push_service.messages(device) == []
 
 
-def test_a_second_check_of_the_same_turn_tells_no_one_again(turn, subscribe, push_service):
+def test_a_second_check_of_the_same_turn_tells_no_one_again(turn, check, subscribe, push_service):
     match, user, _seat = turn
     device = subscribe(user)
     assert check(match) == 1
     assert check(match) == 0
     assert len(push_service.messages(device)) == 1
-
-
-@pytest.fixture
-def queued_only():
-    """Tasks go to the broker and wait there, as they would for a busy worker; the test runs them."""
-    from config.celery import app
-
-    app.conf.task_always_eager = False
-    yield
-    app.control.purge()
-    app.conf.task_always_eager = True
 
 
 def the_queued_push(user) -> tuple[int, int]:
@@ -112,7 +109,9 @@ def the_queued_push(user) -> tuple[int, int]:
     return Device.objects.get(user=user).pk, notification.pk
 
 
-def test_a_turn_taken_before_the_push_goes_out_is_not_sent(turn, subscribe, push_service, queued_only):
+def test_a_turn_taken_before_the_push_goes_out_is_not_sent(
+    turn, check, subscribe, push_service, queued_only, django_capture_on_commit_callbacks
+):
     from away.push import push_send
 
     match, user, seat = turn
@@ -120,12 +119,15 @@ def test_a_turn_taken_before_the_push_goes_out_is_not_sent(turn, subscribe, push
     assert check(match) == 1
     queued = the_queued_push(user)
     engine, state = state_of(match)
-    play.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
     assert push_send(*queued) == 0
     assert push_service.messages(device) == []
 
 
-def test_a_player_back_at_the_table_before_the_push_goes_out_gets_none(turn, subscribe, push_service, queued_only):
+def test_a_player_back_at_the_table_before_the_push_goes_out_gets_none(
+    turn, check, subscribe, push_service, queued_only
+):
     from away.push import push_send
 
     match, user, _seat = turn
@@ -143,14 +145,16 @@ def test_a_player_back_at_the_table_before_the_push_goes_out_gets_none(turn, sub
     assert len(push_service.messages(device)) == 1
 
 
-def test_when_the_turn_passes_the_shown_notice_is_replaced_under_the_same_topic(turn, subscribe, push_service):
+def test_when_the_turn_passes_the_shown_notice_is_replaced_under_the_same_topic(
+    turn, check, subscribe, push_service, django_capture_on_commit_callbacks
+):
     match, user, seat = turn
     device = subscribe(user)
     check(match)
     engine, state = state_of(match)
-    play.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
-    match.refresh_from_db()
-    turn_notices.check(match_id=match.pk, version=match.version)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.match_act(match_id=match.pk, user=user, action=engine.legal_actions(state, seat)[0], version=match.version)
+    check(match)
     first, second = push_service.messages(device)[:2]
     assert second.topic == first.topic and second.payload["tag"] == first.payload["tag"]
     assert second.payload["silent"] is True and "went on" in second.payload["body"]
@@ -160,7 +164,7 @@ def test_when_the_turn_passes_the_shown_notice_is_replaced_under_the_same_topic(
     assert not Notification.objects.filter(recipient=user, kind=kinds.YOUR_TURN).exists()
 
 
-def test_a_turn_notice_does_not_outlive_the_turn_clock(turn, subscribe, push_service):
+def test_a_turn_notice_does_not_outlive_the_turn_clock(turn, check, subscribe, push_service):
     import time
 
     match, user, seat = turn
@@ -176,7 +180,7 @@ def test_a_turn_notice_does_not_outlive_the_turn_clock(turn, subscribe, push_ser
     assert push_service.deliver(device, at=message.received_at + message.ttl + 1) == []
 
 
-def test_a_subscription_the_push_service_dropped_is_removed(turn, subscribe, push_service):
+def test_a_subscription_the_push_service_dropped_is_removed(turn, check, subscribe, push_service):
     match, user, _seat = turn
     device = subscribe(user)
     push_service.expire(device)
@@ -185,7 +189,7 @@ def test_a_subscription_the_push_service_dropped_is_removed(turn, subscribe, pus
     assert not Device.objects.filter(endpoint=device.endpoint).exists()
 
 
-def test_a_push_service_that_fails_is_tried_again(turn, subscribe, push_service):
+def test_a_push_service_that_fails_is_tried_again(turn, check, subscribe, push_service):
     match, user, _seat = turn
     device = subscribe(user)
     push_service.fail(2, status=503)
@@ -194,7 +198,7 @@ def test_a_push_service_that_fails_is_tried_again(turn, subscribe, push_service)
     assert len(push_service.messages(device)) == 1
 
 
-def test_a_player_who_turned_device_notices_off_gets_none(turn, subscribe, push_service):
+def test_a_player_who_turned_device_notices_off_gets_none(turn, check, subscribe, push_service):
     match, user, _seat = turn
     device = subscribe(user)
     Preference.objects.filter(user=user, kind=kinds.YOUR_TURN).update(push=False)
@@ -204,7 +208,7 @@ def test_a_player_who_turned_device_notices_off_gets_none(turn, subscribe, push_
     assert Notification.objects.filter(recipient=user, kind=kinds.YOUR_TURN).exists()
 
 
-def test_the_notice_is_in_the_players_language(turn, subscribe, push_service):
+def test_the_notice_is_in_the_players_language(turn, check, subscribe, push_service):
     match, user, _seat = turn
     user.language = "et"
     user.save(update_fields=["language"])
@@ -215,7 +219,7 @@ def test_the_notice_is_in_the_players_language(turn, subscribe, push_service):
     assert "turn" not in payload["body"] and str(match.table_id) in payload["body"]
 
 
-def test_a_players_devices_get_a_bounded_number_of_notices_an_hour(turn, subscribe, push_service, settings):
+def test_a_players_devices_get_a_bounded_number_of_notices_an_hour(turn, check, subscribe, push_service, settings):
     from django.utils import timezone
 
     from notifications.models import Sent
