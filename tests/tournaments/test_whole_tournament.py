@@ -1,9 +1,6 @@
 """A whole tournament through the services and Celery (eager): ten players and two bots over three
 rounds of four-seat Estimation (micro). The start, each round's tables, the bots' and the house's
-moves and each round's end run as tasks; the players press "I'm ready" and play their moves.
-
-In the test's one transaction: each call the test makes ends as its commit would, its on-commit
-callbacks run (``committed``), and with them the tasks they queue and what those queue in turn."""
+moves and each round's end run as tasks; the players press "I'm ready" and play their moves."""
 
 from __future__ import annotations
 
@@ -20,16 +17,11 @@ from tests.tournaments.helpers import create, current_round, players, sign_up, s
 from tournaments import tasks
 from tournaments.models import Entry, RoundTable, Sitting, Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+# Transactional: each write commits and its tasks run after it; as savepoints of one transaction it ran slower.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks):
-    """``with committed():`` the block's on-commit callbacks run as it ends, as after a commit."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
-def play_humans(round_, committed) -> None:
+def play_humans(round_) -> None:
     """Every human who is not away makes their first legal move until each table's game is over;
     the bots and the house move in their (eager) tasks after each commit."""
     while True:
@@ -46,25 +38,21 @@ def play_humans(round_, committed) -> None:
                 if user.is_bot:
                     continue
                 action = engine.legal_actions(state, seat)[0]
-                with committed():
-                    play.match_act(match_id=match.pk, user=user, action=action, version=match.version)
+                play.match_act(match_id=match.pk, user=user, action=action, version=match.version)
                 break
             else:
                 assert users  # only bots or the house are awaited: their task is running
-                with committed():
-                    play.bots_act(match_id=match.pk, version=match.version)
+                play.bots_act(match_id=match.pk, version=match.version)
 
 
-def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings, committed) -> None:
+def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings) -> None:
     settings.TOURNAMENT_READY_SECONDS = 30
     now = timezone.now()
-    with committed():
-        tournament = create(staff(), entry_fee=20, prize_split="50/30/20", rounds=3, min_players=8, now=now)
-    with committed():
-        humans = players(10)
-        sign_up(tournament, humans)
+    tournament = create(staff(), entry_fee=20, prize_split="50/30/20", rounds=3, min_players=8, now=now)
+    humans = players(10)
+    sign_up(tournament, humans)
     late = humans[9]
-    with time_machine.travel(tournament.starts_at, tick=False), committed():
+    with time_machine.travel(tournament.starts_at, tick=False):
         tasks.tournaments_sweep.delay()
     tournament.refresh_from_db()
     assert tournament.state == Tournament.State.RUNNING and tournament.pot == 200
@@ -78,12 +66,11 @@ def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings, com
         for rt in tables:
             for seat in rt.table.seats.filter(user__is_bot=False).select_related("user"):
                 if not (number == 2 and seat.user == late):
-                    with committed():
-                        lobby.seat_ready(table_id=rt.table_id, user=seat.user, ready=True, entropy=fair_value())
-        with time_machine.travel(round_.tables_start_at, tick=False), committed():
+                    lobby.seat_ready(table_id=rt.table_id, user=seat.user, ready=True, entropy=fair_value())
+        with time_machine.travel(round_.tables_start_at, tick=False):
             tasks.tournaments_sweep.delay()
         assert Match.objects.filter(table__tournament_table__round=round_).count() == 3
-        play_humans(round_, committed)
+        play_humans(round_)
         round_.refresh_from_db()
         assert round_.state == round_.State.FINISHED
     tournament.refresh_from_db()
