@@ -28,7 +28,7 @@ META_ID = "live-meta"
 # Past this share of the whole view, the whole view is sent: fewer swaps, and the same bytes.
 MOSTLY_CHANGED = 0.85
 
-_TAG = re.compile(r"""<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
+_TAG = re.compile(r"""<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']+|"[^"]*"|'[^']*')*)>""")
 _ID = re.compile(r'\sid="([^"]+)"')
 _VOID = frozenset(
     ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
@@ -37,55 +37,55 @@ _VOID = frozenset(
 
 @dataclass(frozen=True)
 class Region:
-    """An element with an id: where it is in its fragment, the id'd elements right inside it, and
-    its markup with those cut out (what must match for its children alone to be compared)."""
+    """An element with an id: where it is in its fragment and the id'd elements right inside it."""
 
     start: int
     end: int
     head_end: int  # the end of its start tag
     children: tuple[str, ...]
-    outline: str
 
 
-@lru_cache(maxsize=512)
+# Every socket's last push is scanned when it was new and compared when the next comes: with a
+# hundred tables in play that is a thousand views in a few seconds (each key a ~12 KB view).
+@lru_cache(maxsize=2048)
 def scan(html: str) -> dict[str, Region] | None:
     """Every id'd element of a fragment, by id; None for markup the scanner does not follow."""
     open_elements: list[tuple[str, str | None, int, int, list[str]]] = []  # name, id, start, head end, children
-    spans: dict[str, tuple[int, int, int, tuple[str, ...]]] = {}
+    regions: dict[str, Region] = {}
     for tag in _TAG.finditer(html):
-        closing, name, attributes = tag.group(1), tag.group(2).lower(), tag.group(3)
+        closing, name, attributes = tag.groups()
         if not closing:
             if name in _VOID or attributes.endswith("/"):
                 continue
-            found = _ID.search(attributes)
+            found = _ID.search(attributes) if "id=" in attributes else None
             open_elements.append((name, found.group(1) if found else None, tag.start(), tag.end(), []))
             continue
         if not open_elements or open_elements[-1][0] != name:
-            return None  # not well nested: send such a view whole
+            return None  # not well nested (or not lower case): send such a view whole
         name, element_id, start, head_end, children = open_elements.pop()
         if element_id is None:
             if open_elements:
                 open_elements[-1][4].extend(children)  # its id'd children belong to the nearest id'd ancestor
             continue
-        if element_id in spans:
+        if element_id in regions:
             return None  # an id twice: a swap by id would be ambiguous
-        spans[element_id] = (start, tag.end(), head_end, tuple(children))
+        regions[element_id] = Region(start, tag.end(), head_end, tuple(children))
         if open_elements:
             open_elements[-1][4].append(element_id)
-    if open_elements:
-        return None
-    return {element_id: _region(html, spans, element_id) for element_id in spans}
+    return None if open_elements else regions
 
 
-def _region(html: str, spans: dict[str, tuple[int, int, int, tuple[str, ...]]], element_id: str) -> Region:
-    start, end, head_end, children = spans[element_id]
-    pieces, at = [], start
-    for child in children:
-        child_start, child_end = spans[child][0], spans[child][1]
-        pieces += [html[at:child_start], "\x00", child, "\x00"]
-        at = child_end
-    pieces.append(html[at:end])
-    return Region(start, end, head_end, children, "".join(pieces))
+def _outline(html: str, regions: dict[str, Region], element_id: str, *, without_head: bool = False) -> str:
+    """The element's markup with its id'd children cut out (each left as its id): what must match
+    for the children alone to be compared. Worked out only for elements that changed."""
+    region = regions[element_id]
+    at = region.head_end if without_head else region.start
+    pieces = []
+    for child in region.children:
+        pieces += [html[at : regions[child].start], "\x00", child, "\x00"]
+        at = regions[child].end
+    pieces.append(html[at : region.end])
+    return "".join(pieces)
 
 
 def _changed(
@@ -95,7 +95,7 @@ def _changed(
     before, after = old[element_id], new[element_id]
     if old_html[before.start : before.end] == new_html[after.start : after.end]:
         return []
-    if before.outline != after.outline:
+    if _outline(old_html, old, element_id) != _outline(new_html, new, element_id):
         return [element_id]
     return [region for child in after.children for region in _changed(old_html, old, new_html, new, child)]
 
@@ -109,7 +109,7 @@ def changes(old_html: str, new_html: str) -> str | None:
     if not old or not new or ROOT_ID not in old or ROOT_ID not in new or _version(old_html) + 1 < _version(new_html):
         return None
     before, after = old[ROOT_ID], new[ROOT_ID]
-    if before.outline[before.head_end - before.start :] != after.outline[after.head_end - after.start :]:
+    if _outline(old_html, old, ROOT_ID, without_head=True) != _outline(new_html, new, ROOT_ID, without_head=True):
         return None  # the outline changed: a region appeared or went
     head = new_html[after.start : after.head_end]
     regions = [

@@ -130,7 +130,7 @@ def _render(name: str, context: dict, language: str | None = None) -> SafeString
 # The templates' indentation and blank lines were a third of every push's bytes. A run of
 # whitespace that holds a line break shows as one space in HTML; no element of the view keeps
 # whitespace as written (no <pre>, no <textarea>, no white-space: pre in its style sheets).
-_LINE_BREAKS = re.compile(r"[ \t]*\n\s*")
+_LINE_BREAKS = re.compile(r"\n\s+")  # from a line break: the regex engine skips to each one
 
 
 def _compact(html: str) -> SafeString:
