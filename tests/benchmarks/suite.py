@@ -25,7 +25,10 @@ from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
 KINDS = ("Chromium", "test processes", "Daphne", "Celery", "PostgreSQL", "Redis", "nginx", "other")
-SUMMARY = re.compile(r"=+ (.*?) in [\d.]+s")
+# xdist's workers are execnet's ``python -c "import sys;exec(eval(sys.stdin.readline()))"``; the
+# test command's own checks (ruff, mypy, lint-imports) count with them.
+TEST_PROCESS_WORDS = ("pytest", "xdist", "execnet", "sys.stdin.readline", "launch.py test", "mypy", "ruff")
+SUMMARY = re.compile(r"^=*\s*(\d+ (?:passed|failed).*?) in [\d.]+s", re.MULTILINE)
 
 
 def kind_of(command_line: str, name: str) -> str:
@@ -37,7 +40,7 @@ def kind_of(command_line: str, name: str) -> str:
         return "Daphne"
     if "celery" in text:
         return "Celery"
-    if "pytest" in text or "xdist" in text or "execnet" in text or "launch.py test" in text:
+    if any(word in text for word in TEST_PROCESS_WORDS):
         return "test processes"
     if "postgres" in text or name.startswith("postgres"):
         return "PostgreSQL"
