@@ -6,8 +6,11 @@ player's first turn, then the page is checked with Playwright's bounding boxes a
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tables.services import lobby, play
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
@@ -51,8 +54,18 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"play-{name}.png"))
 
 
+LAID_OUT = """selector => Array.from(document.querySelectorAll(selector)).some((element) => {
+    const box = element.getBoundingClientRect();
+    return box.width || box.height;
+})"""
+
+
 def assert_in_viewport(page, selector: str, what: str) -> int:
     size = page.viewport_size
+    # The socket's first push replaces the server-rendered view just after the page loads: wait
+    # until the element is laid out in the page as it stands (a few seconds at most), then measure.
+    with contextlib.suppress(PlaywrightTimeout):  # if it never is, the assertion below says what is missing
+        page.wait_for_function(LAID_OUT, arg=selector, timeout=5_000)
     # Measured in one turn of the page's script: a push that replaces the region between finding
     # the elements and measuring them cannot leave nothing measured.
     boxes = page.locator(selector).evaluate_all(
