@@ -6,11 +6,10 @@ player's first turn, then the page is checked with Playwright's bounding boxes a
 
 from __future__ import annotations
 
-import contextlib
+import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tables.services import lobby, play
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
@@ -54,24 +53,30 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"play-{name}.png"))
 
 
-LAID_OUT = """selector => Array.from(document.querySelectorAll(selector)).some((element) => {
-    const box = element.getBoundingClientRect();
-    return box.width || box.height;
-})"""
+BOXES = """els => els.map((el) => el.getBoundingClientRect()).filter((r) => r.width || r.height)
+    .map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}))"""
+
+
+def laid_out_boxes(page, selector: str, seconds: float = 5.0) -> list[dict]:
+    """The boxes of the selector's laid-out elements, waiting a few seconds for there to be one.
+
+    The socket's first push replaces the server-rendered view just after the page loads, so the
+    element may be missing for a moment. Each try measures every element in one turn of the
+    page's script: a push that replaces the region between finding and measuring cannot leave
+    nothing measured. Playwright's own selectors (`:has-text`) work here, unlike in
+    `querySelectorAll`.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        boxes = page.locator(selector).evaluate_all(BOXES)
+        if boxes or time.monotonic() > deadline:
+            return boxes
+        page.wait_for_timeout(100)
 
 
 def assert_in_viewport(page, selector: str, what: str) -> int:
     size = page.viewport_size
-    # The socket's first push replaces the server-rendered view just after the page loads: wait
-    # until the element is laid out in the page as it stands (a few seconds at most), then measure.
-    with contextlib.suppress(PlaywrightTimeout):  # if it never is, the assertion below says what is missing
-        page.wait_for_function(LAID_OUT, arg=selector, timeout=5_000)
-    # Measured in one turn of the page's script: a push that replaces the region between finding
-    # the elements and measuring them cannot leave nothing measured.
-    boxes = page.locator(selector).evaluate_all(
-        """els => els.map((el) => el.getBoundingClientRect()).filter((r) => r.width || r.height)
-            .map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}))"""
-    )
+    boxes = laid_out_boxes(page, selector)
     assert boxes, f"no {what} on the page ({selector})"
     for box in boxes:
         assert box["x"] >= -0.5 and box["y"] >= -0.5, f"{what} above or left of the viewport: {box}"

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from tests.browser.conftest import PASSWORD, in_thread, log_in, screenshot
 from tests.tournaments.helpers import current_round, play_round, players, staff
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Entry
 
 # Transactional: the site under test (its Daphne and Celery worker processes) reads what the test writes.
@@ -75,7 +75,9 @@ def test_two_players_sign_up_and_watch_the_standings_update(new_page) -> None:
     in_thread(lambda: play_round(round_, present=[*others, ana, ben]))
     # Round 1's points reach both pages over the socket, without a reload.
     laptop.wait_for_selector("#t-rounds >> text=Round 2")
-    leader = Entry.objects.order_by("-half_points").first()
+    # The page's first row: the standings' own order (points, then wins and Buchholz, RULING P78),
+    # not the points alone, which several players may share.
+    leader = in_thread(lambda: selectors.standings(tournament)[0].entry)
     assert leader.half_points > 0
     laptop.wait_for_selector(f"#t-standings tbody tr:first-child >> text={leader.user.username}")
     phone.wait_for_selector("#t-rounds .t-round >> nth=1")
