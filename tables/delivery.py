@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 
-from tables import clock, outbox, tasks
+from tables import clock, outbox, tasks, turn_notice_queue
 from tables.live.broadcast import send_table_changed
 
 
@@ -55,6 +55,8 @@ def quick_fill_due(event: outbox.QuickFillDue) -> None:
 
 def turn_notice_due(event: outbox.TurnNoticeDue) -> None:
     countdown = settings.TURN_NOTICE_SECONDS
-    tasks.turn_notices_check.apply_async((event.match_id, event.version), countdown=countdown)
+    # One queued check per match at a time (tables/turn_notice_queue.py): not a publish every move.
+    if turn_notice_queue.record(event.match_id, event.version):
+        tasks.turn_notices_check.apply_async((event.match_id, event.version), countdown=countdown)
     if event.version == 0:
         tasks.start_notices_check.apply_async((event.match_id,), countdown=countdown)

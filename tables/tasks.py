@@ -6,11 +6,13 @@ through tables/delivery.py; no service imports this module, so it imports them a
 
 from __future__ import annotations
 
+import time
+
 from celery import shared_task
 from django.utils import timezone
 
 from core.connections import retry_on_dead_connection
-from tables import turn_notices
+from tables import turn_notice_queue, turn_notices
 from tables.services import lobby, play, quickplay, recovery, timeouts, votes
 
 
@@ -65,7 +67,18 @@ def quick_bots_fill(table_id: int) -> int:
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def turn_notices_check(match_id: int, version: int) -> int:
-    """RULING P74: tell the awaited players who are not at the table; nothing if the game moved on."""
+    """RULING P74: tell the awaited players who are not at the table; nothing if the game moved on.
+
+    The match's one queued check (tables/turn_notice_queue.py): it checks the latest version a move
+    recorded, or queues itself again for when that one is due."""
+    due = turn_notice_queue.take(match_id)
+    if due is not None and due.version > version:
+        wait = due.at - time.time()
+        if wait > 0:
+            if turn_notice_queue.requeue(match_id):
+                turn_notices_check.apply_async((match_id, due.version), countdown=wait)
+            return 0
+        version = due.version
     return turn_notices.check(match_id=match_id, version=version)
 
 

@@ -1,12 +1,13 @@
 """RULING P74: "your turn", told on a player's devices when they are not at the table.
 
-A move that begins a new turn, or that a human made, queues one check after commit, in
-``TURN_NOTICE_SECONDS`` (``after_move``, called by the move's save). The check
-(``turn_notices_check``) reads the match again and does nothing if it moved on since: a quick
-game sends nothing. Otherwise each human seat still awaited whose player has no live socket on
-the table gets one ``YOUR_TURN`` notification (once per turn: one already there is kept), and a
-``YOUR_TURN`` notice of a player no longer awaited is withdrawn: deleted from the bell and, if it
-went to their devices, replaced there by a quiet one with the same tag.
+A move that begins a new turn, or that a human made, is due a check after commit, in
+``TURN_NOTICE_SECONDS`` (``turn_notice_queue`` in tables/services/steps.py; one queued check per
+match at a time, tables/turn_notice_queue.py). The check (``turn_notices_check``) reads the match
+again and does nothing if it moved on since: a quick game sends nothing. Otherwise each human
+seat still awaited whose player has no live socket on the table gets one ``YOUR_TURN``
+notification (once per turn: one already there is kept), and a ``YOUR_TURN`` notice of a player
+no longer awaited is withdrawn: deleted from the bell and, if it went to their devices, replaced
+there by a quiet one with the same tag.
 
 The same test is what the push channel asks at send time (``current``): a notice that stopped
 being true while it waited (the turn taken, the player back at the table) is not sent.

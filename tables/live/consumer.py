@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
+CLOSE_ABANDONED = 1006  # the connection went before the opening finished (no close frame)
 UNSAVED = _("The server could not take that just now. Please try again.")
 NOT_UNDERSTOOD = _("That message could not be understood.")
 
@@ -51,6 +52,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
     # So does the bell (notifications/consumer.py): a table page opens no second socket for it.
     connected: AbstractSet[int] | None = None
     admitted = False  # holds one of the user's socket places (RULING P16)
+    group: str | None = None  # the table's group, once the opening has joined it
     closing = False
     language: str | None = None  # the viewer's, from the handshake (core/i18n.py, issue 26)
     pushed: str | None = None  # the last view sent: answers a resync (issue 34)
@@ -77,6 +79,16 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             await self._refuse_and_close(refusal, guard.CLOSE_TOO_MANY_SOCKETS)
             return
         self.admitted = True
+        try:
+            await self._open(user)
+        except BaseException:
+            # The opening died before it finished: its client gave up, or Daphne cancelled this
+            # consumer past its handshake limit under load. Give the socket place back now, not
+            # when it expires, or the client's reconnect is refused (4409) for that long.
+            await asyncio.shield(self._abandon())
+            raise
+
+    async def _open(self, user) -> None:
         group = table_group(self.table_id)
         # Join before reading: a move committed after the read is then always heard (the
         # layer delivers only to members), and one committed before it is in the snapshot.
@@ -109,7 +121,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
 
     async def disconnect(self, code: int) -> None:
         await self._release()
-        if getattr(self, "group", None):
+        if self.group:
             metrics.socket_closed()
             layer_watch.unwatch(self)
             await presence.leave(self.table_id, self.channel_name)
@@ -273,6 +285,11 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         # later logout there, announced by that key, still finds this socket.
         self.session_key = key
         return not self.closing
+
+    async def _abandon(self) -> None:
+        await self.disconnect(CLOSE_ABANDONED)
+        self.group = None  # left already: a disconnect after this has nothing more to undo
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
     async def _release(self) -> None:
         if self.admitted:

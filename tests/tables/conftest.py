@@ -18,12 +18,12 @@ class QueuedTasks(list):
 
 @pytest.fixture
 def queued(monkeypatch) -> QueuedTasks:
-    """Bots' moves, vote and clock expiries and quick play's bot fills recorded instead of sent to
-    the broker, as if lost (the tests with a real worker send them)."""
+    """Bots' moves, vote and clock expiries, quick play's bot fills and turn notices' checks
+    recorded instead of sent to the broker, as if lost (the tests with a real worker send them)."""
     from tables import tasks
 
     recorded = QueuedTasks()
-    for name in ("bots_move", "vote_expire", "clock_expire", "quick_bots_fill"):
+    for name in ("bots_move", "vote_expire", "clock_expire", "quick_bots_fill", "turn_notices_check"):
 
         def record(args, countdown=None, _name=name, **options) -> None:
             recorded.append((_name, tuple(args), countdown))

@@ -4,7 +4,9 @@ crashed sockets, foreign origins and unknown paths. Each test failed on the code
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
@@ -347,3 +349,37 @@ async def test_a_refused_socket_is_told_after_a_pause(player, monkeypatch) -> No
     assert await closed_with(extra) == guard.CLOSE_TOO_MANY_SOCKETS
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_an_opening_cancelled_before_it_finishes_gives_its_socket_place_back(host, player, monkeypatch, settings):
+    # Issue 43: under load Daphne cancels a consumer whose opening outlasts its handshake limit. The
+    # place it had taken stayed held until it expired, and the client's reconnect met 4409.
+    settings.MAX_SOCKETS_PER_TABLE = 1
+    table = await database_sync_to_async(open_table)(host, "sita")
+    entered, go_on = asyncio.Event(), threading.Event()
+    loop = asyncio.get_running_loop()
+    load = snapshot.load_snapshot
+
+    def slow_load(table_id):
+        loop.call_soon_threadsafe(entered.set)
+        go_on.wait(10)
+        return load(table_id)
+
+    monkeypatch.setattr(snapshot, "load_snapshot", slow_load)
+    headers = [
+        (b"origin", b"http://localhost"),
+        (b"host", b"localhost"),
+        (b"cookie", (await session_cookie(player)).encode()),
+    ]
+    opening = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+    await opening.send_input({"type": "websocket.connect"})
+    await asyncio.wait_for(entered.wait(), 5)  # admitted, and reading the table
+    opening.future.cancel()  # as Daphne does past its limit
+    with contextlib.suppress(asyncio.CancelledError):
+        await opening.future
+    go_on.set()
+    monkeypatch.setattr(snapshot, "load_snapshot", load)
+    again, connected = await connect(table.pk, player)
+    sent = " ".join(await drain(again, quiet=1.0))  # past a refusal's pause (guard.REFUSAL_PAUSE_SECONDS)
+    assert connected and "windows open" not in sent and 'id="live"' in sent
+    await again.disconnect()
