@@ -7,6 +7,7 @@ import os
 import time
 
 import pytest
+from django.core.management.base import CommandError
 from django.db import OperationalError
 from django.test import TransactionTestCase
 from psycopg.errors import DeadlockDetected
@@ -118,6 +119,15 @@ def _fast_password_hasher(settings) -> None:
     settings.PASSWORD_HASHERS = site_settings.PASSWORD_HASHERS
 
 
+def _caused_by_a_deadlock(error: BaseException | None) -> bool:
+    # The flush command wraps the database's error in its own CommandError ("couldn't be flushed").
+    while error is not None:
+        if isinstance(error, DeadlockDetected):
+            return True
+        error = error.__cause__
+    return False
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _flush_retried_after_a_deadlock():
     """A transactional test's data is emptied with one TRUNCATE of every table when it ends, while
@@ -130,8 +140,8 @@ def _flush_retried_after_a_deadlock():
         for attempt in range(5):
             try:
                 return original(self)
-            except OperationalError as error:
-                if attempt == 4 or not isinstance(error.__cause__, DeadlockDetected):
+            except (OperationalError, CommandError) as error:
+                if attempt == 4 or not _caused_by_a_deadlock(error):
                     raise
                 time.sleep(0.2)
 

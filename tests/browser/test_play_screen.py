@@ -155,8 +155,14 @@ def test_a_flash_clears_after_five_seconds_even_while_moves_keep_arriving(browse
     page, _ = _my_turn_page(browser, site_url, "sita", "flashy")
     # A click on a stale view: the server answers "The game has moved on; your view is refreshed."
     # (a move carries the page's own version, #live's data-version: static/js/table.js)
-    page.evaluate("document.getElementById('live').dataset.version = '999999'")
-    page.locator("#game .sita-hand button:not([disabled])").first.click()
+    # Both in one turn of the page's script, so no push of another seat's choice can bring the
+    # version up to date between them.
+    page.evaluate(
+        """() => {
+            document.getElementById('live').dataset.version = '999999';
+            document.querySelector('#game .sita-hand button:not([disabled])').click();
+        }"""
+    )
     page.wait_for_selector("#flash .message")
     # Other players' moves keep arriving, one a second (old code restarted the clock on each).
     for _ in range(7):
