@@ -40,7 +40,9 @@ measure whether the process still answers within 50 ms.
 With ``--chat N`` (issue 23), the seat that makes every Nth move of a table also says
 something in the players' chat over the same socket, as a player would; the chat's round trip
 (send → the author's own copy) and fan-out (→ the last seat's copy) are printed beside the
-moves', and the moves' targets must still be met. ``LOAD_BENCH_DB`` names the benchmark's
+moves', and the moves' targets must still be met; ``--chat-pairs K`` also plays each rate K
+times without the chat and with it, interleaved, and prints the chat's CPU per message and its
+share of a move's. ``LOAD_BENCH_DB`` names the benchmark's
 database (default ``sitaratas_bench``; it is dropped and made afresh) to run beside another.
 """
 
@@ -98,6 +100,7 @@ ISSUE27 = {  # issue 27, on the same 2-core machine
 ISSUE43 = {  # issue 43, on the same machine
     "nginx_share": 0.10,  # nginx's CPU per move, of Daphne's
     "idle_ratio": 5.0,  # ping p99 at 10,000 idle sockets, of the p99 at 2,500
+    "chat_share": 0.05,  # a chat message per 10 moves, added to Daphne's CPU per move
 }
 
 # The paced clients offer the rate exactly in the long run, but a 30-second window cuts each
@@ -1108,6 +1111,33 @@ def report_pairs(rate: float, runs: list[tuple[str, dict, dict]]) -> list[str]:
     ]
 
 
+def report_chat_pairs(rate: float, results: list[dict]) -> list[str]:
+    """Pairs (no chat, chat) of one rate: Daphne's CPU per move with the chat against without, and
+    what one chat message cost (the added core-seconds over the messages sent)."""
+    import statistics
+
+    pairs = [(a, b) for a, b in zip(results[0::2], results[1::2]) if b["chat_rate"]]
+    if not pairs:
+        return [f"\n  no chat message was sent at {rate:.0f} moves/s offered: the phases were too short"]
+    quiet, chatty = [a for a, _ in pairs], [b for _, b in pairs]
+    added = sorted(cpu_per_move(b) / cpu_per_move(a) - 1 for a, b in zip(quiet, chatty))
+    per_message = sorted(
+        (cpu_per_move(b) - cpu_per_move(a)) * b["achieved"] / b["chat_rate"] for a, b in zip(quiet, chatty)
+    )
+    move = statistics.median(cpu_per_move(a) for a in quiet)
+    return [
+        f"\n  a chat message every {chatty[0]['chat_every']} moves against none at {rate:.0f} moves/s offered, "
+        f"{len(added)} pair(s) interleaved (A B A B):",
+        f"    Daphne CPU per chat message median {statistics.median(per_message) * 1e3:.2f} ms "
+        f"(spread {per_message[0] * 1e3:.2f}–{per_message[-1] * 1e3:.2f}) beside a move's {move * 1e3:.2f} ms",
+        check(
+            f"the chat adds median {statistics.median(added):.1%} to Daphne's CPU per move (spread "
+            f"{added[0]:.1%}–{added[-1]:.1%}; <= {ISSUE43['chat_share']:.0%})",
+            statistics.median(added) <= ISSUE43["chat_share"],
+        ),
+    ]
+
+
 def report_flat(flat: dict) -> list[str]:
     one, last = flat["round 1"], flat["round 18"]
     lines = [
@@ -1182,7 +1212,7 @@ def end_tables(table_ids: list[int]) -> None:
 
 
 async def play_phase(
-    args: argparse.Namespace, site: Site, cpu: CpuMeter, players, *, rate: float, via: str = "direct"
+    args: argparse.Namespace, site: Site, cpu: CpuMeter, players, *, rate: float, via: str = "direct", chat: int
 ) -> dict:
     """One phase's tables, opened, their seat clients connected, played at ``rate`` and measured.
 
@@ -1197,7 +1227,7 @@ async def play_phase(
     table_ids = await asyncio.to_thread(prepare_tables, args, players)
     bench = Bench()
     bench.spread_seats = args.spread == "seats"
-    bench.chat_every = args.chat
+    bench.chat_every = chat
     bench.interval = len(table_ids) / rate
     seats = args.seats
     tables = [
@@ -1209,7 +1239,7 @@ async def play_phase(
     await asyncio.wait_for(asyncio.gather(*(c.connected.wait() for t in tables for c in t.clients)), 120)
     log(f"moves at {rate}/s offered ({via})")
     result = await measure_moves(bench, tables, rate=rate, warmup=args.warmup, seconds=args.seconds, cpu=cpu)
-    result["chat_every"] = args.chat
+    result["chat_every"] = chat
     bench.stopping = True
     for table in tables:
         for client in table.clients:
@@ -1239,7 +1269,10 @@ async def run(args: argparse.Namespace, site: Site, phases: list[list], idle_tab
     rates = [args.rate, args.high_rate] + ([args.top_rate] if args.top_rate else [])
     # Direct, and with --proxy nginx through nginx too, interleaved (A B A B): the machine's own
     # noise falls on both alike, and each pair gives one ratio.
-    vias = ["direct"] if site.front is None else ["direct", "nginx"] * args.pairs
+    ways = [("direct", args.chat)] if site.front is None else [("direct", args.chat), ("nginx", args.chat)] * args.pairs
+    # --chat-pairs: the same phase without the chat and with it, interleaved too, for the chat's
+    # own cost per message beside a move's.
+    chat_ways = [("direct", 0), ("direct", args.chat)] * args.chat_pairs if args.chat else []
 
     log("bare commits")
     commits = await asyncio.to_thread(measure_commits, site.env["DATABASE_URL"], seconds=args.echo_seconds)
@@ -1252,8 +1285,8 @@ async def run(args: argparse.Namespace, site: Site, phases: list[list], idle_tab
     results, groups = [], []
     for index, (rate, players) in enumerate(zip(rates, phases)):
         label, runs = ["[1]", "[2]", "[2b]"][index], []
-        for via in vias:
-            result = await play_phase(args, site, cpu, players, rate=rate, via=via)
+        for via, chat in ways + chat_ways:
+            result = await play_phase(args, site, cpu, players, rate=rate, via=via, chat=chat)
             # Equal work: the echoes are offered the rate the site achieved, by the same way in.
             achieved = max(result["achieved"], 1.0)
             log(f"echo and group echo at {achieved:.1f}/s ({via})")
@@ -1263,10 +1296,13 @@ async def run(args: argparse.Namespace, site: Site, phases: list[list], idle_tab
                 ports, rate=achieved, rooms=count, seats=seats, spread=spread, seconds=args.echo_seconds, cpu=cpu
             )
             way = " through nginx" if via == "nginx" else (" direct" if site.front is not None else "")
+            way += "" if chat == args.chat else ", no chat"
             lines += report_moves(f"\n{label} {rate:.0f} moves/s offered{way}", result, echo, group)
             runs.append((via, result, group))
         if site.front is not None:
-            lines += report_pairs(rate, runs)
+            lines += report_pairs(rate, runs[: len(ways)])
+        if chat_ways:
+            lines += report_chat_pairs(rate, [result for _, result, _ in runs[len(ways) :]])
         results.append(runs[0][1])
         groups.append(runs[0][2])
     low, high = results[0], results[1]
@@ -1516,6 +1552,9 @@ def main() -> int:
         help="nginx: each phase of moves also through nginx (deploy/nginx/), interleaved with direct ones",
     )
     parser.add_argument("--pairs", type=int, default=2, help="with --proxy: pairs (direct, nginx) per rate")
+    parser.add_argument(
+        "--chat-pairs", type=int, default=0, help="with --chat: also pairs (no chat, chat) per rate, direct"
+    )
     parser.add_argument("--quick", action="store_true", help="10 tables, short phases, 500 idle sockets")
     args = parser.parse_args()
     if args.quick:
