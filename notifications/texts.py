@@ -53,9 +53,12 @@ def text(notification: Notification) -> str:
 
 
 def html(notification: Notification) -> SafeString:
-    """The sentence for a page: escaped, the actor's name isolated in ``<bdi>``."""
+    """The sentence for a page: escaped, the actor's name and a tournament's title (chosen by a
+    player) isolated in ``<bdi>``."""
     sentence = _SENTENCES.get(notification.kind, lambda: _("%(name)s sent you a notification."))()
-    return with_names(sentence, {"name": _actor_name(notification)}, **_params(notification))
+    params = _params(notification)
+    chosen = {"name": _actor_name(notification), "title": params.pop("title")}
+    return with_names(sentence, chosen, **params)
 
 
 def link(notification: Notification) -> str:

@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts import names
 from accounts.bots import DEFAULT_BOT_LEVEL, ensure_bot_accounts
 from accounts.models import User
 from core.i18n import lazy_format, refusal
@@ -78,6 +79,8 @@ def tournament_create(
     name = (name or "").strip()
     if not 3 <= len(name) <= 80:
         raise TournamentError(_("A tournament's name is 3 to 80 characters."))
+    if title_problem := names.title_refusal(name):  # RULING P54: a title may not flip the page around it
+        raise TournamentError(title_problem)
     if not facts.min_players <= table_size <= facts.max_players:
         raise TournamentError(
             lazy_format(

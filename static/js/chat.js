@@ -70,7 +70,8 @@
     // RULING P54: a name stands in <bdi>, so a right-to-left name cannot reorder the line.
     const author = node("span", "chat-author");
     author.append(node("bdi", "", message.author));
-    item.append(author, " ", node("span", "chat-text", message.text));
+    // The words too: a message in Arabic among Estonian ones keeps its own direction.
+    item.append(author, " ", node("bdi", "chat-text", message.text));
     if (state && message.author_id !== state.me) {
       const tools = node("span", "chat-tools");
       const report = node("button", "link small chat-report", gettext("Report"));

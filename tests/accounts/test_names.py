@@ -32,6 +32,62 @@ def test_it_refuses_invisible_and_direction_changing_characters(name) -> None:
         name_clean(name)
 
 
+# The invisible characters that passed the check before default-ignorable code points and
+# stray marks were refused: each posed as a reserved name or a bot with nothing to see.
+INVISIBLE_MARKS = {
+    "\u034f": "combining grapheme joiner",
+    "\ufe0f": "variation selector 16",
+    "\U000e0100": "variation selector 17",
+    "\u180b": "Mongolian free variation selector",
+    "\u17b4": "Khmer inherent vowel",
+}
+
+
+@pytest.mark.parametrize("mark", INVISIBLE_MARKS, ids=INVISIBLE_MARKS.values())
+@pytest.mark.parametrize(
+    "template",
+    ["ad{}min", "staf{}f", "deleted{}-5", "b{}ot-x", "Ada (bot{})", "Ada (strong bot){}", "Ma{}ri"],
+)
+def test_it_refuses_default_ignorable_code_points_inside_a_name(template, mark) -> None:
+    with pytest.raises(NameRefused, match="invisible"):
+        name_clean(template.format(mark))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Mari\U000e0041\U000e007f",  # tag characters
+        "Mari \u0301",  # an acute accent on a space
+        "Ada (bot)\u0301",  # … on a bracket
+        "Mari7\u0308",  # … a diaeresis on a digit
+        "Mari\u064e",  # an Arabic vowel mark on a Latin letter
+        "\u20ddMari",  # an enclosing mark on nothing
+    ],
+)
+def test_it_refuses_marks_not_attached_to_a_letter_of_their_script(name) -> None:
+    with pytest.raises(NameRefused, match="invisible"):
+        name_clean(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "O\u0303ie Ka\u0308a\u0308r",  # Estonian typed decomposed: NFKC composes it
+        "مُحَمَّد",  # Arabic with its vowel marks
+        "Nguyễn Ngũgĩ",
+        "हिन्दी",  # Devanagari's virama and vowel signs
+        "ไทย สมชาย",
+    ],
+)
+def test_it_keeps_names_whose_marks_sit_on_their_own_letters(name) -> None:
+    name_clean(name)
+
+
+def test_a_reserved_word_with_accents_still_looks_reserved() -> None:
+    with pytest.raises(NameRefused, match="reserved"):
+        name_clean("Àdmin")
+
+
 @pytest.mark.parametrize(
     "name",
     [

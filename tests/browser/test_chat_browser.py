@@ -50,6 +50,8 @@ def test_two_players_and_a_spectator_chat(new_page) -> None:
         chat_says(page, "<img src=x> see https://example.com")
         # Text, not markup: no image and no link came out of it.
         assert page.locator(f"{LOG} img, {LOG} a").count() == 0
+        # Isolated as names are (RULING P54): a message in another direction keeps its own.
+        assert page.locator(f"{LOG} bdi.chat-text").count() == 1
 
     host.click("#live button:has-text('Start the game')")
     for page in (host, player, watcher):

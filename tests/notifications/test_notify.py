@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import PersonalMute
-from notifications import kinds, services, tasks
+from notifications import kinds, services, tasks, texts
 from notifications.models import Notification
 from social.models import Block
 from tests.conftest import make_user
@@ -138,3 +138,10 @@ def test_marking_read_touches_only_the_readers_own(host, player) -> None:
     services.notify(user=player, kind=kinds.INVITE, actor=host)
     assert services.notifications_read_all(user=player) == 1
     assert not Notification.objects.filter(recipient=player, read_at=None).exists()
+
+
+def test_a_tournaments_title_is_isolated_in_the_bell(host, player) -> None:
+    row = services.notify(user=player, kind=kinds.ROUND_READY, data={"title": "كأس <b>", "round": 2})
+    assert row is not None
+    assert "<bdi>كأس &lt;b&gt;</bdi>" in texts.html(row)
+    assert "كأس <b>" in texts.text(row)  # plain text (a socket frame, an e-mail) as typed

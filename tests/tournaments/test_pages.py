@@ -26,6 +26,20 @@ def test_the_list_shows_upcoming_tournaments(client, host) -> None:
 
 
 @pytest.mark.django_db
+def test_a_title_in_another_direction_is_isolated_on_every_page(client, host) -> None:
+    tournament = create(host, name="كأس الجمعة")
+    sign_up(tournament, [host])
+    client.force_login(host)
+    for url in (
+        reverse("tournaments"),
+        reverse("tournament", args=[tournament.pk]),
+        reverse("profile", args=[host.username]),
+    ):
+        body = client.get(url).content.decode().split("</title>", 1)[1]  # a <title> holds text only
+        assert body.count("كأس الجمعة") == body.count("<bdi>كأس الجمعة</bdi>") > 0, url
+
+
+@pytest.mark.django_db
 def test_a_player_signs_up_and_withdraws_from_the_page(client, host, player) -> None:
     tournament = create(host)
     client.force_login(player)
