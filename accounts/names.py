@@ -128,7 +128,7 @@ def player_name_html(who: object) -> SafeString:
 def title_refusal(value: str) -> str | None:
     """Why a title a player chose (a tournament's name) cannot be shown as typed, or None: it
     may not flip the direction of the text after it, nor hide characters in it."""
-    if any(char in BIDI_CONTROLS or _invisible(char) for char in value):
+    if any(char in BIDI_CONTROLS or _invisible(char) for char in value) or _stray_mark(value):
         return str(_("Titles cannot contain invisible characters or characters that change the text’s direction."))
     return None
 
@@ -147,10 +147,13 @@ def _stray_mark(name: str) -> bool:
     composed every mark that has a precomposed letter)."""
     base: str | None = None  # the letter the marks that follow sit on
     for char in name:
-        if unicodedata.category(char) not in MARKS:
-            base = char if unicodedata.category(char).startswith("L") else None
+        category = unicodedata.category(char)
+        if not category.startswith("M"):
+            base = char if category.startswith("L") else None
         elif base is None or not _same_script(base, char):
             return True
+        # A spacing mark (Mc: Devanagari's vowel signs) keeps the letter it sits on, so the
+        # nasal mark of "सिंह" after its vowel sign sits on that letter too.
     return False
 
 

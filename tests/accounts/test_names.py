@@ -76,6 +76,8 @@ def test_it_refuses_marks_not_attached_to_a_letter_of_their_script(name) -> None
         "مُحَمَّد",  # Arabic with its vowel marks
         "Nguyễn Ngũgĩ",
         "हिन्दी",  # Devanagari's virama and vowel signs
+        "सिंह हिंदी",  # a nasal mark after a spacing vowel sign
+        "ਸਿੰਘ",  # … in Gurmukhi
         "ไทย สมชาย",
     ],
 )

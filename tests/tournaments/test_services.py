@@ -42,6 +42,7 @@ def test_any_player_may_create_a_free_tournament_but_not_a_coin_one(host) -> Non
         ({"name": "Cup \u202epots"}, "change the text’s direction"),  # right-to-left override
         ({"name": "Cup \u2067x"}, "change the text’s direction"),  # an isolate left open
         ({"name": "Cup\u034f night"}, "invisible"),
+        ({"name": "Cup \u0301night"}, "invisible"),  # an accent on a space
         ({"game": "chess"}, "one of the site's games"),
         ({"options": {"length": "endless"}}, "micro, mini, full"),
     ],
