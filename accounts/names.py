@@ -31,6 +31,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import unicodedataplus
 from django.utils.html import conditional_escape, escape
@@ -40,10 +41,13 @@ from django.utils.translation import gettext_lazy as _
 from accounts.bots import BOT_LEVELS, BOT_NAMES, bot_display_name
 from core.i18n import lazy_format
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 RESERVED_PREFIXES = ("deleted-", "bot", "admin", "staff", "moderator")
-# Letters that draw nothing but are not in Cf (Hangul fillers, the braille blank, Mongolian
-# vowel separator's old form): refused like the format characters.
-BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+# A letter that draws nothing and is neither a format character (Cf) nor default-ignorable (the
+# Hangul fillers and Mongolian's old vowel separator are, below): the braille blank.
+BLANK_LETTERS = frozenset("\u2800")
 # Default_Ignorable_Code_Point, from Unicode's DerivedCoreProperties.txt (16.0; no Python
 # library exposes the property): code points a renderer draws as nothing.
 DEFAULT_IGNORABLE_RANGES = (
@@ -52,8 +56,6 @@ DEFAULT_IGNORABLE_RANGES = (
     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 )  # fmt: skip
-# The bidi controls: refused in titles as in names (a title that flips the text after it).
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MARKS = ("Mn", "Me")
 _SPACES = re.compile(r"\s+")
 
@@ -67,7 +69,7 @@ def name_clean(value: str) -> str:
     for a name with invisible or direction-changing characters, or one that poses as a reserved
     name or a bot."""
     name = _SPACES.sub(" ", unicodedata.normalize("NFKC", value)).strip()
-    if any(_invisible(char) for char in name) or _stray_mark(name):
+    if _hides_text(name):
         raise NameRefused(
             _("Names cannot contain invisible characters or characters that change the text’s direction.")
         )
@@ -125,12 +127,18 @@ def player_name_html(who: object) -> SafeString:
     return name_html(public_name(who))
 
 
-def title_refusal(value: str) -> str | None:
+def title_refusal(value: str) -> StrOrPromise | None:
     """Why a title a player chose (a tournament's name) cannot be shown as typed, or None: it
-    may not flip the direction of the text after it, nor hide characters in it."""
-    if any(char in BIDI_CONTROLS or _invisible(char) for char in value) or _stray_mark(value):
-        return str(_("Titles cannot contain invisible characters or characters that change the text’s direction."))
+    may not flip the direction of the text after it (the bidi controls are Cf), nor hide
+    characters in it."""
+    if _hides_text(value):
+        return _("Titles cannot contain invisible characters or characters that change the text’s direction.")
     return None
+
+
+def _hides_text(text: str) -> bool:
+    """Something in the text draws nothing, or turns the text after it around (RULING P54)."""
+    return any(_invisible(char) for char in text) or _stray_mark(text)
 
 
 def _invisible(char: str) -> bool:

@@ -25,6 +25,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_sign_up")]
         "\ufeffMari",  # byte order mark
         "Ma\u061cri",  # Arabic letter mark
         "Mari\u3164",  # Hangul filler: a letter that draws nothing
+        "\u115fMari",  # Hangul choseong filler
+        "Ma\uffa0ri",  # half-width Hangul filler
+        "Ma\u180eri",  # Mongolian vowel separator
+        "Ma\u2800ri",  # braille blank: neither a format character nor default-ignorable
     ],
 )
 def test_it_refuses_invisible_and_direction_changing_characters(name) -> None:

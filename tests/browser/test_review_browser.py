@@ -9,11 +9,13 @@ does, on the reviews' queue.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from config import processes
 from tests.browser.conftest import in_thread, screenshot, sign_up
@@ -84,10 +86,11 @@ def test_a_player_finishes_a_game_and_reads_its_review_in_the_replay(new_page, r
     for _ in range(60):
         if page.locator("#result").count():
             break
-        if page.locator("#take-row button").count():
-            page.locator("#take-row button").first.click()
-        elif page.locator(HAND_CARD).count() and not page.locator("#hand .card-btn.locked").count():
-            page.locator(HAND_CARD).first.click()
+        with contextlib.suppress(PlaywrightTimeout):  # the button was replaced under the click
+            if page.locator("#take-row button").count():
+                page.locator("#take-row button").first.click(timeout=2_000)
+            elif page.locator(HAND_CARD).count() and not page.locator("#hand .card-btn.locked").count():
+                page.locator(HAND_CARD).first.click(timeout=2_000)
         page.wait_for_timeout(500)
     page.wait_for_selector("#result")
     screenshot(page, "review-finished-laptop")

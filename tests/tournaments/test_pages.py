@@ -27,6 +27,7 @@ def test_the_list_shows_upcoming_tournaments(client, host) -> None:
 
 @pytest.mark.django_db
 def test_a_title_in_another_direction_is_isolated_on_every_page(client, host) -> None:
+    # RULING P54: a title is isolated as a name is.
     tournament = create(host, name="كأس الجمعة")
     sign_up(tournament, [host])
     client.force_login(host)

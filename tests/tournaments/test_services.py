@@ -39,7 +39,7 @@ def test_any_player_may_create_a_free_tournament_but_not_a_coin_one(host) -> Non
         ({"min_players": 1}, "at least 2"),
         ({"min_players": 9, "max_players": 8}, "at least 2"),
         ({"name": "x"}, "3 to 80"),
-        ({"name": "Cup \u202epots"}, "change the text’s direction"),  # right-to-left override
+        ({"name": "Cup \u202epots"}, "change the text’s direction"),  # RULING P54: right-to-left override
         ({"name": "Cup \u2067x"}, "change the text’s direction"),  # an isolate left open
         ({"name": "Cup\u034f night"}, "invisible"),
         ({"name": "Cup \u0301night"}, "invisible"),  # an accent on a space
