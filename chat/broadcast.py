@@ -7,6 +7,8 @@ message, one hidden id, or "re-read the chat".
 
 from __future__ import annotations
 
+from functools import partial
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -14,6 +16,7 @@ from django.utils import timezone
 
 from chat.models import ChatMessage
 from core.groups import table_group
+from notifications import live
 
 
 def message_payload(message: ChatMessage, *, author_name: str) -> dict:
@@ -44,3 +47,9 @@ def hidden_on_commit(table_id: int, message_id: int) -> None:
 
 def sync_on_commit(table_id: int) -> None:
     transaction.on_commit(lambda: _send(table_id, {"type": "chat.sync"}))
+
+
+def user_sync_on_commit(user_id: int) -> None:
+    """Every open socket of the player (on every table) re-reads the chat: a site-wide mute set
+    or lifted (RULING P29) shows at once, not at the next page."""
+    transaction.on_commit(partial(live.tell, user_id, {"type": "chat.sync"}))

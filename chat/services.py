@@ -168,6 +168,7 @@ def mute_create(*, user: User, by: User, reason: str, until: datetime) -> ChatMu
     with transaction.atomic():
         mute = ChatMute.objects.create(user=user, reason=reason, until=until, created_by=by, created_at=now)
         _log(by, mute, ADDITION, f"Muted {user.username} from chat until {until:%Y-%m-%d %H:%M %Z}: {reason}")
+        broadcast.user_sync_on_commit(user.pk)  # the player's open chat panels say so at once
     return mute
 
 
@@ -186,6 +187,7 @@ def mute_lift(*, mute_id: int, by: User, reason: str) -> ChatMute:
         mute.until = now
         mute.save(update_fields=["until"])
         _log(by, mute, CHANGE, f"Lifted the mute early: {reason}")
+        broadcast.user_sync_on_commit(mute.user_id)
     return mute
 
 

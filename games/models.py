@@ -38,6 +38,9 @@ class Match(models.Model):
         ABANDONED = "abandoned", _("Abandoned")  # RULING P14: an untimed game with no move for a day
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="matches", verbose_name=_("table"))
+    # Not a column: the table's access version, read with the row's lock by a move
+    # (tables/matchstore.py, lock_match), so that the move's push carries it (RULING P66).
+    table_access_version: int | None = None
     attempt = models.PositiveIntegerField(
         _("attempt"), help_text=_("1 for the table's first start, 2 after a dismissal, …")
     )

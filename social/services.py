@@ -23,6 +23,7 @@ from core.i18n import lazy_format
 from notifications import gates, kinds, live
 from notifications.models import Notification
 from notifications.services import notify
+from social import signals
 from social.limits import hourly_take
 from social.models import Block, FriendRequest, Friendship
 
@@ -152,6 +153,7 @@ def friend_remove(*, user: User, friend_id: object) -> None:
         ).delete()
         if not deleted:
             raise SocialError(_("You are not friends with that player."))
+        signals.relation_ended.send(sender=friend_remove, user_ids=(user.pk, friend))
 
 
 def block(*, user: User, blocked_id: object, now: datetime | None = None) -> Block:
@@ -167,6 +169,7 @@ def block(*, user: User, blocked_id: object, now: datetime | None = None) -> Blo
         FriendRequest.objects.filter(Q(sender=user, recipient=other) | Q(sender=other, recipient=user)).delete()
         # What the blocked player sent and the blocker has not read goes too.
         Notification.objects.filter(recipient=user, actor=other, read_at=None).delete()
+        signals.relation_ended.send(sender=block, user_ids=(user.pk, other.pk))
         # Open table sockets of both read their chat again, without the other's messages.
         for user_id in (user.pk, other.pk):
             transaction.on_commit(partial(live.tell, user_id, {"type": "chat.sync"}))

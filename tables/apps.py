@@ -7,11 +7,20 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from notifications import current, kinds
+        from social.signals import relation_ended
         from tables import delivery, turn_notices
         from tables.live import sessions  # noqa: F401  (closes table sockets when a login ends)
 
         delivery.connect()  # where the write side's after-commit events go (tables/outbox.py)
+        # RULINGS P66, P67: a block or an unfriending reaches the open sockets of private tables.
+        relation_ended.connect(_relation_ended, dispatch_uid="tables.relation_ended")
         # RULING P74: each notice about a table is checked again at send time.
         current.check_add(kinds.YOUR_TURN, turn_notices.current)
         current.check_add(kinds.TABLE_STARTING, turn_notices.start_current)
         current.check_add(kinds.INVITE, turn_notices.invite_current)
+
+
+def _relation_ended(sender, user_ids, **kwargs) -> None:
+    from tables import privacy
+
+    privacy.relation_ended(user_ids)

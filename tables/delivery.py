@@ -31,6 +31,8 @@ def table_changed(event: outbox.TableChanged) -> None:
         state=event.state,
         lobby=event.lobby,
         clock=event.clock,
+        access=event.access,
+        access_users=event.access_users,
     )
 
 

@@ -45,6 +45,7 @@ from games.catalog import get_engine
 from games.models import Match, MatchEvent
 from tables.caching import BoundedCache
 from tables.errors import TableError
+from tables.models import Table
 from tables.moves import MoveEvent
 
 # match id -> (game, version, text, parsed state): only each match's latest
@@ -157,6 +158,7 @@ def _statements() -> _Statements:
     connection is configured, not when the module is imported."""
     quote: Callable[[str], str] = connection.ops.quote_name
     match_table = quote(Match._meta.db_table)
+    table_table = quote(Table._meta.db_table)
     insert_events = (
         f"INSERT INTO {quote(MatchEvent._meta.db_table)} "
         "(match_id, version, seat, user_id, action, created_at, by_clock) "
@@ -165,7 +167,9 @@ def _statements() -> _Statements:
     )
     return _Statements(
         lock_match=(
-            f"SELECT {', '.join(quote(str(field.column)) for field in MATCH_FIELDS)} "
+            f"SELECT {', '.join(quote(str(field.column)) for field in MATCH_FIELDS)}, "
+            # The table's access version (RULING P66), read with the lock; the table is not locked.
+            f"(SELECT access_version FROM {table_table} WHERE id = {match_table}.table_id) "
             f"FROM {match_table} WHERE id = %s FOR UPDATE"
         ),
         save_move=(
@@ -203,10 +207,12 @@ def lock_match(match_id: int) -> Match:
         row = cursor.fetchone()
     if row is None:
         raise TableError(_("There is no such game."))
-    values = list(row)
+    *values, access_version = row
     for index, field in _MATCH_CONVERTED:  # the JSON columns, as the ORM would read them
         values[index] = field.from_db_value(values[index], None, connection)
-    return Match.from_db(connection.alias, [field.attname for field in MATCH_FIELDS], values)
+    match = Match.from_db(connection.alias, [field.attname for field in MATCH_FIELDS], values)
+    match.table_access_version = access_version
+    return match
 
 
 def write_move(match: Match, events: Sequence[MoveEvent], rounds_write: tuple[str | None, str | None]) -> None:

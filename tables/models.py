@@ -62,6 +62,9 @@ class Table(models.Model):
     invite_nonce = models.CharField(
         _("invitation key"), max_length=32, blank=True, help_text=_("Renewed to revoke the table's invitation link.")
     )
+    # Raised with every change of who may see the table (RULING P66, tables/privacy.py): an open
+    # socket that decided under an older one decides again at its next push.
+    access_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

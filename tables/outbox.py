@@ -24,7 +24,10 @@ from django.db import transaction
 class TableChanged:
     """Every socket of the table renders its viewer's fragment again. ``state`` and ``clock``
     (the clock's public part, tables.selectors.clock_public) come with a move, so the sockets
-    need no read; ``lobby``: more than the state changed, the sockets read the table again."""
+    need no read; ``lobby``: more than the state changed, the sockets read the table again.
+    ``access``: the table's access version, with a move (RULING P66: a socket that decided under
+    an older one decides again). ``access_users``: after a change of who may see the table that
+    concerns these users alone (a block, an unfriending), the only sockets that must decide again."""
 
     table_id: int
     match_id: int | None = None
@@ -32,6 +35,8 @@ class TableChanged:
     state: str | None = None
     lobby: bool = False
     clock: dict | None = None
+    access: int | None = None
+    access_users: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

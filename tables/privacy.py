@@ -7,16 +7,27 @@ invited to it (by a friend's invitation or by following its link); its spectator
 host chose: anyone, the friends of its seated players, or nobody. A player blocked by the host,
 or who blocked the host, neither sits nor watches there (RULING P67). Whoever holds a seat may
 always see their own table.
+
+Open sockets follow these rules too, not only their openings: every change of who may see a
+table raises its ``access_version`` (``access_changed``), and a socket that decided under an older
+version decides again, with ``open_refusal``, before its next push (tables/live/consumer.py).
+Changes that concern two players alone (a block, an unfriending) name them, so the table's
+other sockets need no read; who sits is in every socket's snapshot, so a seat taken or left at
+a private table needs no version of its own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from social.models import Friendship
 from social.selectors import are_friends, blocked_either_way
+from tables import outbox
 from tables.errors import TableError
 from tables.models import Spectators, Table, TableInvite
 
@@ -84,4 +95,29 @@ def privacy_set(*, table_id: int, host: User, private: bool, spectators: str) ->
             raise TableError(_("That can only be changed before the start."))
         table.private, table.spectators = bool(private), spectators
         table.save(update_fields=["private", "spectators"])
+        access_changed([table.pk])
     return table
+
+
+def access_changed(table_ids: Iterable[int], *, users: Iterable[int] | None = None) -> None:
+    """Inside the transaction that changed who may see the tables: their open sockets decide
+    again at commit (only those of ``users``, if given), and any socket that missed the message
+    does so at its next push, seeing the new version."""
+    ids = sorted(set(table_ids))
+    if not ids:
+        return
+    Table.objects.filter(pk__in=ids).update(access_version=F("access_version") + 1)
+    named = tuple(sorted(set(users))) if users is not None else None
+    for table_id in ids:
+        outbox.send(outbox.TableChanged(table_id=table_id, lobby=True, access_users=named))
+
+
+def relation_ended(user_ids: Iterable[int]) -> None:
+    """Inside the transaction of a block or an unfriending between these players: the private
+    tables still open where one of them hosts or sits may no longer be for the other."""
+    ids = list(user_ids)
+    open_statuses = (Table.Status.LOBBY, Table.Status.PLAYING)
+    tables = Table.objects.filter(private=True, status__in=open_statuses).filter(
+        Q(host_id__in=ids) | Q(seats__user_id__in=ids)
+    )
+    access_changed(tables.values_list("pk", flat=True), users=ids)

@@ -41,6 +41,8 @@ def send_table_changed(
     state: str | None = None,
     lobby: bool = False,
     clock: dict | None = None,
+    access: int | None = None,
+    access_users: tuple[int, ...] | None = None,
 ) -> None:
     # ``clock``: the turn clock's public part (deadlines, away seats), pushed with the state it goes with.
     # The id lets the sockets of one process share one read of the table (tables/live/fanout.py).
@@ -51,6 +53,8 @@ def send_table_changed(
         "state": state,
         "lobby": lobby,
         "clock": clock,
+        "access": access,  # RULING P66: see tables/outbox.py TableChanged
+        "access_users": list(access_users) if access_users is not None else None,
         "id": uuid.uuid4().hex,
     }
     loop = socket_loop.get()

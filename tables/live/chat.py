@@ -84,6 +84,7 @@ class ChatSocketMixin:
 
     chat_muted: frozenset[int] = frozenset()
     # Provided by the consumer this is mixed into.
+    closing: bool
     user: User
     table_id: int
     snapshot: Any
@@ -140,4 +141,6 @@ class ChatSocketMixin:
         await self._chat_send(state)
 
     async def _chat_send(self, frame: dict) -> None:
+        if self.closing:
+            return  # refused or revoked (RULING P66): nothing more of the table's chat
         await self.send(text_data=json.dumps({"chat": frame}, ensure_ascii=False))

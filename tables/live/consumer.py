@@ -56,6 +56,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
     closing = False
     language: str | None = None  # the viewer's, from the handshake (core/i18n.py, issue 26)
     pushed: str | None = None  # the last view sent: answers a resync (issue 34)
+    access_version = 0  # the table's access version this socket's permission was decided under
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -110,6 +111,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             await self._refuse_and_close(private_refusal, CLOSE_FORBIDDEN)
             return
         self.group = group
+        self.access_version = self.snapshot.access_version
         await self.accept()
         metrics.socket_opened()
         layer_watch.watch(self)
@@ -240,6 +242,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
     # --- group events ---------------------------------------------------------------------
 
     async def table_changed(self, event: dict) -> None:
+        before = self.snapshot
         same_match = event.get("match_id") is not None and event["match_id"] == self.snapshot.match_id
         # A state whose finished rounds this process has not read yet (issue 27) is read with the table.
         if (
@@ -258,7 +261,35 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             # Who is connected, read again with the seats: a spectator's sockets announce nothing
             # (only seats show a dot), so one who just sat down is known from here on.
             self.connected = await fanout.connected(self.table_id, event.get("id"))
+        if self._access_to_decide(event, before) and await self._access_withdrawn():
+            return
         await self._push(changed_only=True)
+
+    def _access_to_decide(self, event: dict, before: snapshot.Snapshot) -> bool:
+        """RULING P66: whether this socket's permission must be decided again before this push. A
+        change of who may see the table raised its access version (the lobby read shows it, a move
+        carries it, so a lost message is made good by the next push); one that names its users
+        (a block, an unfriending) concerns their sockets alone, unless this socket missed another."""
+        version = max(self.snapshot.access_version, event.get("access") or 0)
+        if version > self.access_version:
+            named = event.get("access_users")
+            concerned = named is None or self.user.pk in named or version > self.access_version + 1
+            self.access_version = version
+            return concerned
+        # Who sits decides who may watch a private table (the seated, their friends), and the
+        # socket's snapshot shows who sits: no version of its own.
+        return self.snapshot.private and snapshot.sitting(before) != snapshot.sitting(self.snapshot)
+
+    async def _access_withdrawn(self) -> bool:
+        """Decide again, as at the opening; a socket no longer allowed is told why and closed."""
+        refusal = await database_sync_to_async(privacy.open_refusal, thread_sensitive=False)(self.table_id, self.user)
+        if refusal is None:
+            return False
+        # Out of the table's group first: nothing more of the table reaches it before the close.
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._refuse_and_close(refusal, CLOSE_FORBIDDEN)
+        return True
 
     async def presence_changed(self, event: dict) -> None:
         self.connected = await fanout.connected(self.table_id, event.get("id"))
@@ -314,6 +345,8 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         return fanout.render(self.snapshot, user_id=self.user.pk, connected=self.connected)
 
     async def _push(self, *, changed_only: bool = False) -> None:
+        if self.closing:
+            return  # refused or revoked: told why, and nothing more
         html = await self._render()
         # Issue 34: an event that changes nothing this viewer sees (a change undone within a spell of
         # tables/live/broadcast.py's coalescing, a presence change of a spectator) sends nothing.

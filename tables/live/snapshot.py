@@ -45,6 +45,11 @@ def seat_of(snapshot: Snapshot, user_id: int | None) -> int | None:
     return None
 
 
+def sitting(snapshot: Snapshot) -> frozenset[int]:
+    """Who holds a seat (RULING P66: at a private table, whose friends may watch)."""
+    return frozenset(seat.user_id for seat in snapshot.seats if seat.user_id is not None)
+
+
 def live_context(snapshot: Snapshot, *, user_id: int | None, connected: AbstractSet[int]) -> dict:
     viewer_seat = seat_of(snapshot, user_id)
     view = None

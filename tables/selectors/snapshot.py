@@ -58,6 +58,8 @@ class Snapshot:
     extra: dict = field(default_factory=dict)
     turn_clock: int = 0  # the table's clock setting (seconds; 0 = off)
     clock: dict | None = None  # the match's clock: tables.selectors.clock_public
+    private: bool = False  # RULING P66: who sits decides who may watch (tables/privacy.py)
+    access_version: int = 0  # the table's, when read (tables/privacy.py access_changed)
 
     def with_state(self, *, version: int, state: str, clock: dict | None = None) -> Snapshot:
         return replace(self, version=version, state=state, clock=clock)
@@ -115,6 +117,8 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         extra=_extra(table=table, match=match),
         turn_clock=table.clock,
         clock=clock_public(match),
+        private=table.private,
+        access_version=table.access_version,
     )
 
 

@@ -156,6 +156,7 @@ def move_save(
             state=match.state,
             lobby=finished,
             clock=selectors.clock_public(match),
+            access=match.table_access_version,
         )
     )
     if match.status == Match.Status.PLAYING:
