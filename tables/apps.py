@@ -6,8 +6,9 @@ class TablesConfig(AppConfig):
     name = "tables"
 
     def ready(self) -> None:
+        from accounts.personal_data import register
         from notifications import current, kinds
-        from tables import delivery, turn_notices
+        from tables import delivery, personal_data, turn_notices
         from tables.live import sessions  # noqa: F401  (closes table sockets when a login ends)
 
         delivery.connect()  # where the write side's after-commit events go (tables/outbox.py)
@@ -15,3 +16,5 @@ class TablesConfig(AppConfig):
         current.check_add(kinds.YOUR_TURN, turn_notices.current)
         current.check_add(kinds.TABLE_STARTING, turn_notices.start_current)
         current.check_add(kinds.INVITE, turn_notices.invite_current)
+        for data in personal_data.PERSONAL_DATA:  # RULINGS P23, P55
+            register(data)
