@@ -9,6 +9,7 @@ about something that rolled back is never seen.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -137,4 +138,4 @@ def notifications_erase(user: User) -> None:
     Preference.objects.filter(user=user).delete()
     Sent.objects.filter(user=user).delete()
     for recipient_id in told:  # their bells drop what is gone
-        transaction.on_commit(lambda recipient_id=recipient_id: live.push(recipient_id))
+        transaction.on_commit(partial(live.push, recipient_id))
