@@ -1,35 +1,30 @@
 """A player's own data as one JSON document (RULING P55; docs/privacy.md promises it).
 
-Accounts sits below the apps whose rows make up most of it (games, the ledger, chat), so it
-does not import them: each app adds its section here from its ``AppConfig.ready`` with
-``section_add``, and ``user_export`` asks every section in turn. The account's own fields are
-this module's. Each section is a plain function of the user that returns JSON-ready data.
+Accounts sits below the apps whose rows make up most of it (games, the ledger, chat, devices,
+tournaments), so it does not import them: each app registers what it keeps about a player in
+accounts/personal_data.py from its ``AppConfig.ready``, and ``user_export`` asks every
+registration that exports for its section, so the export and the deletion read the same list.
+The account's own fields are this module's; each section is a plain function of the user that
+returns JSON-ready data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.utils import timezone
 
+from accounts import personal_data
 from accounts.models import User
-
-Section = Callable[[User], Any]
-_SECTIONS: dict[str, Section] = {}
-
-
-def section_add(name: str, section: Section) -> None:
-    """Add (or replace, on a second ``ready``) the section ``name`` of every export."""
-    _SECTIONS[name] = section
 
 
 def user_export(*, user: User) -> dict[str, Any]:
-    document: dict[str, Any] = {"exported_at": when(timezone.now()), "account": _account(user)}
-    for name, section in sorted(_SECTIONS.items()):
-        document[name] = section(user)
+    document: dict[str, Any] = {"exported_at": when(timezone.now())}
+    for data in personal_data.registered():
+        if data.export is not None:
+            document[data.name] = data.export(user)
     return document
 
 
@@ -37,7 +32,7 @@ def when(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def _account(user: User) -> dict[str, Any]:
+def account_export(user: User) -> dict[str, Any]:
     return {
         "id": user.pk,
         "username": user.username,
@@ -50,5 +45,7 @@ def _account(user: User) -> dict[str, Any]:
         "date_joined": when(user.date_joined),
         "last_login": when(user.last_login),
         "language": user.language,
+        "time_zone": user.time_zone,
+        "review_visibility": user.review_visibility,
         "four_colour_suits": user.four_colour_suits,
     }

@@ -5,7 +5,9 @@ A deleted account cannot simply lose its row: ledger rows, seats in past games a
 point at it, and other players' histories and balances are built from them (the ledger must
 keep summing to zero, RULING P7). So the person goes and the row stays: everything that
 identifies them is removed or replaced, the account can never sign in again, and what the
-games and the ledger recorded is left exactly as it was.
+games and the ledger recorded is left exactly as it was. What every other app keeps about the
+person (devices, friends, notifications, invitations, tournament entries…) is erased by the
+registrations of accounts/personal_data.py, in the same transaction, so no app can be missed.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from accounts import personal_data
 from accounts.models import User
 
 DELETED_PREFIX = "deleted-"
@@ -79,17 +82,23 @@ def _seated(user: User) -> bool:
 
 
 def _anonymise(user: User) -> None:
-    """Everything that identifies the person goes; the row, its games and its ledger stay."""
+    """Everything that identifies the person goes; the row, its games and its ledger stay.
+    Every app's registered erase runs here, inside the caller's transaction (RULING P23)."""
     user.username = f"{DELETED_PREFIX}{user.pk}"
     user.display_name = user.first_name = user.last_name = user.email = ""
+    user.time_zone = user.language = ""  # where they live, what they speak: theirs, not the games'
     user.set_unusable_password()
     user.is_active = user.is_staff = user.is_superuser = False
     user.save()
+    personal_data.erase_all(user)
+    _sessions_end(user.pk)
+
+
+def account_rows_erase(user: User) -> None:
+    """Accounts' own rows about the person: e-mail addresses, groups and permissions."""
     user.groups.clear()
     user.user_permissions.clear()
     EmailAddress.objects.filter(user=user).delete()
-    user.signatures.exclude(text="").update(text="")  # RULING S15: the signature row stays.
-    _sessions_end(user.pk)
 
 
 def _sessions_end(user_id: int) -> None:

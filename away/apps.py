@@ -9,9 +9,14 @@ class AwayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from accounts.personal_data import PersonalData, register
         from away import push
+        from away.selectors import devices_export
+        from away.services import devices_erase
         from notifications import current, delivery, kinds
 
         delivery.channel_add(push.deliver)
         # RULING P74: a friend request withdrawn or answered meanwhile is not sent.
         current.check_add(kinds.FRIEND_REQUEST, push.friend_request_current)
+        # RULINGS P23, P55: the player's devices, in their data and gone with their account.
+        register(PersonalData("devices", models=("away.Device",), export=devices_export, erase=devices_erase))

@@ -68,3 +68,8 @@ def device_remove(*, user: User, device_id: int | None = None, endpoint: str | N
         return 0
     deleted, _per_model = devices.delete()
     return deleted
+
+
+def devices_erase(user: User) -> None:
+    """RULING P23: a deleted account's devices go, their keys with them; nothing is sent to them again."""
+    Device.objects.filter(user=user).delete()

@@ -218,3 +218,9 @@ def spectator_chat_set(*, table_id: int, by: User, on: bool) -> None:
 
 def _log(by: User, obj, flag: int, text: str) -> None:
     LogEntry.objects.log_actions(by.pk, [obj], flag, text, single_object=True)
+
+
+def personal_mutes_erase(user: User) -> None:
+    """RULING P23: whom a deleted account muted goes. Who muted it stays: that is the other
+    player's choice, and lifting it would show them again the messages they chose not to see."""
+    PersonalMute.objects.filter(owner=user).delete()

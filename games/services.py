@@ -70,6 +70,11 @@ def signatures_clear(*, ids: list[int]) -> int:
         return Signature.objects.filter(pk__in=ids).exclude(text="").update(text="")
 
 
+def signatures_erase(user: User) -> None:
+    """RULINGS P23, S15: a deleted account's signatures lose their text; the rows stay with the games."""
+    Signature.objects.filter(user=user).exclude(text="").update(text="")
+
+
 def signature_add(*, match_id: int, user: User, text: object, now: datetime | None = None) -> Signature:
     """RULING S13: the Sitaratas signs the result of a finished game, once; nobody else ever."""
     now = now or timezone.now()

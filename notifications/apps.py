@@ -7,9 +7,18 @@ class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from accounts.export import section_add
+        from accounts.personal_data import PersonalData, register
         from notifications import delivery, email
         from notifications.selectors import notifications_export
+        from notifications.services import notifications_erase
 
-        section_add("notifications", notifications_export)  # RULING P55: the player's own data
+        # RULINGS P23, P55: in the player's data, and gone with their account.
+        register(
+            PersonalData(
+                "notifications",
+                models=("notifications.Notification", "notifications.Preference", "notifications.Sent"),
+                export=notifications_export,
+                erase=notifications_erase,
+            )
+        )
         delivery.channel_add(email.deliver)

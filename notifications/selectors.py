@@ -8,7 +8,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.selectors import users_named_publicly
 from notifications import kinds
-from notifications.models import Notification, Preference
+from notifications.models import Notification, Preference, Sent
 
 PAGE_SIZE = 50
 BELL_SIZE = 8
@@ -47,7 +47,7 @@ def bell_list(user_id: int) -> list[Notification]:
 
 
 def notifications_export(user: User) -> dict:
-    """RULING P55: the player's notifications and their choices."""
+    """RULING P55: the player's notifications, their choices and the notices sent away to them."""
     return {
         "notifications": [
             {
@@ -63,4 +63,8 @@ def notifications_export(user: User) -> dict:
         "preferences": {
             row.kind: {way: getattr(row, way) for way in Preference.WAYS} for row in preferences_of(user=user)
         },
+        "sent": [
+            {"way": row.channel, "kind": row.kind, "table": row.table_id, "at": row.sent_at.isoformat()}
+            for row in Sent.objects.filter(user=user).order_by("pk")
+        ],
     }

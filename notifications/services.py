@@ -9,6 +9,7 @@ about something that rolled back is never seen.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -18,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from notifications import gates, kinds, live
-from notifications.models import Notification, Preference
+from notifications.models import Notification, Preference, Sent
 from notifications.selectors import preference_of
 
 if TYPE_CHECKING:
@@ -126,3 +127,15 @@ def delivery_claim(*, notification_id: int, now: datetime | None = None) -> Noti
     if not claimed:
         return None
     return Notification.objects.select_related("recipient", "actor").get(pk=notification_id)
+
+
+def notifications_erase(user: User) -> None:
+    """RULING P23: a deleted account's notifications go, those it received and those it caused
+    (they name it to others), with its preferences and the log of notices sent to it."""
+    Notification.objects.filter(recipient=user).delete()
+    told = set(Notification.objects.filter(actor=user).values_list("recipient_id", flat=True))
+    Notification.objects.filter(actor=user).delete()
+    Preference.objects.filter(user=user).delete()
+    Sent.objects.filter(user=user).delete()
+    for recipient_id in told:  # their bells drop what is gone
+        transaction.on_commit(partial(live.push, recipient_id))

@@ -7,10 +7,19 @@ class SocialConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from accounts.export import section_add
+        from accounts.personal_data import PersonalData, register
         from notifications.gates import gate_add
         from social.selectors import blocked_either_way, social_export
+        from social.services import social_erase
 
-        section_add("friends", social_export)  # RULING P55: the player's own data
+        # RULINGS P23, P55: in the player's data, and gone (both ways) with their account.
+        register(
+            PersonalData(
+                "friends",
+                models=("social.Friendship", "social.FriendRequest", "social.Block"),
+                export=social_export,
+                erase=social_erase,
+            )
+        )
         # RULING P67: nobody is notified by someone they blocked or who blocked them.
         gate_add("blocks", blocked_either_way)

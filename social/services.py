@@ -191,3 +191,11 @@ def _mark_answered(*, recipient: User, sender: User) -> None:
     Notification.objects.filter(recipient=recipient, actor=sender, kind=kinds.FRIEND_REQUEST, read_at=None).update(
         read_at=timezone.now()
     )
+
+
+def social_erase(user: User) -> None:
+    """RULING P23: a deleted account's friendships, requests and blocks go, both ways: they say who
+    the person knew or kept away, and the anonymous account can never answer or use them again."""
+    Friendship.objects.filter(Q(user=user) | Q(friend=user)).delete()
+    FriendRequest.objects.filter(Q(sender=user) | Q(recipient=user)).delete()
+    Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()

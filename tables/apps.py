@@ -6,9 +6,10 @@ class TablesConfig(AppConfig):
     name = "tables"
 
     def ready(self) -> None:
+        from accounts.personal_data import register
         from notifications import current, kinds
         from social.signals import relation_ended
-        from tables import delivery, turn_notices
+        from tables import delivery, personal_data, turn_notices
         from tables.live import sessions  # noqa: F401  (closes table sockets when a login ends)
 
         delivery.connect()  # where the write side's after-commit events go (tables/outbox.py)
@@ -18,6 +19,8 @@ class TablesConfig(AppConfig):
         current.check_add(kinds.YOUR_TURN, turn_notices.current)
         current.check_add(kinds.TABLE_STARTING, turn_notices.start_current)
         current.check_add(kinds.INVITE, turn_notices.invite_current)
+        for data in personal_data.PERSONAL_DATA:  # RULINGS P23, P55
+            register(data)
 
 
 def _relation_ended(sender, user_ids, **kwargs) -> None:

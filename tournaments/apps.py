@@ -8,8 +8,32 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments and seasons")
 
     def ready(self) -> None:
+        from accounts.personal_data import PersonalData, register
         from tables import lobby_slots
         from tournaments import receivers  # noqa: F401  (a finished table tells its round)
         from tournaments.lobby import next_tournaments
+        from tournaments.selectors import season_places_export, tournaments_export
+        from tournaments.services import entries_erase
 
         lobby_slots.register(next_tournaments, place=lobby_slots.TOURNAMENTS)  # issue 39: in the lobby
+        # RULINGS P23, P55, P82: in the player's data; a deleted account withdraws from what is still going.
+        register(
+            PersonalData(
+                "tournaments",
+                models=("tournaments.Entry", "tournaments.Tournament"),
+                export=tournaments_export,
+                erase=entries_erase,
+                kept=(
+                    "Entries of tournaments that started stay in the standings under the anonymous name, the fee in "
+                    "the pot (RULINGS P23, P82); a tournament the account created stays for its players."
+                ),
+            )
+        )
+        register(
+            PersonalData(
+                "seasons",
+                models=("tournaments.SeasonPlace",),
+                export=season_places_export,
+                kept="A frozen season's ladder is a result and stays under the anonymous name (RULINGS P23, P84).",
+            )
+        )

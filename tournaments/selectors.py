@@ -101,3 +101,43 @@ def local_time(moment: datetime, user: User | AnonymousUser) -> datetime:
     except (ZoneInfoNotFoundError, ValueError):
         zone = timezone.get_current_timezone()
     return moment.astimezone(zone)
+
+
+def tournaments_export(user: User) -> dict:
+    """RULING P55: every tournament the player entered, with how it went for them, and those they created."""
+    created = Tournament.objects.filter(creator=user).order_by("pk")
+    return {
+        "entries": _entries_export(user),
+        "created": [
+            {"tournament": t.pk, "name": t.name, "state": t.state, "created_at": t.created_at.isoformat()}
+            for t in created
+        ],
+    }
+
+
+def _entries_export(user: User) -> list[dict]:
+    return [
+        {
+            "tournament": entry.tournament_id,
+            "name": entry.tournament.name,
+            "kind": entry.tournament.game,
+            "starts_at": entry.tournament.starts_at.isoformat(),
+            "tournament_state": entry.tournament.state,
+            "state": entry.state,
+            "signed_up_at": entry.signed_up_at.isoformat(),
+            "entry_fee": entry.tournament.entry_fee,
+            "points": entry.points,
+            "rank": entry.rank,
+            "prize": entry.prize,
+            "reason": entry.reason,
+        }
+        for entry in Entry.objects.filter(user=user).select_related("tournament").order_by("pk")
+    ]
+
+
+def season_places_export(user: User) -> list[dict]:
+    """RULING P84: the frozen seasons the player placed in."""
+    return [
+        {"kind": place.season.game, "month": place.season.month.isoformat(), "rank": place.rank, "rating": place.rating}
+        for place in SeasonPlace.objects.filter(user=user).select_related("season").order_by("pk")
+    ]

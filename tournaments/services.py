@@ -202,6 +202,18 @@ def entry_withdraw(*, tournament_id: int, user: User, now: datetime | None = Non
         events.changed_on_commit(tournament.pk)
 
 
+def entries_erase(user: User) -> None:
+    """RULINGS P23, P82: a deleted account leaves every tournament still going as a player who
+    withdraws does. Before the start the fee comes back and the entry goes (it was no result);
+    after it the fee stays in the pot, the passes of the rounds not played are freed and the entry
+    stays in the standings under the anonymous name, as do the entries of tournaments that ended.
+    A disqualification stays: it is an admin's decision, with its reason."""
+    going = Entry.objects.filter(user=user, tournament__state__in=(State.SIGNUP, State.RUNNING))
+    for tournament_id in list(going.filter(state=Entry.State.ACTIVE).values_list("tournament_id", flat=True)):
+        entry_withdraw(tournament_id=tournament_id, user=user)
+    going.filter(tournament__state=State.SIGNUP, state=Entry.State.WITHDRAWN).delete()
+
+
 # --- the start ---------------------------------------------------------------------------
 
 
