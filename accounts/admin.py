@@ -3,11 +3,16 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, cast
 
+from allauth.account.admin import EmailAddressAdmin as AllauthEmailAddressAdmin
+from allauth.account.models import EmailAddress
+from allauth.account.utils import user_email
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.models import LogEntry
+from django.contrib.auth.admin import GroupAdmin as BaseGroupAdmin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm, AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import Group
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
@@ -16,7 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
 from accounts.services import AccountError, account_anonymise
-from core.admin_tools import ask_reason
+from core.admin_tools import ReasonedAdmin, ask_reason
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest
@@ -117,3 +122,39 @@ class UserAdmin(BaseUserAdmin):
         else:
             changed = LogEntry(change_message=json.dumps(message)).get_change_message() or "No fields changed."
         return f"{changed} Reason: {reason}"
+
+
+# allauth's own admin lets staff move an address to another account or mark it verified, which
+# takes the account over through a password reset: this one replaces it (this app loads after allauth).
+admin.site.unregister(EmailAddress)
+
+
+@admin.register(EmailAddress)
+class EmailAddressAdmin(ReasonedAdmin, AllauthEmailAddressAdmin):
+    """RULING P19: an address stays with its account and is verified only by its owner's own
+    confirmation; changing it (the address, which must then be confirmed again, or which is
+    primary) or deleting it says why, in the admin log."""
+
+    readonly_fields = ("user", "verified")
+    actions = ()  # not allauth's "mark verified"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a player adds their own addresses, and confirms them
+
+    def save_model(self, request: HttpRequest, obj: EmailAddress, form, change: bool) -> None:
+        if "email" in form.changed_data:
+            obj.verified = False  # its owner has not confirmed this one
+        if "primary" in form.changed_data and obj.primary:
+            EmailAddress.objects.filter(user=obj.user_id, primary=True).exclude(pk=obj.pk).update(primary=False)
+        super().save_model(request, obj, form, change)
+        if obj.primary:
+            user_email(obj.user, obj.email, commit=True)  # the account's address is its primary one
+
+
+# A group's permissions are what its staff may do here: changing or deleting one says why (RULING P19).
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class GroupAdmin(ReasonedAdmin, BaseGroupAdmin):
+    pass

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from chat import services
 from chat.models import ChatMessage, ChatMute, ChatReport, ChatRoom
 from chat.services import ChatError
-from core.admin_tools import ViewOnlyInline, each_with_reason
+from core.admin_tools import ViewOnlyInline, ask_reason, each_with_reason
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest
@@ -144,15 +144,26 @@ class ChatMessageAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=gettext_lazy("Dismiss the reports on the selected messages (keep them)"))
-    def dismiss_reports(self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]) -> None:
+    def dismiss_reports(
+        self, request: AuthenticatedRequest, queryset: QuerySet[ChatMessage]
+    ) -> TemplateResponse | None:
+        # RULING P19: dismissing says why, as hiding does; the service writes the admin log entry.
+        answers, page = ask_reason(self, request, queryset, _("Dismiss reports"), form_class=ReasonForm)
+        if answers is None:  # the page asking why
+            return page
         for message in queryset:
-            count = services.reports_dismiss(message_id=message.pk, by=request.user)
+            try:
+                count = services.reports_dismiss(message_id=message.pk, by=request.user, reason=answers["reason"])
+            except ChatError as error:
+                self.message_user(request, f"{message}: {error}", messages.ERROR)
+                continue
             self.message_user(
                 request,
                 ngettext("%(message)s: %(count)d report dismissed.", "%(message)s: %(count)d reports dismissed.", count)
                 % {"message": message, "count": count},
                 messages.SUCCESS,
             )
+        return None
 
     @admin.action(
         description=gettext_lazy("Mute the authors of the selected messages site-wide (asks for a reason and period)")

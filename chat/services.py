@@ -145,15 +145,19 @@ def message_hide(*, message_id: int, by: User, reason: str) -> ChatMessage:
     return message
 
 
-def reports_dismiss(*, message_id: int, by: User) -> int:
-    """The moderator read the reports and keeps the message; returns how many were open."""
+def reports_dismiss(*, message_id: int, by: User, reason: str) -> int:
+    """The moderator read the reports and keeps the message, saying why (RULING P19); returns how
+    many were open."""
+    reason = rules.clean_text(reason)[:REASON_LENGTH]
+    if not reason:
+        raise ChatError(_("A moderator must say why the reports are dismissed."))
     with transaction.atomic():
         message = ChatMessage.objects.filter(pk=message_id).first()
         if message is None:
             raise ChatError(_("There is no such message."))
         count = ChatReport.objects.filter(message=message, resolved_at=None).update(resolved_at=timezone.now())
         if count:
-            _log(by, message, CHANGE, f"Dismissed {count} report(s); the message stays.")
+            _log(by, message, CHANGE, f"Dismissed {count} report(s); the message stays: {reason}")
     return count
 
 

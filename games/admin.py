@@ -104,6 +104,9 @@ class MatchAdmin(ServiceWrittenAdmin):
     readonly_fields = fields
     inlines = [MatchPlayerInline, MatchEventInline]
 
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # a game is read, never edited; its actions (abort) go through the services
+
     @admin.display(description=gettext_lazy("what a spectator sees"))
     def spectator_view(self, match: Match) -> str:
         if is_public(match):

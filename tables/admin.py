@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 from django.contrib import admin
 from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from core.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, each_with_reason
+from core.admin_tools import ReasonedAdmin, ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, each_with_reason
 from games.admin import MatchAdmin as GamesMatchAdmin
 from games.models import Match
 from tables.errors import TableError
@@ -35,8 +36,15 @@ class SeatInline(ViewOnlyInline):
     readonly_fields = fields
 
 
+# Who may sit and who may watch (RULINGS P65, P66): the host's choices, set in the lobby.
+PLAY_FIELDS = ["practice", "private", "spectators", "invite_nonce"]
+
+
 @admin.register(Table)
-class TableAdmin(ServiceWrittenAdmin):
+class TableAdmin(ReasonedAdmin, ServiceWrittenAdmin):
+    """RULING P19: a lobby's settings may be changed here, saying why; once its game has started
+    (and after: a finished table may play its rematch) nothing that decides who may sit or watch is."""
+
     list_display = ["id", "game", "seat_count", "stake", "host", "status", "created_at", "last_activity_at"]
     list_filter = ["game", "status", "created_at"]
     search_fields = ["=id", "host__username", "seats__user__username", "closed_reason"]
@@ -55,6 +63,12 @@ class TableAdmin(ServiceWrittenAdmin):
     ]
     inlines = [SeatInline]
     actions = ["close_lobbies"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:
+        fields = list(self.readonly_fields)
+        if obj is not None and obj.status != Table.Status.LOBBY:
+            fields += PLAY_FIELDS
+        return fields
 
     @admin.action(description=gettext_lazy("Close lobby (releases holds and passes)"))
     def close_lobbies(self, request: AuthenticatedRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:

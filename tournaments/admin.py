@@ -1,5 +1,6 @@
-"""Tournaments in the admin: create, cancel (refunds), disqualify and re-seat, each saying why
-(RULING P19) and logged as a LogEntry; seasons are read-only archives."""
+"""Tournaments in the admin: create, edit, cancel (refunds), disqualify and re-seat, each saying why
+(RULING P19) and logged as a LogEntry; entries, rounds and seasons are read here, written by the
+services."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from core.admin_tools import ask_reason
+from core.admin_tools import ReasonedAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason
 from tournaments import services
 from tournaments.models import Entry, Round, Season, SeasonPlace, Tournament
 from tournaments.services import TournamentError
@@ -52,13 +53,16 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ReasonedAdmin):
     list_display = ["name", "game", "starts_at", "state", "current_round", "rounds", "entry_fee", "pot", "official"]
     list_filter = ["state", "game", "official"]
     search_fields = ["name"]
     inlines = [EntryInline]
     actions = ["cancel"]
     readonly_fields = ["state", "current_round", "pot", "ended_at", "end_reason", "creator", "options", "clock"]
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # its fees and entries are the players': cancelling gives every fee back
 
     def save_model(self, request: HttpRequest, obj: Tournament, form, change: bool) -> None:
         if change:
@@ -94,15 +98,12 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ViewOnlyAdmin):
     list_display = ["user", "tournament", "state", "half_points", "absences", "rank", "prize"]
     list_filter = ["state"]
     search_fields = ["user__username", "tournament__name"]
     readonly_fields = [f.name for f in Entry._meta.fields]
     actions = ["disqualify"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
     @admin.action(description=_("Disqualify"))
     def disqualify(self, request: AuthenticatedRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
@@ -116,13 +117,10 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ViewOnlyAdmin):
     list_display = ["tournament", "number", "state", "started_at", "tables_start_at", "ended_at"]
     readonly_fields = [f.name for f in Round._meta.fields]
     actions = ["reseat"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
     @admin.action(description=_("Re-seat (before its tables start)"))
     def reseat(self, request: AuthenticatedRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
@@ -135,15 +133,13 @@ class RoundAdmin(admin.ModelAdmin):
         )
 
 
-class SeasonPlaceInline(admin.TabularInline):
+class SeasonPlaceInline(ViewOnlyInline):
     model = SeasonPlace
-    extra = 0
     readonly_fields = ["rank", "user", "rating", "games"]
-    can_delete = False
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(ViewOnlyAdmin):
     list_display = ["game", "month", "frozen_at"]
     readonly_fields = ["game", "month", "frozen_at"]
     inlines = [SeasonPlaceInline]

@@ -115,8 +115,8 @@ def test_dismissing_reports_keeps_the_message_and_is_logged(admin_user, host, pl
     table = seated_sita_table(host, player)
     message = post(table, player, "a fair remark")
     services.message_report(message_id=message.pk, user=outsider, reason="I disagree")
-    assert services.reports_dismiss(message_id=message.pk, by=admin_user) == 1
-    assert services.reports_dismiss(message_id=message.pk, by=admin_user) == 0
+    assert services.reports_dismiss(message_id=message.pk, by=admin_user, reason="Fair play") == 1
+    assert services.reports_dismiss(message_id=message.pk, by=admin_user, reason="Fair play") == 0
     message.refresh_from_db()
     assert not message.hidden
     assert LogEntry.objects.count() == 1
