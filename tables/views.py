@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -22,7 +22,7 @@ from tables import collusion, invites, lobby_slots, privacy, selectors
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
-from tables.live import snapshot
+from tables.live import guard, limits, snapshot
 from tables.models import Table
 from tables.services import lobby as lobby_service
 from tables.services import quickplay
@@ -157,3 +157,13 @@ def play_now(request: AuthenticatedRequest, game: str) -> HttpResponse:
         messages.error(request, str(error))
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
+
+
+async def socket_refusal(request: HttpRequest) -> JsonResponse:
+    """Why this browser's last table socket was refused at the handshake, and how long to wait
+    (RULINGS P16, P51): a refused handshake carries no words the page could read."""
+    address = addresses.request_address(request)
+    refused = await limits.backoff_now(guard.backoff_names(address, request.COOKIES.get(settings.SESSION_COOKIE_NAME)))
+    if refused is None:
+        return JsonResponse({"message": None, "retry_after": 0})
+    return JsonResponse({"message": str(guard.refusal_text(refused)), "retry_after": round(refused.seconds, 1)})

@@ -16,8 +16,12 @@
   // time up to a ceiling that doubles per failed try, 0.5 s to 4 s ("full jitter"), so the
   // sockets come back spread out; htmx's own ceiling grows to 64 s, too long for a player.
   // htmx is loaded with defer, after this script runs: set it once htmx is there.
+  // RULINGS P16, P51: a handshake the site refused (too many windows, too many openings from this
+  // network) is retried no sooner than the site says, which the page asks for after the refusal.
+  let holdUntil = 0;
   function jitteredReconnects() {
-    htmx.config.wsReconnectDelay = (retries) => Math.random() * Math.min(4000, 500 * 2 ** retries);
+    htmx.config.wsReconnectDelay = (retries) =>
+      Math.max(0, holdUntil - Date.now()) + Math.random() * Math.min(4000, 500 * 2 ** retries);
   }
   if (window.htmx) jitteredReconnects();
   else document.addEventListener("DOMContentLoaded", jitteredReconnects);
@@ -77,18 +81,34 @@
     const parameters = event.detail.parameters;
     if (parameters.command === "act" && parameters.version === undefined) parameters.version = String(currentVersion());
   });
+  let opened = false;  // since the last close: a close before any open is a refused handshake
+  function askWhyRefused() {
+    fetch(socket.dataset.refusedUrl, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((answer) => {
+        if (!answer || !answer.message) return;
+        holdUntil = Date.now() + answer.retry_after * 1000;
+        status.textContent = answer.message;
+        status.dataset.state = "refused";
+      })
+      .catch(() => {});
+  }
   socket.addEventListener("htmx:wsOpen", () => {
+    opened = true;
+    holdUntil = 0;
     status.textContent = gettext("Connected.");
     status.classList.remove("offline");
     status.dataset.state = "open";  // in every language (the words are translated)
   });
   socket.addEventListener("htmx:wsClose", (event) => {
-    // The server's own closes (4401 logged out, 4409 too many windows, 4429 flooding; RULINGS
+    // The server's own closes (4401 logged out, 4403 no longer allowed to watch, 4429 flooding; RULINGS
     // P15, P16, P18) are not retried by htmx: say so, the flash says why.
     const code = event.detail && event.detail.event ? event.detail.event.code : 0;
     status.textContent = code >= 4000 ? gettext("Disconnected — reload the page to reconnect.") : gettext("Connection lost — reconnecting…");
     status.classList.add("offline");
     status.dataset.state = "closed";
+    if (!opened && socket.dataset.refusedUrl) askWhyRefused();
+    opened = false;
   });
   // Issue 37: a push replaces #live whole, so what a player chose or typed there and has not
   // sent yet (the bot level for a seat, the turn clock, a signature) would snap back to the

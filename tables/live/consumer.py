@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import time
 import uuid
 from collections.abc import Set as AbstractSet
@@ -72,12 +71,12 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         refusal = await presence.admit(self.table_id, self.channel_name, user.pk)
         if refusal:
-            # Accepted only to say why: a page refused at the handshake could not tell the player.
-            await self.accept()
-            # After a pause of random length (RULING P16): refused windows that try again at once
-            # then come back spread out, not as one wave that every move in the process waits behind.
-            await asyncio.sleep(random.uniform(*guard.REFUSAL_PAUSE_SECONDS))
-            await self._refuse_and_close(refusal, guard.CLOSE_TOO_MANY_SOCKETS)
+            # RULING P16: refused at the handshake, never accepted, with no pause held here; the
+            # login waits before its next opening (refused before the session is
+            # read, guard.OpeningLimit), and the page asks why (tables/views.py socket_refusal).
+            await limits.backoff_earn(guard.login_backoff(self.session_key), refusal)
+            self.closing = True
+            await self.close(code=guard.CLOSE_TOO_MANY_SOCKETS)
             return
         self.admitted = True
         try:

@@ -24,18 +24,17 @@ command added later is limited and checked like the others:
 
 from __future__ import annotations
 
-import asyncio
-import random
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
-from django.utils import translation
+from django.http.cookie import parse_cookie
 from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
@@ -44,8 +43,7 @@ from accounts import sessions
 from accounts.models import User
 from core import addresses
 from core.connections import retry_on_dead_connection
-from core.i18n import scope_language
-from tables.live import limits, snapshot
+from tables.live import limits, presence
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -79,10 +77,6 @@ MAX_FRAME_CHARS = 4096
 # RULING P18: a message re-checks the session when this long has passed since its last check
 # (the handshake checked it). Every ended login the site itself causes is told to the sockets.
 SESSION_RECHECK_SECONDS = 60.0
-
-# RULING P16: a socket over the caps (or cooling down after a flood) is told so after a pause
-# drawn from this range, so the refused ones of a burst do not all come back in the same instant.
-REFUSAL_PAUSE_SECONDS = (0.1, 0.6)
 
 CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
@@ -253,31 +247,58 @@ def _login_holds(data: dict, session_key: str, user_id: int) -> bool:
     return sessions.rotation_expected(session_key, auth_hash=current)
 
 
-class OpeningRefused(AsyncWebsocketConsumer):
-    """A table socket refused at its opening (RULING P51): told why after the pause of RULING P16, closed."""
+def backoff_names(address: str, session_key: str | None) -> list[str]:
+    """Whose back-off an opening answers to (RULINGS P16, P51): its address's, and its login's
+    (the session cookie's key, hashed: known before the session is read)."""
+    names = [] if address == addresses.UNKNOWN else [f"address:{addresses.limit_key(address)}"]
+    return names + login_backoff(session_key)
 
-    channel_layer_alias = "none"  # it hears nothing: no channel of its own on the layer
 
-    async def connect(self) -> None:
-        await self.accept()
-        await asyncio.sleep(random.uniform(*REFUSAL_PAUSE_SECONDS))
-        with translation.override(scope_language(self.scope)):
-            await self.send(text_data=snapshot.render_flash(str(TOO_MANY_OPENINGS)))
-        await self.close(code=CLOSE_FLOODING)
+def login_backoff(session_key: str | None) -> list[str]:
+    """A login's own back-off (the socket caps of RULING P16 are one user's: the others behind the
+    same address do not wait for them)."""
+    return [f"login:{hashlib.sha256(session_key.encode()).hexdigest()[:32]}"] if session_key else []
+
+
+def scope_session_key(scope: dict) -> str | None:
+    """The session cookie's value, read from the handshake's headers (no session is loaded)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            return parse_cookie(value.decode("latin-1")).get(settings.SESSION_COOKIE_NAME) or None
+    return None
+
+
+def refusal_text(refused: limits.Refused) -> StrOrPromise:
+    """What the page says about a refused opening (it asks: tables/views.py socket_refusal)."""
+    per_table, in_all = presence.caps()
+    texts = {
+        "cooling": presence.COOLING_DOWN,
+        "here": presence.TOO_MANY_HERE.format(per_table),
+        "all": presence.TOO_MANY_IN_ALL.format(in_all),
+    }
+    return texts.get(refused.why, TOO_MANY_OPENINGS)
+
+
+async def reject(receive, send, code: int) -> None:
+    """Refuse a handshake before accepting it: the client gets HTTP 403 and nothing else (its page
+    asks why), and the site spends no session read, no render and no timer on it."""
+    await receive()  # websocket.connect
+    await send({"type": "websocket.close", "code": code})
 
 
 class OpeningLimit:
     """ASGI middleware: table sockets opened from one address over every account behind it (RULING
-    P51), counted before the session and the user are read, so a flood of refused openings costs
-    no database read."""
+    P51), and any address or login still waiting out a refusal (RULING P16), refused at the
+    handshake, before the session and the user are read: a flood of refused openings costs one
+    Redis round trip each."""
 
     def __init__(self, application) -> None:
         self.application = application
-        self.refused = OpeningRefused.as_asgi()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/tables/"):
-            bucket = handshake_bucket(addresses.scope_address(scope))
-            if bucket is not None and await limits.take(bucket) is not None:
-                return await self.refused(scope, receive, send)
+            address = addresses.scope_address(scope)
+            names = backoff_names(address, scope_session_key(scope))
+            if names and await limits.opening_refused(names, handshake_bucket(address)):
+                return await reject(receive, send, CLOSE_FLOODING)
         return await self.application(scope, receive, send)

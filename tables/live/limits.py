@@ -91,3 +91,153 @@ async def take(*buckets: Bucket) -> Bucket | None:
 async def forget(*buckets: Bucket) -> None:
     """Empty the count of ``buckets`` (they are full again): for tests and the benchmark's phases."""
     await presence.redis_client().delete(*(_key(bucket) for bucket in buckets))
+
+
+# --- back-off: a refused opening makes the next one wait (RULINGS P16, P51) ---------------------
+
+# What a refused client has earned: a hash (level ``n``, refused until ``u`` on Redis's clock, why
+# ``r``) per address and per login (the session cookie's key, hashed), checked before the session
+# is read. Each refusal, the first and every one while the wait lasts, doubles the wait, from
+# BACKOFF_BASE_SECONDS up to BACKOFF_CEILING_SECONDS; the level is forgotten BACKOFF_MEMORY_SECONDS
+# after the last refusal.
+BACKOFF_BASE_SECONDS = 1.0
+BACKOFF_CEILING_SECONDS = 60.0
+BACKOFF_MEMORY_SECONDS = 600
+
+# KEYS: the back-off hashes, and last (when ARGV[1] is 1) the address's opening bucket; ARGV: has a
+# bucket, its burst and rate, then base, ceiling, memory. Returns {0} when admitted (a token taken),
+# else {the 1-based back-off key that refused, milliseconds to wait, why}: a refusal while a wait
+# lasts earns the next level on the key that refused; an empty bucket earns one on the first key.
+_OPENING = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local has_bucket = ARGV[1] == '1'
+local burst, rate = tonumber(ARGV[2]), tonumber(ARGV[3])
+local base, ceiling, memory = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local last = #KEYS
+if has_bucket then last = #KEYS - 1 end
+local function earn(key, why)
+  local level = redis.call('HINCRBY', key, 'n', 1)
+  local wait = math.min(ceiling, base * 2 ^ (level - 1))
+  redis.call('HSET', key, 'u', tostring(now + wait), 'r', why)
+  redis.call('EXPIRE', key, memory)
+  return {0, math.ceil(wait * 1000), why}
+end
+for i = 1, last do
+  local held = redis.call('HMGET', KEYS[i], 'u', 'r')
+  if held[1] and now < tonumber(held[1]) then
+    local answer = earn(KEYS[i], held[2])
+    answer[1] = i
+    return answer
+  end
+end
+if has_bucket then
+  local key = KEYS[#KEYS]
+  local held = redis.call('HMGET', key, 't', 's')
+  local level = burst
+  if held[1] then
+    level = math.min(burst, tonumber(held[1]) + math.max(0, now - tonumber(held[2])) * rate)
+  end
+  if level < 1 then
+    local answer = earn(KEYS[1], 'address')
+    answer[1] = 1
+    return answer
+  end
+  redis.call('HSET', key, 't', tostring(level - 1), 's', tostring(now))
+  redis.call('EXPIRE', key, math.ceil(burst / rate) + 1)
+end
+return {0}
+"""
+
+# KEYS: one back-off hash; ARGV: why, base, ceiling, memory. Earns the next level; returns the wait (ms).
+_EARN = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local base, ceiling, memory = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local level = redis.call('HINCRBY', KEYS[1], 'n', 1)
+local wait = math.min(ceiling, base * 2 ^ (level - 1))
+redis.call('HSET', KEYS[1], 'u', tostring(now + wait), 'r', ARGV[1])
+redis.call('EXPIRE', KEYS[1], memory)
+return math.ceil(wait * 1000)
+"""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An opening refused: why (a code: ``address``, or the socket caps' ``here``, ``all``,
+    ``cooling``) and how long the client must wait before its next try."""
+
+    why: str
+    seconds: float
+
+
+def backoff_key(name: str) -> str:
+    """``name``: ``address:<limit key>`` or ``login:<hashed session key>``."""
+    return f"{presence.key_prefix()}:limit:backoff:{name}"
+
+
+def _backoff_args() -> list[float]:
+    return [BACKOFF_BASE_SECONDS, BACKOFF_CEILING_SECONDS, BACKOFF_MEMORY_SECONDS]
+
+
+_opening_scripts: weakref.WeakKeyDictionary[aioredis.Redis, tuple[AsyncScript, AsyncScript]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _backoff_scripts(client: aioredis.Redis) -> tuple[AsyncScript, AsyncScript]:
+    scripts = _opening_scripts.get(client)
+    if scripts is None:
+        scripts = _opening_scripts[client] = (client.register_script(_OPENING), client.register_script(_EARN))
+    return scripts
+
+
+async def opening_refused(backoffs: list[str], bucket: Bucket | None) -> Refused | None:
+    """At the handshake, before the session is read: a client still waiting out a refusal (on any
+    of ``backoffs``) is refused again, and waits longer; so is one past ``bucket``. One round trip."""
+    client = presence.redis_client()
+    keys = [backoff_key(name) for name in backoffs] + ([_key(bucket)] if bucket else [])
+    args = [1 if bucket else 0, bucket.burst if bucket else 0, bucket.rate if bucket else 0, *_backoff_args()]
+    try:
+        answer = await _backoff_scripts(client)[0](keys=keys, args=args)
+    except RedisError:
+        logger.warning("the opening limits could not be read; the opening is let through", exc_info=True)
+        return None
+    if not answer[0]:
+        return None
+    return Refused(_text(answer[2]), int(answer[1]) / 1000)
+
+
+async def backoff_earn(names: list[str], why: str) -> None:
+    """A refusal decided after the session was read (the socket caps of RULING P16): each of
+    ``names`` waits, and its next opening is refused at the handshake until the wait is over."""
+    client = presence.redis_client()
+    try:
+        for name in names:
+            await _backoff_scripts(client)[1](keys=[backoff_key(name)], args=[why, *_backoff_args()])
+    except RedisError:
+        logger.warning("a refusal's back-off could not be kept", exc_info=True)
+
+
+async def backoff_now(names: list[str]) -> Refused | None:
+    """What a page is told after its socket was refused: the wait still running, longest first."""
+    client = presence.redis_client()
+    try:
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.time()
+            for name in names:
+                pipe.hmget(backoff_key(name), ["u", "r"])
+            (seconds, microseconds), *held = await pipe.execute()
+    except RedisError:
+        return None
+    now = seconds + microseconds / 1_000_000
+    waits = [(float(until) - now, _text(why)) for until, why in held if until is not None and why is not None]
+    waits = [(seconds, why) for seconds, why in waits if seconds > 0]
+    if not waits:
+        return None
+    seconds, why = max(waits)
+    return Refused(why, seconds)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

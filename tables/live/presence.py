@@ -131,11 +131,19 @@ async def cool_down(table_id: int, user_id: int) -> None:
     await _client().set(_cooling_key(table_id, user_id), 1, ex=COOL_DOWN_SECONDS)
 
 
+def caps() -> tuple[int, int]:
+    """Sockets a user may hold on one table and on all together (RULING P16)."""
+    return (
+        getattr(settings, "MAX_SOCKETS_PER_TABLE", MAX_SOCKETS_PER_TABLE),
+        getattr(settings, "MAX_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER),
+    )
+
+
 async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
-    """Reserve one of the user's socket places (RULING P16); the refusal to show, or None."""
+    """Reserve one of the user's socket places (RULING P16); why not (``here``: too many on this
+    table, ``all``: on all tables, ``cooling``: after a flood, RULING P15), or None."""
     now = time.time()
-    per_table = getattr(settings, "MAX_SOCKETS_PER_TABLE", MAX_SOCKETS_PER_TABLE)
-    in_all = getattr(settings, "MAX_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER)
+    per_table, in_all = caps()
     # By its hash (EVALSHA; the script is sent again only if Redis lost it): every opening runs
     # this, and a flood of openings sent and hashed the whole script each time.
     refused = await _client().register_script(_ADMIT)(
@@ -150,13 +158,7 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
             int(_expiry() * 2) + 1,
         ],
     )
-    if refused == 1:
-        return TOO_MANY_HERE.format(per_table)
-    if refused == 2:
-        return TOO_MANY_IN_ALL.format(in_all)
-    if refused == 3:
-        return COOLING_DOWN
-    return None
+    return {1: "here", 2: "all", 3: "cooling"}.get(int(refused))
 
 
 async def release(table_id: int, channel_name: str, user_id: int) -> None:

@@ -83,7 +83,13 @@ def abusive_frames(version: int) -> list[str | bytes]:
 
 
 async def abuse(
-    ports: list[int], session: str, table_ids: list[int], lobby_id: int, rate: float, seconds: float
+    ports: list[int],
+    session: str,
+    table_ids: list[int],
+    lobby_id: int,
+    rate: float,
+    seconds: float,
+    sockets: int = ABUSER_SOCKETS,
 ) -> dict:
     import websockets
 
@@ -98,7 +104,7 @@ async def abuse(
     }
     stop_at = time.monotonic() + seconds
     # The abuser's own lobby takes five of the sockets (the per-table cap), the rest the honest tables.
-    targets = [lobby_id] * 5 + [table_ids[i % len(table_ids)] for i in range(ABUSER_SOCKETS - 5)]
+    targets = [lobby_id] * min(5, sockets) + [table_ids[i % len(table_ids)] for i in range(sockets - 5)]
 
     async def one(index: int, table_id: int) -> None:
         port = ports[table_id % len(ports)]
@@ -151,6 +157,10 @@ async def abuse(
                     reader.cancel()
                     if ws.close_code is not None and time.monotonic() < stop_at:
                         counts["closed_for_flooding" if ws.close_code == 4429 else "closed_other"] += 1
+            except websockets.InvalidStatus:
+                # Refused at the handshake (RULINGS P16, P51: the caps, a flood's cooling down, a
+                # back-off): this abuser reopens at once, as a script that ignores the wait would.
+                counts["refused_at_open"] += 1
             except (TimeoutError, OSError, websockets.WebSocketException):
                 counts["closed_other"] += 1
                 await asyncio.sleep(0.2)
@@ -159,8 +169,8 @@ async def abuse(
     return counts
 
 
-def abuser_process(ports, session, table_ids, lobby_id, rate, seconds, results) -> None:
-    results.put(uvloop.run(abuse(ports, session, table_ids, lobby_id, rate, seconds)))
+def abuser_process(ports, session, table_ids, lobby_id, rate, seconds, sockets, results) -> None:
+    results.put(uvloop.run(abuse(ports, session, table_ids, lobby_id, rate, seconds, sockets)))
 
 
 # --- many accounts at allowed rates (issue 34) -------------------------------------------------
@@ -216,6 +226,9 @@ async def flood_accounts(
                             into.remove(ws)
                         if time.monotonic() < stop_at:
                             counts["closed"] += 1
+                except websockets.InvalidStatus:
+                    counts["refused_at_open"] += 1  # at the handshake: tries again later, as above
+                    await asyncio.sleep(random.uniform(*RETRY_AFTER_REFUSAL))
                 except (TimeoutError, OSError, websockets.WebSocketException):
                     await asyncio.sleep(1.0)
 
@@ -302,7 +315,8 @@ def start_abuser(args, site: Site, scenario: Scenario, table_ids, single, floods
     if scenario.accounts == 0:
         session, lobby_id = single
         ports = site.entry(args.proxy)
-        target, arguments = abuser_process, (ports, session, table_ids, lobby_id, args.abuse_rate, seconds)
+        arguments = (ports, session, table_ids, lobby_id, args.abuse_rate, seconds, args.abuser_sockets)
+        target = abuser_process
     else:
         addresses = abuser_addresses(scenario.addresses)
         accounts = [
@@ -352,6 +366,11 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, single, 
             await asyncio.to_thread(process.join, 30)
             await asyncio.sleep(3)  # the abuser's sockets close; the next quiet half starts clean
             a, b = percentile(quiet["rtt"], 99), percentile(abused["rtt"], 99)
+            # Issue 52: the median and p90 too, each a ratio of with over without in its pair.
+            for share in (50, 90):
+                entry.setdefault(f"ratios{share}", []).append(
+                    percentile(abused["rtt"], share) / percentile(quiet["rtt"], share)
+                )
             entry["quiet"].append(a)
             entry["abused"].append(b)
             entry["ratios"].append(b / a)
@@ -359,7 +378,10 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, single, 
             entry.setdefault("abuser_cpu", []).append(abused["cpu"].get("abuser", 0.0))
             entry.setdefault("quiet_cpu", []).append(sum(v for k, v in quiet["cpu"].items() if k.startswith("daphne")))
             entry.setdefault("errors", []).append((abused["errors"], abused["dropped"], abused["timeouts"]))
-            log(f"  p99 {ms(a).strip()} ms without, {ms(b).strip()} ms with: {b / a:.2f}x")
+            log(
+                f"  p99 {ms(a).strip()} ms without, {ms(b).strip()} ms with: {b / a:.2f}x; "
+                f"p50 {entry['ratios50'][-1]:.2f}x, p90 {entry['ratios90'][-1]:.2f}x"
+            )
         entry["memory_after"] = daphne_memory(site)
     memory["after"] = daphne_memory(site)
 
@@ -396,6 +418,12 @@ async def run(args: argparse.Namespace, site: Site, players, table_ids, single, 
             f"{statistics.median(entry['abuser_cpu']):>10.0f}%"
             f"  {' '.join('/'.join(map(str, e)) for e in entry['errors'])}"
         )
+        for share in (50, 90):
+            shares = sorted(entry[f"ratios{share}"])
+            lines.append(
+                f"      p{share} with / without: median {statistics.median(shares):.2f}x, "
+                f"spread {shares[0]:.2f}–{shares[-1]:.2f}x over {len(shares)} pairs"
+            )
         lines.append(
             "      the abuser got (last round): "
             + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in entry["counts"].items())
@@ -440,6 +468,12 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--daphne", type=int, default=1, help="Daphne processes")
     parser.add_argument("--abuse-rate", type=float, default=100.0, help="messages/s the abuser sends per socket")
+    parser.add_argument(
+        "--abuser-sockets",
+        type=int,
+        default=ABUSER_SOCKETS,
+        help="sockets the single user keeps (re)opening, 5 on its own lobby (issue 52: 10)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="pairs of halves (without, with) per abuser")
     parser.add_argument(
         "--scenarios",

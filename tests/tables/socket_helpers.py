@@ -8,6 +8,8 @@ import weakref
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.test import Client
+from django.urls import reverse
 
 from config.asgi import application
 from tables.live import regions
@@ -29,18 +31,34 @@ async def connect(
     origin: str = "http://localhost",
     accept_language: str | None = None,
     address: str | None = None,
+    session_key: str | None = None,
 ) -> tuple[WebsocketCommunicator, bool]:
-    """``address``: the connection's peer, as Daphne gives it (a test communicator has none)."""
+    """``address``: the connection's peer, as Daphne gives it (a test communicator has none).
+    ``session_key``: a login made before (``login_of``), else a new one of ``user``."""
     headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
     if accept_language is not None:
         headers.append((b"accept-language", accept_language.encode()))
-    if user is not None:
+    if session_key is not None:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
+    elif user is not None:
         headers.append((b"cookie", (await session_cookie(user)).encode()))
     communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
     if address is not None:
         communicator.scope["client"] = [address, 50000]  # read when the application first runs, below
     connected, _ = await communicator.connect(timeout=5)
     return communicator, connected
+
+
+login_of = database_sync_to_async(session_key_for)
+
+
+@database_sync_to_async
+def why_refused(session_key: str | None = None, address: str = "127.0.0.1") -> str:
+    """What a page is told after its handshake was refused (tables/views.py socket_refusal)."""
+    client = Client(REMOTE_ADDR=address)
+    if session_key is not None:
+        client.cookies[settings.SESSION_COOKIE_NAME] = session_key
+    return client.get(reverse("socket_refusal")).json()["message"] or ""
 
 
 # The whole view each communicator shows, as a browser would after each push (tables/live/regions.py).

@@ -9,6 +9,8 @@ import json
 import threading
 
 import pytest
+from channels import auth as channels_auth
+from channels.auth import get_user
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -19,7 +21,7 @@ from config.asgi import application
 from tables.live import guard, limits, presence, snapshot
 from tables.services import lobby
 from tests.tables.helpers import open_table, start_table
-from tests.tables.socket_helpers import connect, drain, receive, session_cookie
+from tests.tables.socket_helpers import connect, drain, login_of, receive, session_cookie, why_refused
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -59,10 +61,12 @@ async def test_a_flood_is_refused_past_the_burst_then_the_socket_is_closed(host,
     for _ in range(guard.PENALTY_TO_CLOSE + 5):
         await socket.send_json_to({"command": "resync"})
     assert await closed_with(socket) == guard.CLOSE_FLOODING
-    # Reconnecting at once is refused for a while (the flood does not move to the handshakes).
-    again, connected = await connect(table.pk, host)
-    assert "too many messages" in await again.receive_from(timeout=3)
-    assert await closed_with(again) == guard.CLOSE_TOO_MANY_SOCKETS
+    # Reconnecting at once is refused for a while (the flood does not move to the handshakes), at
+    # the handshake; the page asks why (RULING P16).
+    login = await login_of(host)
+    again, connected = await connect(table.pk, session_key=login)
+    assert not connected
+    assert "too many messages" in await why_refused(login)
 
 
 @pytest.mark.django_db  # plain: no socket and no table: the bucket alone
@@ -85,10 +89,10 @@ async def test_a_user_may_keep_five_sockets_on_one_table(host, player) -> None:
         socket, connected = await connect(table.pk, player)
         assert connected
         sockets.append(socket)
-    extra, connected = await connect(table.pk, player)
-    assert connected  # accepted only to say why
-    assert "windows open on this table" in await extra.receive_from(timeout=3)
-    assert await closed_with(extra) == guard.CLOSE_TOO_MANY_SOCKETS
+    login = await login_of(player)
+    extra, connected = await connect(table.pk, session_key=login)
+    assert not connected  # refused at the handshake; the page asks why
+    assert "windows open on this table" in await why_refused(login)
     other, connected = await connect(table.pk, host)  # another user is not affected
     assert connected and "windows open" not in " ".join(await drain(other))
     await sockets.pop().disconnect()
@@ -107,9 +111,9 @@ async def test_the_caps_hold_across_processes_and_in_all(host, player, settings)
         assert await presence.admit(first.pk, name, player.pk) is None
     socket, connected = await connect(second.pk, player)
     assert connected and "windows open" not in " ".join(await drain(socket))
-    refused, _ = await connect(second.pk, player)
-    assert "table windows open" in await refused.receive_from(timeout=3)
-    assert await closed_with(refused) == guard.CLOSE_TOO_MANY_SOCKETS
+    login = await login_of(player)
+    _refused, connected = await connect(second.pk, session_key=login)
+    assert not connected and "table windows open" in await why_refused(login)
     await socket.disconnect()
 
 
@@ -338,17 +342,27 @@ async def test_a_users_sockets_share_one_bucket_too(monkeypatch) -> None:
     assert verdicts.count(guard.Verdict.PASS) == guard.USER_BURST
 
 
-async def test_a_refused_socket_is_told_after_a_pause(player, monkeypatch) -> None:
-    # RULING P16: refused windows that retry at once come back spread out, not as one wave.
-    monkeypatch.setattr(guard, "REFUSAL_PAUSE_SECONDS", (0.3, 0.3))
+async def test_a_refused_login_backs_off_at_the_handshake(player, monkeypatch) -> None:
+    # RULING P16: refused at the handshake with no pause held; the login's next openings are refused
+    # before its session is read, each one while the wait lasts doubling it; then it is let in.
+    monkeypatch.setattr(limits, "BACKOFF_BASE_SECONDS", 0.5)
     table = await database_sync_to_async(open_table)(player, "sita")
     sockets = [(await connect(table.pk, player))[0] for _ in range(presence.MAX_SOCKETS_PER_TABLE)]
-    extra, connected = await connect(table.pk, player)
-    assert connected
-    assert await extra.receive_nothing(timeout=0.2)  # nothing yet: the pause
-    assert "windows open on this table" in await extra.receive_from(timeout=3)
-    assert await closed_with(extra) == guard.CLOSE_TOO_MANY_SOCKETS
-    for socket in sockets:
+    login = await login_of(player)
+    assert await why_refused(login) == ""  # nothing refused yet: the page is told nothing
+    assert not (await connect(table.pk, session_key=login))[1]
+    await sockets.pop().disconnect()  # a place is free now, but the login still waits
+    sessions_read = []
+    monkeypatch.setattr(channels_auth, "get_user", lambda scope: sessions_read.append(scope) or get_user(scope))
+    assert not (await connect(table.pk, session_key=login))[1]
+    assert sessions_read == []  # refused before the session was read
+    names = guard.login_backoff(login)
+    waited = await limits.backoff_now(names)
+    assert waited is not None and 0.5 < waited.seconds <= 1.0  # doubled: 0.5 s, then 1 s
+    await asyncio.sleep(waited.seconds + 0.1)
+    again, connected = await connect(table.pk, session_key=login)
+    assert connected and 'id="live"' in " ".join(await drain(again))
+    for socket in [*sockets, again]:
         await socket.disconnect()
 
 
@@ -381,6 +395,6 @@ async def test_an_opening_cancelled_before_it_finishes_gives_its_socket_place_ba
     go_on.set()
     monkeypatch.setattr(snapshot, "load_snapshot", load)
     again, connected = await connect(table.pk, player)
-    sent = " ".join(await drain(again, quiet=1.0))  # past a refusal's pause (guard.REFUSAL_PAUSE_SECONDS)
+    sent = " ".join(await drain(again, quiet=1.0))
     assert connected and "windows open" not in sent and 'id="live"' in sent
     await again.disconnect()
