@@ -24,6 +24,7 @@ command added later is limited and checked like the others:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from collections.abc import Callable
@@ -77,6 +78,10 @@ MAX_FRAME_CHARS = 4096
 # RULING P18: a message re-checks the session when this long has passed since its last check
 # (the handshake checked it). Every ended login the site itself causes is told to the sockets.
 SESSION_RECHECK_SECONDS = 60.0
+
+# RULINGS P16, P51: a refused handshake is held at most this long, under Daphne's own limit on an
+# unanswered handshake (5 s), then answered.
+HOLD_SECONDS = 3.0
 
 CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
@@ -279,10 +284,15 @@ def refusal_text(refused: limits.Refused) -> StrOrPromise:
     return texts.get(refused.why, TOO_MANY_OPENINGS)
 
 
-async def reject(receive, send, code: int) -> None:
+async def reject(receive, send, code: int, *, hold: float = 0.0) -> None:
     """Refuse a handshake before accepting it: the client gets HTTP 403 and nothing else (its page
-    asks why), and the site spends no session read, no render and no timer on it."""
+    asks why), and the site spends no session read and no render on it. ``hold``: answered only
+    when the client's wait is over (up to HOLD_SECONDS), so one that reconnects at once is paced
+    by its wait itself: a held handshake costs a sleeping coroutine, a refused one answered at
+    once costs a handshake more, at once, again."""
     await receive()  # websocket.connect
+    if hold > 0:
+        await asyncio.sleep(min(hold, HOLD_SECONDS))
     await send({"type": "websocket.close", "code": code})
 
 
@@ -299,6 +309,7 @@ class OpeningLimit:
         if scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/tables/"):
             address = addresses.scope_address(scope)
             names = backoff_names(address, scope_session_key(scope))
-            if names and await limits.opening_refused(names, handshake_bucket(address)):
-                return await reject(receive, send, CLOSE_FLOODING)
+            refused = await limits.opening_refused(names, handshake_bucket(address)) if names else None
+            if refused is not None:
+                return await reject(receive, send, CLOSE_FLOODING, hold=refused.seconds)
         return await self.application(scope, receive, send)

@@ -97,7 +97,8 @@ async def forget(*buckets: Bucket) -> None:
 
 # What a refused client has earned: a hash (level ``n``, refused until ``u`` on Redis's clock, why
 # ``r``) per address and per login (the session cookie's key, hashed), checked before the session
-# is read. Each refusal, the first and every one while the wait lasts, doubles the wait, from
+# is read. An opening while the wait lasts is refused and changes nothing (a page retries on its
+# own before it has asked how long to wait); each refusal after a wait doubles the next one, from
 # BACKOFF_BASE_SECONDS up to BACKOFF_CEILING_SECONDS; the level is forgotten BACKOFF_MEMORY_SECONDS
 # after the last refusal.
 BACKOFF_BASE_SECONDS = 1.0
@@ -106,8 +107,8 @@ BACKOFF_MEMORY_SECONDS = 600
 
 # KEYS: the back-off hashes, and last (when ARGV[1] is 1) the address's opening bucket; ARGV: has a
 # bucket, its burst and rate, then base, ceiling, memory. Returns {0} when admitted (a token taken),
-# else {the 1-based back-off key that refused, milliseconds to wait, why}: a refusal while a wait
-# lasts earns the next level on the key that refused; an empty bucket earns one on the first key.
+# else {the 1-based back-off key that refused, milliseconds still to wait, why}: a wait that lasts
+# refuses as it is; an empty bucket earns the next level on the first key (the address's).
 _OPENING = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
@@ -126,9 +127,7 @@ end
 for i = 1, last do
   local held = redis.call('HMGET', KEYS[i], 'u', 'r')
   if held[1] and now < tonumber(held[1]) then
-    local answer = earn(KEYS[i], held[2])
-    answer[1] = i
-    return answer
+    return {i, math.ceil((tonumber(held[1]) - now) * 1000), held[2]}
   end
 end
 if has_bucket then
@@ -219,8 +218,14 @@ async def backoff_earn(names: list[str], why: str) -> None:
         logger.warning("a refusal's back-off could not be kept", exc_info=True)
 
 
+# A refusal is still told to a page this long after its wait ended: a held handshake is answered
+# when the wait is over (tables/live/guard.py reject), and only then does the page ask why.
+TOLD_SECONDS = 10.0
+
+
 async def backoff_now(names: list[str]) -> Refused | None:
-    """What a page is told after its socket was refused: the wait still running, longest first."""
+    """What a page is told after its socket was refused: the latest refusal (its wait still
+    running, or ended within TOLD_SECONDS), and how long is left of the wait."""
     client = presence.redis_client()
     try:
         async with client.pipeline(transaction=False) as pipe:
@@ -232,11 +237,11 @@ async def backoff_now(names: list[str]) -> Refused | None:
         return None
     now = seconds + microseconds / 1_000_000
     waits = [(float(until) - now, _text(why)) for until, why in held if until is not None and why is not None]
-    waits = [(seconds, why) for seconds, why in waits if seconds > 0]
+    waits = [(seconds, why) for seconds, why in waits if seconds > -TOLD_SECONDS]
     if not waits:
         return None
     seconds, why = max(waits)
-    return Refused(why, seconds)
+    return Refused(why, max(0.0, seconds))
 
 
 def _text(value: bytes | str) -> str:
