@@ -63,8 +63,9 @@ class UserAdmin(BaseUserAdmin):
         (gettext_lazy("Player"), {"fields": ["display_name", "is_bot", "bot_level"]}),
         (gettext_lazy("Moderation"), {"fields": ["reason"]}),
     ]
-    # A bot's level is what its past games were played at (RULING P45): never edited.
-    readonly_fields = ["bot_level"]
+    # A bot's level is what its past games were played at (RULING P45): never edited. The e-mail
+    # address is its owner's to write (RULING P19): a password reset would go to one an admin wrote.
+    readonly_fields = ["bot_level", "email"]
     actions = ["delete_accounts"]
 
     def get_actions(self, request: HttpRequest) -> dict:
@@ -131,19 +132,18 @@ admin.site.unregister(EmailAddress)
 
 @admin.register(EmailAddress)
 class EmailAddressAdmin(ReasonedAdmin, AllauthEmailAddressAdmin):
-    """RULING P19: an address stays with its account and is verified only by its owner's own
-    confirmation; changing it (the address, which must then be confirmed again, or which is
-    primary) or deleting it says why, in the admin log."""
+    """RULING P19: an address stays with its account, as its owner wrote it, and is verified only
+    by its owner's own confirmation: an address an admin wrote would receive the account's
+    password reset (allauth sends one to an unconfirmed address too). Which address is primary
+    may be changed, and an address deleted, saying why, in the admin log."""
 
-    readonly_fields = ("user", "verified")
+    readonly_fields = ("user", "email", "verified")
     actions = ()  # not allauth's "mark verified"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a player adds their own addresses, and confirms them
 
     def save_model(self, request: HttpRequest, obj: EmailAddress, form, change: bool) -> None:
-        if "email" in form.changed_data:
-            obj.verified = False  # its owner has not confirmed this one
         if "primary" in form.changed_data and obj.primary:
             EmailAddress.objects.filter(user=obj.user_id, primary=True).exclude(pk=obj.pk).update(primary=False)
         super().save_model(request, obj, form, change)

@@ -198,6 +198,7 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
     ("STARTING_PASSES", "`5`", "Sitaratas game passes for a new account (P6)"),
     ("LOBBY_IDLE_HOURS", "`24`", "idle lobbies close after this (P8)"),
     ("MAX_OPEN_LOBBIES", "`3`", "tables one account may have waiting for players at once (P52)"),
+    ("MAX_GAMES_IN_PLAY", "`6`", "tables one account may sit at, waiting or playing, at once; tournaments apart (P87)"),
     ("LOBBY_PAGE_SIZE", "`25`", "open tables per page of the lobby's list (P52)"),
     ("DISMISSAL_VOTE_SECONDS", "`60`", "how long a dismissal vote stays open (S12)"),
     (

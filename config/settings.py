@@ -314,6 +314,9 @@ STARTING_PASSES = env_int("STARTING_PASSES", 5, minimum=0)
 LOBBY_IDLE_HOURS = env_int("LOBBY_IDLE_HOURS", 24, minimum=1)
 # RULING P52: tables one account may have waiting for players at once (issue 34: one opened 22 in a second).
 MAX_OPEN_LOBBIES = env_int("MAX_OPEN_LOBBIES", 3, minimum=1)
+# RULING P87: tables one account may sit at, waiting or playing, at once (issue 52: ten strong-bot
+# games of one account took 0.44 of a core); a tournament's tables are not counted.
+MAX_GAMES_IN_PLAY = env_int("MAX_GAMES_IN_PLAY", 6, minimum=1)
 # The lobby's list of open tables, this many to a page (issue 34: it listed every one, 127 rows).
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 25, minimum=1)
 DISMISSAL_VOTE_SECONDS = env_int("DISMISSAL_VOTE_SECONDS", 60, minimum=1)

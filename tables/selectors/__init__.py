@@ -16,7 +16,7 @@ from games.records import fairness as protocol
 from notifications import gates
 from payouts import selectors as payout_selectors
 from tables import matchstore
-from tables.models import DealCommitment, DismissalVote, Rematch, RematchAnswer, Table, TableInvite
+from tables.models import DealCommitment, DismissalVote, Rematch, RematchAnswer, Seat, Table, TableInvite
 
 OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
 ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)  # the deal's secret is shown
@@ -110,6 +110,12 @@ def invitations_for(*, user: User) -> list[TableInvite]:
     actors = {actor for invite in rows for actor in (invite.invited_by_id, invite.table.host_id)}
     refused = {actor for actor in actors if gates.refused(recipient_id=user.pk, actor_id=actor)}
     return [invite for invite in rows if invite.invited_by_id not in refused and invite.table.host_id not in refused]
+
+
+def games_in_play(user_id: int) -> int:
+    """RULING P87: the tables the user sits at, waiting or playing; a tournament's are not counted
+    (the site seats its players there, RULING P80)."""
+    return Seat.objects.filter(user_id=user_id, table__status__in=OPEN, table__tournament_table__isnull=True).count()
 
 
 def costs_pass(game: str) -> bool:

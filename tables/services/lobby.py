@@ -19,7 +19,7 @@ from accounts.models import User
 from core.i18n import lazy_format, refusal
 from games import catalog
 from games.models import Match, MatchPlayer
-from tables import clock, fairness, held_seats
+from tables import clock, fairness, held_seats, selectors
 from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.services import handoff
@@ -91,6 +91,27 @@ def _require_lobby_room(host: User) -> None:
         )
 
 
+def _require_room_to_play(user: User) -> None:
+    """RULING P87: a human sits at most at ``MAX_GAMES_IN_PLAY`` tables waiting or playing, every
+    door to a seat included (this one, which every door but a tournament's seating passes). The
+    user's row is locked first, after the table's (as every seat taking locks them), so two seats
+    taken at once by one account are counted one after the other."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
+    most = settings.MAX_GAMES_IN_PLAY
+    if selectors.games_in_play(user.pk) >= most:
+        raise TableError(
+            lazy_format(
+                ngettext_lazy(
+                    "You already have %(count)s game in play. Finish it or leave it before sitting at another table.",
+                    "You already have %(count)s games in play. "
+                    "Finish or leave one of them before sitting at another table.",
+                    most,
+                ),
+                count=most,
+            )
+        )
+
+
 def seat_take(*, table_id: int, user: User, position: int | None) -> None:
     with transaction.atomic():
         table = _lock_lobby(table_id)
@@ -109,6 +130,7 @@ def _seat_take(*, table: Table, user: User, position: int | None) -> None:
     held_seats.require_free(table=table, position=position, user=user)  # RULING P70
     if table.seats.filter(user=user).exists():
         raise TableError(_("You already have a seat at this table. Leave it first to move."))
+    _require_room_to_play(user)
     seat.user = user
     seat.is_ready = user == table.host
     try:

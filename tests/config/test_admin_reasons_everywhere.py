@@ -258,17 +258,24 @@ def test_an_address_stays_with_its_account_and_is_verified_only_by_its_owner(adm
     assert "make_verified" not in admin.site._registry[EmailAddress].get_actions(superuser_request(player))
 
 
-def test_a_changed_address_must_be_confirmed_again_and_becomes_the_accounts_own(admin_client, player) -> None:
-    # RULING P19: a verified address changed by an admin is one its owner has not confirmed.
+def test_an_admin_never_writes_an_address_but_may_make_another_primary(admin_client, player) -> None:
+    # RULING P19: an address an admin wrote would receive the account's password reset.
     address = EmailAddress.objects.create(user=player, email="piet@example.com", primary=True, verified=True)
-    data = {**_email_form(admin_client, address), "email": ["piet.new@example.com"], "reason": "Typo, asked by mail"}
-    assert admin_client.post(_url(EmailAddress, "change", address.pk), data).status_code == 302
+    other = EmailAddress.objects.create(user=player, email="piet@work.example", primary=False, verified=True)
+    assert "email" not in _email_form(admin_client, address)  # read-only
+    data = {**_email_form(admin_client, address), "email": ["thief@example.com"], "reason": "Asked by mail"}
+    admin_client.post(_url(EmailAddress, "change", address.pk), data)
+    address.refresh_from_db()
+    assert address.email == "piet@example.com" and address.verified
+    data = {**_email_form(admin_client, other), "primary": ["on"], "reason": "Asked by mail"}
+    assert admin_client.post(_url(EmailAddress, "change", other.pk), data).status_code == 302
     address.refresh_from_db()
     player.refresh_from_db()
-    assert address.email == "piet.new@example.com" and not address.verified
-    assert player.email == "piet.new@example.com"
-    entry = LogEntry.objects.get(object_id=str(address.pk))
-    assert entry.change_message == "Changed email: Typo, asked by mail"
+    assert not address.primary and player.email == "piet@work.example"
+    entry = LogEntry.objects.get(object_id=str(other.pk))
+    assert entry.change_message == "Changed primary: Asked by mail"
+    user_form = form_data(admin_client.get(_url(User, "change", player.pk)).content.decode(), "user_form")
+    assert "email" not in user_form  # nor the account's own address, on the account's page
 
 
 def test_a_table_in_play_keeps_who_may_sit_and_watch(admin_client, host, player) -> None:
