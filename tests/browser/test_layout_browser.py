@@ -142,8 +142,10 @@ def _prepared(language: str) -> list[tuple[str, str, str | None]]:
 @pytest.mark.parametrize("language", ["en", "et", "ar"])
 def test_every_page_fits_a_laptop_and_a_phone(browser, site_url, transactional_db, settings, language) -> None:
     # One viewer hosts every table of the tour (a waiting and a playing one per game): more than
-    # the open lobbies one account may have at once (RULING P52), set up here through the services.
+    # the open lobbies and the games in play one account may have at once (RULINGS P52, P87), set
+    # up here through the services.
     settings.MAX_OPEN_LOBBIES = 10
+    settings.MAX_GAMES_IN_PLAY = 10
     pages = in_thread(lambda: _prepared(language))
     problems: dict[str, list[str]] = {}
     for size, options in (("laptop", LAPTOP), ("phone", PHONE)):

@@ -49,8 +49,10 @@ def test_a_refused_window_says_why_and_waits(new_page) -> None:
     sign_up(page, "piet")
     table_id, _host_id = in_thread(lambda: watched_table("piet"))
     session = next(cookie["value"] for cookie in page.context.cookies() if cookie["name"] == "sessionid")
-    # As if this login had just been refused for too many windows on the table (RULING P16).
-    in_thread(lambda: async_to_sync(limits.backoff_earn)(guard.login_backoff(session), "here"))
+    # As if this login had been refused three times for too many windows on the table (RULING
+    # P16): a wait of 4 s, longer than the page takes to load.
+    for _ in range(3):
+        in_thread(lambda: async_to_sync(limits.backoff_earn)(guard.login_backoff(session), "here"))
     page.goto(f"/tables/{table_id}/")
     page.wait_for_selector("#socket-status[data-state='refused']:has-text('windows open on this table')")
     screenshot(page, "socket-refused-phone")
