@@ -25,29 +25,38 @@ from tables.live import presence
 
 logger = logging.getLogger(__name__)
 
-# KEYS: the buckets; ARGV: burst and rate of each in turn. Returns 0 when every bucket had a token
-# (one was taken from each), else the 1-based number of the first that had none (nothing taken).
-_TAKE = """
+# What every script here starts with: Redis's clock, a bucket's level now, and taking a token.
+_BUCKET = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local function level_of(key, burst, rate)
+  local held = redis.call('HMGET', key, 't', 's')
+  if not held[1] then return burst end
+  return math.min(burst, tonumber(held[1]) + math.max(0, now - tonumber(held[2])) * rate)
+end
+local function take_one(key, level, burst, rate)
+  redis.call('HSET', key, 't', tostring(level - 1), 's', tostring(now))
+  redis.call('EXPIRE', key, math.ceil(burst / rate) + 1)
+end
+"""
+
+# KEYS: the buckets; ARGV: burst and rate of each in turn. Returns 0 when every bucket had a token
+# (one was taken from each), else the 1-based number of the first that had none (nothing taken).
+_TAKE = (
+    _BUCKET
+    + """
 local levels = {}
 for i = 1, #KEYS do
-  local burst, rate = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
-  local held = redis.call('HMGET', KEYS[i], 't', 's')
-  local level = burst
-  if held[1] then
-    level = math.min(burst, tonumber(held[1]) + math.max(0, now - tonumber(held[2])) * rate)
-  end
+  local level = level_of(KEYS[i], tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i]))
   if level < 1 then return i end
   levels[i] = level
 end
 for i = 1, #KEYS do
-  local burst, rate = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
-  redis.call('HSET', KEYS[i], 't', tostring(levels[i] - 1), 's', tostring(now))
-  redis.call('EXPIRE', KEYS[i], math.ceil(burst / rate) + 1)
+  take_one(KEYS[i], levels[i], tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i]))
 end
 return 0
 """
+)
 
 
 @dataclass(frozen=True)
@@ -109,21 +118,25 @@ BACKOFF_MEMORY_SECONDS = 600
 # bucket, its burst and rate, then base, ceiling, memory. Returns {0} when admitted (a token taken),
 # else {the 1-based back-off key that refused, milliseconds still to wait, why}: a wait that lasts
 # refuses as it is; an empty bucket earns the next level on the first key (the address's).
-_OPENING = """
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
-local has_bucket = ARGV[1] == '1'
-local burst, rate = tonumber(ARGV[2]), tonumber(ARGV[3])
-local base, ceiling, memory = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local last = #KEYS
-if has_bucket then last = #KEYS - 1 end
-local function earn(key, why)
+# Earning the next level of a back-off: ``earn(key, why, base, ceiling, memory)`` gives the wait (ms).
+_EARNING = """
+local function earn(key, why, base, ceiling, memory)
   local level = redis.call('HINCRBY', key, 'n', 1)
   local wait = math.min(ceiling, base * 2 ^ (level - 1))
   redis.call('HSET', key, 'u', tostring(now + wait), 'r', why)
   redis.call('EXPIRE', key, memory)
-  return {0, math.ceil(wait * 1000), why}
+  return math.ceil(wait * 1000)
 end
+"""
+
+_OPENING = (
+    _BUCKET
+    + _EARNING
+    + """
+local has_bucket = ARGV[1] == '1'
+local burst, rate = tonumber(ARGV[2]), tonumber(ARGV[3])
+local last = #KEYS
+if has_bucket then last = #KEYS - 1 end
 for i = 1, last do
   local held = redis.call('HMGET', KEYS[i], 'u', 'r')
   if held[1] and now < tonumber(held[1]) then
@@ -131,34 +144,24 @@ for i = 1, last do
   end
 end
 if has_bucket then
-  local key = KEYS[#KEYS]
-  local held = redis.call('HMGET', key, 't', 's')
-  local level = burst
-  if held[1] then
-    level = math.min(burst, tonumber(held[1]) + math.max(0, now - tonumber(held[2])) * rate)
-  end
+  local level = level_of(KEYS[#KEYS], burst, rate)
   if level < 1 then
-    local answer = earn(KEYS[1], 'address')
-    answer[1] = 1
-    return answer
+    return {1, earn(KEYS[1], 'address', tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])), 'address'}
   end
-  redis.call('HSET', key, 't', tostring(level - 1), 's', tostring(now))
-  redis.call('EXPIRE', key, math.ceil(burst / rate) + 1)
+  take_one(KEYS[#KEYS], level, burst, rate)
 end
 return {0}
 """
+)
 
 # KEYS: one back-off hash; ARGV: why, base, ceiling, memory. Earns the next level; returns the wait (ms).
-_EARN = """
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
-local base, ceiling, memory = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local level = redis.call('HINCRBY', KEYS[1], 'n', 1)
-local wait = math.min(ceiling, base * 2 ^ (level - 1))
-redis.call('HSET', KEYS[1], 'u', tostring(now + wait), 'r', ARGV[1])
-redis.call('EXPIRE', KEYS[1], memory)
-return math.ceil(wait * 1000)
+_EARN = (
+    _BUCKET
+    + _EARNING
+    + """
+return earn(KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
 """
+)
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,8 @@ def _backoff_scripts(client: aioredis.Redis) -> tuple[AsyncScript, AsyncScript]:
 
 async def opening_refused(backoffs: list[str], bucket: Bucket | None) -> Refused | None:
     """At the handshake, before the session is read: a client still waiting out a refusal (on any
-    of ``backoffs``) is refused again, and waits longer; so is one past ``bucket``. One round trip."""
+    of ``backoffs``) is refused for what is left of its wait; one past ``bucket`` is refused and
+    earns the next level on the first of ``backoffs`` (the address's). One round trip."""
     client = presence.redis_client()
     keys = [backoff_key(name) for name in backoffs] + ([_key(bucket)] if bucket else [])
     args = [1 if bucket else 0, bucket.burst if bucket else 0, bucket.rate if bucket else 0, *_backoff_args()]
