@@ -277,7 +277,9 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             return concerned
         # Who sits decides who may watch a private table (the seated, their friends), and the
         # socket's snapshot shows who sits: no version of its own.
-        return self.snapshot.private and snapshot.sitting(before) != snapshot.sitting(self.snapshot)
+        # A move keeps the seats' very tuple: nothing to compare then.
+        changed = before.seats is not self.snapshot.seats
+        return self.snapshot.private and changed and snapshot.sitting(before) != snapshot.sitting(self.snapshot)
 
     async def _access_withdrawn(self) -> bool:
         """Decide again, as at the opening; a socket no longer allowed is told why and closed."""
