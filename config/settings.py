@@ -109,7 +109,7 @@ TEMPLATES = [
         "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "tables.live.templates.environment"},
+        "OPTIONS": {"environment": "tables.render.templates.environment"},
     },
 ]
 

@@ -148,7 +148,7 @@ def catalogue(language: str) -> Catalogue:
     return Catalogue(language)
 
 
-# The catalogue of the live fragment being rendered (tables/live/snapshot.py sets it around each
+# The catalogue of the live fragment being rendered (tables/render/fragment.py sets it around each
 # render): a ContextVar read costs far less than Django's look-up of the active language.
 RENDERING: ContextVar[Catalogue | None] = ContextVar("rendering", default=None)
 

@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from core.admin_tools import ServiceWrittenAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason, each_with_reason
-from games import storage
 from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer, Rating, Review, ReviewDecision, Signature
-from games.reviews import ReviewError, review_rerun
+from games.records import storage
 from games.services import signatures_clear
+from games.services.reviews import ReviewError, review_rerun
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest
@@ -151,7 +151,7 @@ class MatchEventAdmin(ViewOnlyAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(ViewOnlyAdmin):
-    """Ratings are written only by finished games (games.ratings)."""
+    """Ratings are written only by finished games (games.services.ratings)."""
 
     list_display = ["user", "game", "ordinal", "mu", "sigma", "games", "updated_at"]
     list_filter = ["game", "user__is_bot"]

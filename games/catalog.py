@@ -6,7 +6,7 @@ mypy against its contract: ``games.engines.contract.Engine``, ``games.bots.Bot``
 which of the site's rules apply to it (a stake, a game pass, a dismissal vote, the Sitaratas'
 signature), its default turn clock and the templates that draw it live and in history. Adding a
 game is one entry here and that game's own files: engine, bots, records, templates, and its
-presenter in tables' registry (``tables.live.presenters``: games sit below tables and never
+presenter in tables' registry (``tables.render.presenters``: games sit below tables and never
 import them; a test checks that every game here has one).
 """
 

@@ -1,7 +1,7 @@
 """A Match is one attempt at a table; MatchEvent is its append-only action log.
 
 The state column is the engine's ``dumps`` text, its finished rounds kept once in the
-rounds column (``games.storage``); it can always be rebuilt from the seed and the events
+rounds column (``games.records.storage``); it can always be rebuilt from the seed and the events
 (tests/games/replay.py), which the tests prove.
 """
 
@@ -71,7 +71,7 @@ class Match(models.Model):
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.PLAYING, db_index=True)
     # Stored in English as the services write it (searchable in the admin); shown translated by
-    # games.endings, which also reads the rows written before the site had languages.
+    # games.display.endings, which also reads the rows written before the site had languages.
     end_reason = models.CharField(_("how it ended"), max_length=200, blank=True)
     record = models.JSONField(
         _("record"), null=True, blank=True, help_text=_("The full record, stored when the game ends.")
@@ -186,7 +186,7 @@ class Rating(models.Model):
     """A player's OpenSkill (Plackett-Luce) skill in one game. Bots are rated like anyone.
 
     ``mu`` and ``sigma`` are the model's belief; ``ordinal`` (mu − 3σ) is the cautious
-    figure shown on profiles and the leaderboard. Written only by ``games.ratings``.
+    figure shown on profiles and the leaderboard. Written only by ``games.services.ratings``.
     """
 
     user = models.ForeignKey(
@@ -241,7 +241,7 @@ class Signature(models.Model):
 class Review(models.Model):
     """Issue 42: the strong bot's review of one human seat's decisions in a finished game.
 
-    Written only by ``games.reviews``: a row is made ``pending`` when the game ends, ``queued``
+    Written only by ``games.services.reviews``: a row is made ``pending`` when the game ends, ``queued``
     once its task is sent (within the per-user and site-wide limits), ``running`` while a worker
     holds it, ``done`` with its decisions stored. RULING P64: accuracy and the thresholds.
     """

@@ -9,13 +9,13 @@ from celery import shared_task
 
 @shared_task(ignore_result=True)
 def review_run(review_id: int) -> bool:
-    from games import reviews
+    from games.services import reviews
 
     return reviews.review_run(review_id=review_id)
 
 
 @shared_task(ignore_result=True)
 def reviews_dispatch() -> int:
-    from games import reviews
+    from games.services import reviews
 
     return len(reviews.reviews_dispatch())

@@ -1,4 +1,4 @@
-"""History pages: thin views over ``games.history`` and ``games.ratings`` (docs/style.md §10)."""
+"""History pages: thin views over ``games.selectors.history`` and ``games.services.ratings`` (docs/style.md §10)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from django.shortcuts import render
 
 from accounts.models import User
 from accounts.requests import HtmxRequest
-from games import catalog, fair_pages, history, review_pages
-from games.ratings import leaderboard
+from games import catalog
+from games.selectors import fairness, history, reviews
+from games.services.ratings import leaderboard
 
 PAGE_SIZE = 20
 
@@ -45,8 +46,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             **history.match_page(match=match),
             "nav": "history",
-            "fairness": fair_pages.fairness_panel(match, viewer=request.user),
-            "reviews": review_pages.match_review_summary(match=match, viewer=request.user),
+            "fairness": fairness.fairness_panel(match, viewer=request.user),
+            "reviews": reviews.match_review_summary(match=match, viewer=request.user),
         },
     )
 
@@ -62,7 +63,7 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def match_fairness(request: HttpRequest, match_id: int) -> JsonResponse:
     """RULING P34: the server's deal check of an ended game, for the "Verify this deal" panel."""
-    return JsonResponse(fair_pages.fairness_checks(_ended_or_404(match_id)), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(fairness.fairness_checks(_ended_or_404(match_id)), json_dumps_params={"ensure_ascii": False})
 
 
 def match_replay(request: HtmxRequest, match_id: int) -> HttpResponse:
@@ -74,7 +75,7 @@ def match_replay(request: HtmxRequest, match_id: int) -> HttpResponse:
     context = history.replay_frame(match=match, step=step)
     if context is None:
         raise Http404("Only a finished game can be replayed.")
-    context["review"] = review_pages.replay_review(
+    context["review"] = reviews.replay_review(
         match=match, viewer=request.user, steps=context["steps"], step=context["step"]
     )
     # The step buttons swap the frame alone (django-template-partials: one view, page and fragment).
@@ -86,7 +87,7 @@ def match_reviews(request: HttpRequest, match_id: int) -> JsonResponse:
     """Issue 42: the game's reviews the viewer may read, as JSON (only a finished game has any)."""
     match = _ended_or_404(match_id)
     return JsonResponse(
-        {"reviews": review_pages.reviews_json(match=match, viewer=request.user)},
+        {"reviews": reviews.reviews_json(match=match, viewer=request.user)},
         json_dumps_params={"ensure_ascii": False},
     )
 

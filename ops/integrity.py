@@ -21,10 +21,10 @@ from datetime import datetime
 
 from django.db.models import Q, Sum
 
-from games import catalog, storage
+from games import catalog
 from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
-from games.records import fairness
+from games.records import fairness, storage
 from games.records.places import places_from_groups
 from payouts.models import Account, Entry, Transfer
 from payouts.split import split_pot
@@ -86,7 +86,7 @@ def _match_differences(match: Match, report: Report) -> Iterator[str]:
     if expected_version != match.version:
         yield f"stored version {match.version}, but the event log ends at {expected_version}"
         return
-    if engine.dumps(state) != storage.full_text(match):  # the finished rounds joined in (games/storage.py)
+    if engine.dumps(state) != storage.full_text(match):  # the finished rounds joined in (games/records/storage.py)
         yield "stored state differs from the state its events replay to"
     over = engine.is_over(state)
     if match.status == Match.Status.FINISHED and not over:

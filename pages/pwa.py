@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games.history import mark_sitaratas, matches_ended
+from games.selectors.history import mark_sitaratas, matches_ended
 
 OFFLINE_GAMES = 10
 ICON_SIZES = (192, 512)

@@ -13,7 +13,7 @@ import re
 
 from django.utils.translation import gettext
 
-from games.endings import ending_text
+from games.display.endings import ending_text
 
 _FIXED = {
     "Welcome coins.": lambda: gettext("Welcome coins."),

@@ -6,7 +6,7 @@ result with the move, so a deadline is set in the same transaction as the move t
 seat awaited; when a function arms a new countdown it returns its ``Timer``, and the service
 hands it to the outbox (tables/outbox.py), which queues the task after commit. What a viewer
 sees of the clock is read by tables/selectors.py (``clock_public``) and drawn by
-tables/live/clock_view.py; import-linter holds it to this (``.importlinter``).
+tables/render/clock_view.py; import-linter holds it to this (``.importlinter``).
 
 ``match.deadlines`` maps each awaited human seat (not away) to ``[epoch ms, version]``:
 when its time is up, and the match version that set it. ``match.clock_due`` is the

@@ -11,8 +11,8 @@ from core.i18n import lazy_format
 from games import catalog
 from games.catalog import get_engine
 from tables import clock
-from tables.live import clock_view
 from tables.models import Spectators
+from tables.render import clock_view
 
 
 def _players_help() -> str:

@@ -20,7 +20,7 @@ shows, not by their versions, and a lookup compares the text rather than hashing
 An entry is used only for the very text asked about: a test database that reuses a match
 id after a flush, or a move that rolled back, cannot hand out a state that was not read.
 
-The stored text leaves a game's finished rounds to ``Match.rounds`` (games/storage.py, issue
+The stored text leaves a game's finished rounds to ``Match.rounds`` (games/records/storage.py, issue
 27). They are kept here too, parsed, per match: they change once a round, so a process reads
 and parses them once a round at most, and the move that finished a round hands its own on.
 A state is joined with them only when the rounds kept are the ones its text asks for: the
@@ -40,9 +40,9 @@ import psycopg
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
-from games import storage
 from games.catalog import get_engine
 from games.models import Match, MatchEvent
+from games.records import storage
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.models import Table
@@ -219,7 +219,7 @@ def write_move(match: Match, events: Sequence[MoveEvent], rounds_write: tuple[st
     """Append the move's MatchEvents and save the new state, versions and any finished round, in one
     statement. ``events``: tuples in the columns' order (tables/moves.py).
     ``rounds_write``: (the whole rounds column, or rounds to append to it), as
-    ``games.storage.rounds_write`` gives them; (None, None) leaves it as it is."""
+    ``games.records.storage.rounds_write`` gives them; (None, None) leaves it as it is."""
     versions, seats, users, actions, times, by_clock = (
         (list(column) for column in zip(*events)) if events else ([],) * 6
     )

@@ -41,7 +41,7 @@ class Table(models.Model):
     last_activity_at = models.DateTimeField(
         _("last activity"), db_index=True, help_text=_("Lobbies idle for too long close (RULING P8).")
     )
-    # Stored in English as the services write it; shown translated by games.endings.
+    # Stored in English as the services write it; shown translated by games.display.endings.
     closed_reason = models.CharField(_("why it closed"), max_length=200, blank=True)
     # Issue 42, RULING P65: unrated, the host alone among bots, hints on request.
     practice = models.BooleanField(

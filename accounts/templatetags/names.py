@@ -2,7 +2,7 @@
 
 Takes a user (their public name: see ``accounts.names.public_name``) or a name already looked up
 (the score sheets' and replays' lists of names), and wraps it in ``<bdi>``. The live fragment's
-Jinja2 templates have the same filter (tables/live/templates.py), from the same function.
+Jinja2 templates have the same filter (tables/render/templates.py), from the same function.
 """
 
 from __future__ import annotations

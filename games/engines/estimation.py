@@ -6,7 +6,7 @@ The state is a frozen dataclass of tuples and small named tuples (a bid, an esti
 a play, a trick), so ``apply`` builds a new state by replacing a few fields and never copies
 deeply; the old state stays valid. The finished rounds (``history``) and this round's earlier
 deals (``earlier_deals``) are already in the record's shape (``EstimationRound``,
-``DealRecord``): JSON-ready dicts that are never changed once made, which games/storage.py
+``DealRecord``): JSON-ready dicts that are never changed once made, which games/records/storage.py
 writes apart from the rest. ``dumps`` writes every field in order as compact JSON
 (``games.engines.codec``) and ``loads`` reads it back: the round trip is exact.
 
@@ -85,7 +85,7 @@ min_players = 4
 max_players = 4
 
 SEATS = 4
-# The state's field of finished rounds, which games.storage stores once each, apart from the rest.
+# The state's field of finished rounds, which games.records.storage stores once each, apart from the rest.
 STORED_ROUNDS = "history"
 TRICKS = 13
 LENGTHS = {"micro": 5, "mini": 10, "full": 18}  # RULING E12
@@ -262,7 +262,7 @@ class State:
     rounds_total: int
     totals: tuple[int, ...]
     saaydeh_streak: int  # Sa'aydeh rounds in a row just before this one (RULING E11)
-    history: tuple[EstimationRound, ...]  # finished rounds, record-shaped (games/storage.py stores them apart)
+    history: tuple[EstimationRound, ...]  # finished rounds, record-shaped (games/records/storage.py stores them apart)
     # The current round. The defaults only stand until new_game deals the first round.
     round_number: int = 0
     dealer: int = 0

@@ -1,5 +1,5 @@
 """The engines by name, for the pure tools that run without Django: the state text's storage
-(``games.storage``) and the record verifier (``games.verify``). The site asks the catalogue
+(``games.records.storage``) and the record verifier (``games.records.verify``). The site asks the catalogue
 (``games.catalog``), and a test checks that both hold the same engines."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 27: a match's finished rounds are stored once, beside the state (games/storage.py).
+"""Issue 27: a match's finished rounds are stored once, beside the state (games/records/storage.py).
 
 The column is compressed with lz4 where the server has it, as the state is (0004).
 """
@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
             model_name="match",
             name="state",
             field=models.TextField(
-                help_text="The engine's dumps(), finished rounds left to ``rounds`` (games.storage); hidden cards "
+                help_text="The engine's dumps(), finished rounds left to ``rounds`` (games.records.storage); hidden cards "
                 "included, never sent to a client."
             ),
         ),
@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
                 blank=True,
                 default="",
                 help_text="The finished rounds the state leaves out, a JSON array written once per round "
-                "(games.storage).",
+                "(games.records.storage).",
             ),
         ),
         migrations.RunPython(rounds_lz4, migrations.RunPython.noop),

@@ -1,6 +1,6 @@
 """The running-totals chart's geometry: where each round's totals fall in the drawing.
 
-Pure arithmetic; ``games.charts`` writes the SVG from it.
+Pure arithmetic; ``games.display.charts`` writes the SVG from it.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ games dealt under it. Bots draw their own randomness from the same secret under 
 label (``bot_seed``), so no bot's generator can reproduce a deal's.
 
 Pure Python: the standard library and ``games.engines`` only, so that
-``python -m games.verify record.json`` runs without Django or the site.
+``python -m games.records.verify record.json`` runs without Django or the site.
 """
 
 from __future__ import annotations
@@ -273,7 +273,7 @@ def _timing(commitment: str, noted: str | None) -> Check:
             "timing",
             None,
             "not proved by the record: that this commitment was public before the start. Only a "
-            "commitment you noted before pressing ready proves it (python -m games.verify --commitment "
+            "commitment you noted before pressing ready proves it (python -m games.records.verify --commitment "
             "<the one you noted> record.json)",
         )
     noted = noted.strip().lower()

@@ -17,7 +17,7 @@ from core.i18n import gettext as _
 from core.i18n import language as get_language
 from core.i18n import ngettext, text
 from games import catalog
-from games.endings import ending_text
+from games.display.endings import ending_text
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
 register = template.Library()
@@ -106,7 +106,7 @@ def escape_text(value: object) -> str:
 
     Jinja escapes every value it writes with markupsafe's ``escape``, which wraps each result
     in a new Markup object only for the template to join them into one string; that wrapping
-    was a sixth of a render (tables/live/templates.py). This escapes exactly the same (safe HTML
+    was a sixth of a render (tables/render/templates.py). This escapes exactly the same (safe HTML
     as it is, anything else through markupsafe's own C escape) and returns the text, for
     output that is joined at once and never escaped again.
     """
@@ -155,7 +155,7 @@ def number(value) -> str:
 
 @register.filter
 def ending(stored: str) -> str:
-    """``match.end_reason|ending``: why a game ended, in the reader's language (games.endings)."""
+    """``match.end_reason|ending``: why a game ended, in the reader's language (games.display.endings)."""
     return ending_text(stored)
 
 

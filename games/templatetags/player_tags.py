@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.player_stats import profile_stats
+from games.selectors.player_stats import profile_stats
 
 register = template.Library()
 

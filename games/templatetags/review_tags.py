@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.review_pages import accuracy_by_game
+from games.selectors.reviews import accuracy_by_game
 
 register = template.Library()
 

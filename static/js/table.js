@@ -1,7 +1,7 @@
 // The table page's socket glue. htmx's ws extension does the work: it connects, sends a
 // form's fields as JSON (ws-send) and swaps incoming fragments by id. Here we only keep
 // what the page says and sounds. A push is either the whole current view or, in play, only the
-// regions that changed since this socket's last push (tables/live/regions.py), with #live's own
+// regions that changed since this socket's last push (tables/render/regions.py), with #live's own
 // attributes in #live-meta; no resync is asked for (a socket's pushes come in order, and a
 // reconnect or a refused command brings the whole view from the server itself).
 (function () {

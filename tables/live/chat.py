@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from chat import broadcast, rules, selectors, services
 from chat.services import ChatError
-from tables.live import snapshot
+from tables.render import fragment
 
 COMMANDS = {"chat_sync", "chat_send", "chat_report", "chat_mute", "chat_unmute", "chat_spectators"}
 # Refusals after which the panel may be showing the wrong room: the socket is sent it again.
@@ -114,7 +114,7 @@ class ChatSocketMixin:
         message = event["message"]
         if message["author_id"] in self.chat_muted:
             return
-        is_player = snapshot.seat_of(self.snapshot, self.user.pk) is not None
+        is_player = fragment.seat_of(self.snapshot, self.user.pk) is not None
         if message["channel"] not in rules.visible_channels(is_player=is_player, status=self.snapshot.status):
             return
         await self._chat_send({"type": "message", "message": message})

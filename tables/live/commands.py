@@ -11,8 +11,8 @@ from chat.selectors import mute_active, mute_message
 from core.connections import retry_on_dead_connection
 from tables import collusion, fairness, hints
 from tables.errors import TableError
-from tables.live import snapshot
 from tables.live.messages import Message
+from tables.render import fragment
 from tables.services import lobby, play, rematch, signatures, timeouts, votes
 
 
@@ -75,7 +75,7 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
     elif command == "hint":
         if match_id is None:
             raise TableError(_("The game has not started."))
-        return snapshot.render_hint(hints.hint_for(match_id=match_id, user=user).text)  # RULING P65
+        return fragment.render_hint(hints.hint_for(match_id=match_id, user=user).text)  # RULING P65
     else:
         raise TableError(_("Unknown command."))
     if command in ("ready", "seat_take", "bot_add"):

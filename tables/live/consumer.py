@@ -28,10 +28,11 @@ from core.i18n import scope_language
 from notifications.consumer import BellSocketMixin
 from tables import privacy
 from tables.errors import TableError
-from tables.live import broadcast, fanout, guard, layer_watch, limits, observe, presence, regions, snapshot
+from tables.live import broadcast, fanout, guard, layer_watch, limits, observe, presence
 from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
+from tables.render import fragment, regions
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -93,7 +94,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         # Join before reading: a move committed after the read is then always heard (the
         # layer delivers only to members), and one committed before it is in the snapshot.
         await self.channel_layer.group_add(group, self.channel_name)
-        self.snapshot = await database_sync_to_async(snapshot.load_snapshot)(self.table_id)
+        self.snapshot = await database_sync_to_async(fragment.load_snapshot)(self.table_id)
         if self.snapshot is None:
             await self.channel_layer.group_discard(group, self.channel_name)
             await self._release()
@@ -116,7 +117,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         layer_watch.watch(self)
         await presence.join(self.table_id, self.channel_name, user.pk)
         await self.bell_join()
-        if snapshot.seat_of(self.snapshot, user.pk) is not None:
+        if fragment.seat_of(self.snapshot, user.pk) is not None:
             await self._announce_presence()
         await self._push()
 
@@ -128,7 +129,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             await presence.leave(self.table_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.bell_leave()
-            if snapshot.seat_of(self.snapshot, self.user.pk) is not None:
+            if fragment.seat_of(self.snapshot, self.user.pk) is not None:
                 await self._announce_presence()
 
     async def dispatch(self, message: dict) -> None:
@@ -164,7 +165,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             return
         refusal = guard.frame_refusal(text_data)
         if refusal:
-            await self.send(text_data=snapshot.render_flash(refusal))
+            await self.send(text_data=fragment.render_flash(refusal))
             return
         # RULING P18: an ended login is told to the socket (session_ended, session_check); the
         # message itself re-reads the session only now and then, in case such an event was lost.
@@ -176,7 +177,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             # Input the parser let through and something further in choked on: refused like any
             # other bad message, and logged, rather than closing the socket with a 1011.
             logger.warning("refused a table message that raised", exc_info=True)
-            await self.send(text_data=snapshot.render_flash(NOT_UNDERSTOOD))
+            await self.send(text_data=fragment.render_flash(NOT_UNDERSTOOD))
 
     async def _admitted(self, verdict: guard.Verdict) -> bool:
         """Whether a message passed its limits; one that did not is told (once a dry spell) or,
@@ -186,7 +187,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             await self._refuse_and_close(guard.FLOODING, guard.CLOSE_FLOODING)
             return False
         if verdict is guard.Verdict.REFUSE:
-            await self.send(text_data=snapshot.render_flash(guard.SLOW_DOWN))
+            await self.send(text_data=fragment.render_flash(guard.SLOW_DOWN))
         return verdict is guard.Verdict.PASS
 
     async def receive_json(self, content: object, **kwargs) -> None:
@@ -196,7 +197,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         try:
             message = parse_message(content, game=self.snapshot.game)
         except ParseError as error:
-            await self.send(text_data=snapshot.render_flash(str(error)))
+            await self.send(text_data=fragment.render_flash(str(error)))
             return
         # RULING P51: taking and leaving seats and being ready or not, per user across every socket
         # and process: each is a write and a lobby change that every socket of the table sees.
@@ -223,8 +224,8 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         except TableError as error:
             observe.command_done(self, message, started, refused=error.args[0] if error.args else str(error))
             # Stale or refused: tell this socket only, and show it the current truth.
-            await self.send(text_data=snapshot.render_flash(str(error)))
-            self.snapshot = await database_sync_to_async(snapshot.load_snapshot)(self.table_id)
+            await self.send(text_data=fragment.render_flash(str(error)))
+            self.snapshot = await database_sync_to_async(fragment.load_snapshot)(self.table_id)
             await self._push()
         except DataError:
             raise  # input the database refused (a value out of range): receive() answers it as not understood
@@ -232,7 +233,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             # RULING P36: the database could not be reached (a restart, a failover). The command was
             # one transaction, so nothing of it is written; this socket is told and its player tries again.
             observe.command_done(self, message, started, refused=UNSAVED)
-            await self.send(text_data=snapshot.render_flash(UNSAVED))
+            await self.send(text_data=fragment.render_flash(UNSAVED))
         else:
             observe.command_done(self, message, started)
             if reply:
@@ -249,7 +250,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             and event.get("state")
             and not event.get("lobby")
             and event["version"] > self.snapshot.version
-            and snapshot.state_at_hand(self.snapshot, event["version"], event["state"])
+            and fragment.state_at_hand(self.snapshot, event["version"], event["state"])
         ):
             self.snapshot = fanout.moved(
                 self.snapshot, event.get("id"), version=event["version"], state=event["state"], clock=event.get("clock")
@@ -264,7 +265,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             return
         await self._push(changed_only=True)
 
-    def _access_to_decide(self, event: dict, before: snapshot.Snapshot) -> bool:
+    def _access_to_decide(self, event: dict, before: fragment.Snapshot) -> bool:
         """RULING P66: whether this socket's permission must be decided again before this push. A
         change of who may see the table raised its access version (the lobby read shows it, a move
         carries it, so a lost message is made good by the next push); one that names its users
@@ -279,7 +280,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
         # socket's snapshot shows who sits: no version of its own.
         # A move keeps the seats' very tuple: nothing to compare then.
         changed = before.seats is not self.snapshot.seats
-        return self.snapshot.private and changed and snapshot.sitting(before) != snapshot.sitting(self.snapshot)
+        return self.snapshot.private and changed and fragment.sitting(before) != fragment.sitting(self.snapshot)
 
     async def _access_withdrawn(self) -> bool:
         """Decide again, as at the opening; a socket no longer allowed is told why and closed."""
@@ -330,7 +331,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
 
     async def _refuse_and_close(self, message: StrOrPromise, code: int) -> None:
         self.closing = True
-        await self.send(text_data=snapshot.render_flash(message))
+        await self.send(text_data=fragment.render_flash(message))
         await self.close(code=code)
 
     # --- helpers ----------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from tables.live import presence, snapshot
+from tables.live import presence
+from tables.render import fragment
 
 KEEP_SECONDS = 5.0  # long enough for every socket of the process to take its turn at the event
 # A move's snapshot and renders: the process's sockets of the table take their turns at a move
@@ -43,8 +44,8 @@ class _Shared:
 
     def __init__(self) -> None:
         self.reads: dict[tuple, asyncio.Future] = {}
-        self.moves: dict[str, list[tuple[snapshot.Snapshot, snapshot.Snapshot]]] = {}
-        self.renders: dict[int, tuple[snapshot.Snapshot, dict]] = {}
+        self.moves: dict[str, list[tuple[fragment.Snapshot, fragment.Snapshot]]] = {}
+        self.renders: dict[int, tuple[fragment.Snapshot, dict]] = {}
 
 
 _shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Shared] = weakref.WeakKeyDictionary()
@@ -68,9 +69,9 @@ async def _once(key: tuple, read: Callable[[], Coroutine[Any, Any, Result]]) -> 
     return await asyncio.shield(future)
 
 
-async def table_snapshot(table_id: int, event_id: str | None) -> snapshot.Snapshot | None:
+async def table_snapshot(table_id: int, event_id: str | None) -> fragment.Snapshot | None:
     """The table as read once for ``event_id`` in this process (read alone when there is no id)."""
-    load = database_sync_to_async(snapshot.load_snapshot)
+    load = database_sync_to_async(fragment.load_snapshot)
     if not event_id:
         return await load(table_id)
     result = await _once(("snapshot", table_id, event_id), lambda: load(table_id))
@@ -80,8 +81,8 @@ async def table_snapshot(table_id: int, event_id: str | None) -> snapshot.Snapsh
 
 
 def moved(
-    before: snapshot.Snapshot, event_id: str | None, *, version: int, state: str, clock: dict | None
-) -> snapshot.Snapshot:
+    before: fragment.Snapshot, event_id: str | None, *, version: int, state: str, clock: dict | None
+) -> fragment.Snapshot:
     """``before`` with a move's new state; one snapshot per process for every socket that held
     the same view before the move (compared by value), so their views render once."""
     if not event_id:
@@ -111,7 +112,7 @@ async def _frozen(users: Awaitable[set[int]]) -> frozenset[int]:
     return frozenset(await users)
 
 
-def _remember(result: snapshot.Snapshot, keep: float = KEEP_SECONDS) -> None:
+def _remember(result: fragment.Snapshot, keep: float = KEEP_SECONDS) -> None:
     shared = _here()
     key = id(result)
     if key not in shared.renders:
@@ -119,26 +120,26 @@ def _remember(result: snapshot.Snapshot, keep: float = KEEP_SECONDS) -> None:
         asyncio.get_running_loop().call_later(keep, shared.renders.pop, key, None)
 
 
-def render(snap: snapshot.Snapshot, *, user_id: int, connected: AbstractSet[int]) -> SafeString:
+def render(snap: fragment.Snapshot, *, user_id: int, connected: AbstractSet[int]) -> SafeString:
     """This viewer's fragment; rendered once per kind of viewer and connected set for a shared snapshot."""
     entry = _here().renders.get(id(snap))
     if entry is None or entry[0] is not snap:  # not shared (a resync, a refused command): render it
-        return snapshot.render_live(snap, user_id=user_id, connected=connected, oob=True)
-    # All the view takes from its viewer (tables/live/snapshot.py, live_context): their seat, whether
+        return fragment.render_live(snap, user_id=user_id, connected=connected, oob=True)
+    # All the view takes from its viewer (tables/render/fragment.py, live_context): their seat, whether
     # they host the table, whether they are logged in at all, their language (two windows may
     # read two languages), and at a closed table what came back to them.
     # Of who is connected, the view shows only the seated players' marks (live_context): a
     # socket's set may also hold spectators, as of its own last presence event.
     seated = {seat.user_id for seat in snap.seats if seat.user_id is not None}
     key = (
-        snapshot.seat_of(snap, user_id),
+        fragment.seat_of(snap, user_id),
         user_id == snap.host_id,
         user_id is None,
         translation.get_language(),
         frozenset(connected) & seated,
-        tuple(sorted((snapshot.given_back_to(snap, user_id) or {}).items())),
+        tuple(sorted((fragment.given_back_to(snap, user_id) or {}).items())),
     )
     html = entry[1].get(key)
     if html is None:
-        html = entry[1][key] = snapshot.render_live(snap, user_id=user_id, connected=connected, oob=True)
+        html = entry[1][key] = fragment.render_live(snap, user_id=user_id, connected=connected, oob=True)
     return html

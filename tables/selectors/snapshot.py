@@ -1,6 +1,6 @@
 """What the table's live view is made of, read once per change: the table, its seats or its
 match's players, and what the page shows beside the game (the pot, the vote, the fair deal, the
-rematch...). tables/live/snapshot.py renders it for each viewer; nothing here renders or writes."""
+rematch...). tables/render/fragment.py renders it for each viewer; nothing here renders or writes."""
 
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ from django.db.models import Count, Q
 
 from accounts.models import User
 from games.models import Match, MatchEvent, MatchPlayer
-from games.ratings import ratings_update
-from games.reviews import reviews_request
+from games.services.ratings import ratings_update
+from games.services.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
 from tables import clock, privacy, selectors, signals

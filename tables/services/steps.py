@@ -21,9 +21,9 @@ from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from core import metrics
 from core.i18n import refusal
-from games import storage
 from games.catalog import get_engine
 from games.models import Match, MatchPlayer
+from games.records import storage
 from games.records.places import places_from_groups
 from tables import clock, fairness, matchstore, outbox, selectors
 from tables.errors import TableError
@@ -130,7 +130,7 @@ def move_save(
     """Save the state and the events, settle a finished game, and hand the broadcast and any bot
     turn to the outbox. ``to_act``: the seats the new state awaits."""
     events = events if events is not None else []
-    # Issue 27: the finished rounds are written once, beside the state (games/storage.py).
+    # Issue 27: the finished rounds are written once, beside the state (games/records/storage.py).
     stored = storage.placeholders_in_text(match.game, match.state)
     match.state, rounds = storage.split(match.game, state)
     rounds_write = storage.rounds_write(stored, rounds)

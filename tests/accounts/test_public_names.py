@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.selectors import users_named_publicly
 from chat import services as chat
 from chat.selectors import panel_state
-from tables.live.snapshot import load_snapshot, render_live
+from tables.render.fragment import load_snapshot, render_live
 from tables.services import lobby
 from tests.games.history_helpers import finished_match
 from tests.tables.helpers import open_table, start_sitaratas_with_a_bot

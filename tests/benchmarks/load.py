@@ -385,7 +385,7 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
     from games.catalog import get_engine
     from games.models import Match
     from tables import matchstore
-    from tables.live import snapshot
+    from tables.render import fragment
     from tables.services import play as play_service
 
     table_ids = open_tables(players, game="estimation", seats=4, options={"length": "full"}, start=True)
@@ -422,7 +422,7 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
         match = Match.objects.get(table_id=table_id)
         users = {player.seat: player.user for player in match.match_players.select_related("user")}
         rng = random.Random(5)
-        snap = snapshot.load_snapshot(table_id)
+        snap = fragment.load_snapshot(table_id)
         cpu, written, images, sent = [], [], [], []
         for _ in range(moves):
             state = matchstore.loaded(match.game, match.pk, match.version, match.state)
@@ -433,7 +433,7 @@ def measure_flat(players: list[tuple[int, str]], *, moves: int = 40) -> dict:
             match = play_service.match_act(match_id=match.pk, user=users[seat], action=action, version=match.version)
             snap = snap.with_state(version=match.version, state=match.state)
             for viewer in users.values():
-                snapshot.render_live(snap, user_id=viewer.pk, connected={u.pk for u in users.values()}, oob=True)
+                fragment.render_live(snap, user_id=viewer.pk, connected={u.pk for u in users.values()}, oob=True)
             cpu.append(time.process_time() - started)
             total, image = wal(start)
             written.append(total)

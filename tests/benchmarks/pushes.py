@@ -141,7 +141,7 @@ async def measure_bytes(base: str, players: list[tuple[int, str]], game: str, op
 
 def regions_of(message: str) -> list[tuple[str, int]]:
     """The outermost id'd elements of a changed-regions push and their sizes in bytes."""
-    from tables.live import regions
+    from tables.render import regions
 
     found = regions.scan(message) or {}
     outer = [

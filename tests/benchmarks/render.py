@@ -40,7 +40,7 @@ from django.utils import translation  # noqa: E402
 from games.catalog import get_bot, get_engine  # noqa: E402
 
 try:
-    from tables.live.snapshot import SeatInfo, Snapshot, render_live  # noqa: E402
+    from tables.render.fragment import SeatInfo, Snapshot, render_live  # noqa: E402
 except ImportError:  # a commit before tables/live/ (to compare with the base)
     from tables.live import SeatInfo, Snapshot, render_live  # noqa: E402
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 from accounts.models import User
-from games import storage
 from games.catalog import get_bot
 from games.models import Match
+from games.records import storage
 from tables import clock, matchstore
 from tables.errors import TableError
 from tables.services import play

@@ -15,7 +15,7 @@ GAMES = [game.name for game in catalog.GAMES]
 
 
 def test_every_game_of_the_catalogue_has_each_of_its_parts() -> None:
-    from tables.live.presenters import PRESENTERS
+    from tables.render.presenters import PRESENTERS
 
     for game in catalog.GAMES:
         assert game.engine.name == game.name
@@ -23,7 +23,7 @@ def test_every_game_of_the_catalogue_has_each_of_its_parts() -> None:
         assert callable(game.records.replay_steps) and callable(game.records.sheet_row)
         assert callable(PRESENTERS[game.name].present)
     assert set(PRESENTERS) == set(catalog.BY_NAME)
-    # The pure tools' own lookup (games.storage, games.verify) holds the same engines.
+    # The pure tools' own lookup (games.records.storage, games.records.verify) holds the same engines.
     assert registry.ENGINES == catalog.ENGINES
 
 

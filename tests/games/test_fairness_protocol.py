@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from games import catalog, verify
+from games import catalog
 from games.catalog import get_bot, get_engine
-from games.records import fairness
+from games.records import fairness, verify
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "11" * 32
@@ -351,8 +351,8 @@ def test_the_verifier_runs_with_the_standard_library_and_the_engines_alone(recor
         "        if name.split('.')[0] in ('django', 'channels', 'celery', 'psycopg', 'tables', 'config'):\n"
         "            raise ImportError('not allowed: ' + name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        f"sys.argv = ['games.verify', {str(path)!r}]\n"
-        "runpy.run_module('games.verify', run_name='__main__')\n"
+        f"sys.argv = ['games.records.verify', {str(path)!r}]\n"
+        "runpy.run_module('games.records.verify', run_name='__main__')\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", guard],

@@ -8,13 +8,13 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from games import storage
 from games.catalog import get_engine
+from games.display.scoresheets import score_sheet
 from games.engines import estimation as E
-from games.history import matches_ended, replay_steps
 from games.models import Match
+from games.records import storage
 from games.records.estimation import explain_points
-from games.scoresheets import score_sheet
+from games.selectors.history import matches_ended, replay_steps
 from tables.services import endings
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, play_to_end, started_match

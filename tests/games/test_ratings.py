@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import Match, MatchPlayer, Rating
-from games.ratings import leaderboard, ratings_update
+from games.services.ratings import leaderboard, ratings_update
 from tables.services import endings
 from tests.games.history_helpers import finished_match, play_to_end, started_match
 

@@ -8,11 +8,11 @@ import pytest
 from django.utils import translation
 
 from games.catalog import get_bot, get_engine
+from games.display.scoresheets import live_sheet, score_sheet
 from games.records import estimation as estimation_records
 from games.records import sheet
 from games.records.places import places_from_groups
 from games.records.replay import rebuild
-from games.scoresheets import live_sheet, score_sheet
 
 GAMES = {
     "sitaratas": (4, {"deck": "jokers", "order": "up_down"}),

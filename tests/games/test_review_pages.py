@@ -11,10 +11,10 @@ from django.db.models import Max
 from django.urls import reverse
 
 from accounts.models import User
-from games import reviews
 from games.catalog import get_engine
-from games.history import replay_frame
 from games.models import Match, MatchEvent, Review, ReviewDecision
+from games.selectors.history import replay_frame
+from games.services import reviews
 from tests.games.history_helpers import play_to_end, started_match
 
 
@@ -192,8 +192,8 @@ def test_a_reviewed_player_muted_site_wide_is_named_as_public_lists_name_them(
 
 
 def test_a_review_names_cards_and_trumps_as_the_table_shows_them() -> None:
-    # As the clock's rows do (games.history.card_text): 9♣ and ♠, never the codes 9C and S.
-    from games.review_pages import action_text
+    # As the clock's rows do (games.selectors.history.card_text): 9♣ and ♠, never the codes 9C and S.
+    from games.selectors.reviews import action_text
 
     assert action_text({"type": "play", "card": "9C"}) == "9♣"
     assert action_text({"type": "call", "tricks": 5, "trump": "S"}) == "call 5 ♠"

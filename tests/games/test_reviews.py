@@ -11,9 +11,10 @@ from django.urls import reverse
 
 from config.celery import app
 from core import metrics
-from games import catalog, reviews
+from games import catalog
 from games.catalog import get_engine
 from games.models import Match, MatchEvent, Review, ReviewDecision
+from games.services import reviews
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, play_to_end, started_match
 

@@ -7,7 +7,7 @@ from django.test import Client
 
 from games.models import Match, MatchPlayer, Signature
 from games.services import GameError, signature_add, sitaratas_player
-from tables.live import snapshot
+from tables.render import fragment
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, started_match
 
@@ -115,7 +115,7 @@ def test_the_signature_is_escaped_on_the_result_panel_the_game_page_and_the_hist
     client.force_login(user)
     game_page = client.get(f"/games/{finished.pk}/").content.decode()
     history = client.get("/history/?game=sitaratas").content.decode()
-    panel = snapshot.render_live(snapshot.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
+    panel = fragment.render_live(fragment.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
     for html in (game_page, history, panel):
         assert "<script>alert" not in html and "<b>bold</b>" not in html
         assert escaped in html.replace("&quot;", "&#34;")
@@ -126,15 +126,15 @@ def test_the_signature_is_escaped_on_the_result_panel_the_game_page_and_the_hist
 def test_the_result_panel_offers_the_signature_to_the_sitaratas_alone(finished) -> None:
     # RULING S13: the form is in the Sitaratas' own view only, and gone once signed.
     user = sitaratas_user(finished)
-    snap = snapshot.load_snapshot(finished.table_id)
+    snap = fragment.load_snapshot(finished.table_id)
     players = list(finished.match_players.select_related("user"))
     for mp in players:
-        html = snapshot.render_live(snap, user_id=mp.user_id, connected=set())
+        html = fragment.render_live(snap, user_id=mp.user_id, connected=set())
         assert f"<strong><bdi>{user.name}</bdi></strong> is the Sitaratas." in html
         assert ('name="command" value="sign"' in html) == (mp.user_id == user.pk)
-    assert 'value="sign"' not in snapshot.render_live(snap, user_id=None, connected=set())  # a spectator
+    assert 'value="sign"' not in fragment.render_live(snap, user_id=None, connected=set())  # a spectator
     signature_add(match_id=finished.pk, user=user, text="Well played, all")
-    html = snapshot.render_live(snapshot.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
+    html = fragment.render_live(fragment.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
     assert 'value="sign"' not in html and '<q class="signature">Well played, all</q>' in html
 
 
@@ -168,6 +168,6 @@ def test_an_admin_clears_a_signature_and_it_is_not_offered_again(finished, admin
     assert signature.text == ""
     with pytest.raises(GameError, match="already signed"):
         signature_add(match_id=finished.pk, user=user, text="something nicer")
-    html = snapshot.render_live(snapshot.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
+    html = fragment.render_live(fragment.load_snapshot(finished.table_id), user_id=user.pk, connected=set())
     assert f"<strong><bdi>{user.name}</bdi></strong> is the Sitaratas." in html and 'value="sign"' not in html
     assert "something rude" not in Client().get(f"/games/{finished.pk}/").content.decode()

@@ -1,4 +1,4 @@
-"""How a move's rows are stored: games/migrations/0004 (issue 9), games/storage.py (issue 27)."""
+"""How a move's rows are stored: games/migrations/0004 (issue 9), games/records/storage.py (issue 27)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import storage
 from games.catalog import get_bot, get_engine
 from games.engines import codec
 from games.models import Match
+from games.records import storage
 from tables import matchstore
 from tests.games.history_helpers import play_to_end, started_match
 from tests.games.replay import rebuild_state
@@ -40,7 +40,7 @@ def test_match_events_are_found_by_match_through_the_unique_version_index_alone(
     assert len(by_match) == 1 and "UNIQUE" in by_match[0] and "(match_id, version)" in by_match[0]
 
 
-# --- issue 27: the finished rounds stored once, beside the state (games/storage.py) -----------------
+# --- issue 27: the finished rounds stored once, beside the state (games/records/storage.py) -----------------
 
 
 def _estimation_states(rounds: int) -> list:

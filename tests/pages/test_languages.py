@@ -90,7 +90,7 @@ def test_ruling_ids_come_from_the_english_documents_only(docs_tree: Path) -> Non
 def test_why_a_game_ended_is_read_in_the_reader_language(stored: str, estonian: str, arabic: str) -> None:
     from django.utils import translation
 
-    from games.endings import ending_text
+    from games.display.endings import ending_text
 
     assert ending_text(stored) == stored  # English as stored, old rows included
     with translation.override("et"):
@@ -143,7 +143,7 @@ def test_a_live_render_reads_each_text_once_from_its_language_catalogue() -> Non
     from django.utils import translation
 
     from core import i18n
-    from tables.live.presenters.estimation import OVER_UNDER, PHASES
+    from tables.render.presenters.estimation import OVER_UNDER, PHASES
 
     for language in ("en", "et", "ar"):
         catalogue = i18n.catalogue(language)

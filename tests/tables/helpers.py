@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from accounts.models import User
-from games import storage
 from games.catalog import get_engine
 from games.models import Match
+from games.records import storage
 from tables.models import Table
 from tables.services import lobby, play
 from tests.helpers import fair_value

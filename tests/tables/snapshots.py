@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.live.snapshot import SeatInfo, Snapshot
+from tables.render.fragment import SeatInfo, Snapshot
 
 
 def seat_infos(seat_count: int, name: str = "P{}") -> tuple[SeatInfo, ...]:

@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
-from tables.live import regions
+from tables.render import regions
 from tests.helpers import session_key_for
 
-# A whole view's #live, or a push of changed regions' #live-meta (tables/live/regions.py).
+# A whole view's #live, or a push of changed regions' #live-meta (tables/render/regions.py).
 VERSION = re.compile(r'id="live(?:-meta)?"[^>]*data-version="(\d+)"')
 
 
@@ -61,7 +61,7 @@ def why_refused(session_key: str | None = None, address: str = "127.0.0.1") -> s
     return client.get(reverse("socket_refusal")).json()["message"] or ""
 
 
-# The whole view each communicator shows, as a browser would after each push (tables/live/regions.py).
+# The whole view each communicator shows, as a browser would after each push (tables/render/regions.py).
 _pages: weakref.WeakKeyDictionary[WebsocketCommunicator, str] = weakref.WeakKeyDictionary()
 
 

@@ -19,7 +19,8 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from config.asgi import application
-from tables.live import guard, limits, presence, snapshot
+from tables.live import guard, limits, presence
+from tables.render import fragment
 from tables.services import lobby
 from tests.tables.helpers import open_table, start_table
 from tests.tables.socket_helpers import connect, drain, login_of, receive, session_cookie, why_refused
@@ -124,9 +125,9 @@ async def test_one_lobby_change_is_read_once_per_process_however_many_sockets(ho
     for socket in sockets:
         await drain(socket)
     reads, renders = [], []
-    load, render = snapshot.load_snapshot, snapshot.render_live
-    monkeypatch.setattr(snapshot, "load_snapshot", lambda table_id: reads.append(table_id) or load(table_id))
-    monkeypatch.setattr(snapshot, "render_live", lambda *a, **k: renders.append(k["user_id"]) or render(*a, **k))
+    load, render = fragment.load_snapshot, fragment.render_live
+    monkeypatch.setattr(fragment, "load_snapshot", lambda table_id: reads.append(table_id) or load(table_id))
+    monkeypatch.setattr(fragment, "render_live", lambda *a, **k: renders.append(k["user_id"]) or render(*a, **k))
     await database_sync_to_async(lobby.seat_take)(table_id=table.pk, user=player, position=1)
     for socket in sockets:
         assert "live" in await receive(socket)  # the push (its changed regions), however slow the machine
@@ -373,14 +374,14 @@ async def test_an_opening_cancelled_before_it_finishes_gives_its_socket_place_ba
     table = await database_sync_to_async(open_table)(host, "sita")
     entered, go_on = asyncio.Event(), threading.Event()
     loop = asyncio.get_running_loop()
-    load = snapshot.load_snapshot
+    load = fragment.load_snapshot
 
     def slow_load(table_id):
         loop.call_soon_threadsafe(entered.set)
         go_on.wait(10)
         return load(table_id)
 
-    monkeypatch.setattr(snapshot, "load_snapshot", slow_load)
+    monkeypatch.setattr(fragment, "load_snapshot", slow_load)
     headers = [
         (b"origin", b"http://localhost"),
         (b"host", b"localhost"),
@@ -393,7 +394,7 @@ async def test_an_opening_cancelled_before_it_finishes_gives_its_socket_place_ba
     with contextlib.suppress(asyncio.CancelledError):
         await opening.future
     go_on.set()
-    monkeypatch.setattr(snapshot, "load_snapshot", load)
+    monkeypatch.setattr(fragment, "load_snapshot", load)
     again, connected = await connect(table.pk, player)
     sent = " ".join(await drain(again, quiet=1.0))
     assert connected and "windows open" not in sent and 'id="live"' in sent

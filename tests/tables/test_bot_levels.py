@@ -10,7 +10,7 @@ from accounts.models import User
 from games.models import MatchPlayer, Rating
 from tables.errors import TableError
 from tables.live.messages import parse_message
-from tables.live.snapshot import load_snapshot, render_live
+from tables.render.fragment import load_snapshot, render_live
 from tables.services import lobby, play
 from tests.games.history_helpers import play_to_end
 from tests.helpers import fair_value

@@ -12,9 +12,9 @@ import time_machine
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import history
 from games.catalog import get_engine
 from games.models import Match, MatchEvent, Rating
+from games.selectors import history
 from payouts import selectors
 from tables import clock, tasks
 from tables.errors import TableError

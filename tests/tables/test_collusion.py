@@ -11,8 +11,8 @@ from games.catalog import get_bot
 from games.models import MatchPlayer
 from payouts import flows
 from tables import collusion
-from tables.live import snapshot
 from tables.models import SeatAddress
+from tables.render import fragment
 from tables.services import lobby as services
 from tests.conftest import make_user
 from tests.games.history_helpers import SHORT, play_out
@@ -97,7 +97,7 @@ async def test_every_viewer_sees_the_badge_and_nobody_the_address(host, player, 
 
 
 def _fragment(table_id: int, user_id: int) -> str:
-    return str(snapshot.render_live(snapshot.load_snapshot(table_id), user_id=user_id, connected=set()))
+    return str(fragment.render_live(fragment.load_snapshot(table_id), user_id=user_id, connected=set()))
 
 
 def _staked_game(host, player) -> None:

@@ -205,7 +205,7 @@ async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(
     started_table, host, player, outsider, monkeypatch
 ) -> None:
     # tables/live/fanout.py: the sockets of a process share the move's snapshot and every render they can.
-    from tables.live import snapshot
+    from tables.render import fragment
     from tests.conftest import make_user
 
     table, match = await database_sync_to_async(started_table)("sita", seat_count=2, guests=[player])
@@ -217,9 +217,9 @@ async def test_a_move_is_rendered_once_per_seat_and_once_for_all_spectators(
     engine, state = await database_sync_to_async(state_of)(match)
     match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     renders = []
-    render = snapshot.render_live
+    render = fragment.render_live
     monkeypatch.setattr(
-        snapshot, "render_live", lambda snap, **k: renders.append((snap.version, k["user_id"])) or render(snap, **k)
+        fragment, "render_live", lambda snap, **k: renders.append((snap.version, k["user_id"])) or render(snap, **k)
     )
     await seated[0].send_json_to(
         {"command": "act", "action": engine.legal_actions(state, 0)[0], "version": match.version}

@@ -80,7 +80,7 @@ def test_the_commitment_is_on_the_page_before_anyone_is_ready_and_never_changes(
     checks = client.get(reverse("match_fairness", args=[match.pk])).json()
     assert checks["verifiable"] and checks["ok"], checks
     assert [c["name"] for c in checks["checks"]][:5] == ["inputs", "commitment", "timing", "seed", "round 1"]
-    # The exported record carries it too, for python -m games.verify.
+    # The exported record carries it too, for python -m games.records.verify.
     assert client.get(reverse("match_record", args=[match.pk])).json()["fairness"]["secret"] == commitment.secret
 
 

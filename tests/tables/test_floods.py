@@ -14,7 +14,8 @@ from channels.db import database_sync_to_async
 from django.db.backends import utils as db_utils
 
 from accounts.models import User
-from tables.live import broadcast, guard, snapshot
+from tables.live import broadcast, guard
+from tables.render import fragment
 from tests.tables.helpers import open_table, start_table
 from tests.tables.socket_helpers import connect, drain, receive, why_refused
 
@@ -91,13 +92,13 @@ async def test_a_ready_flood_is_read_once_per_spell_by_every_process(host, playe
     await drain(flooder)
     before = [(await drain(socket))[-1] for socket in watchers]
     reads = []
-    original = snapshot.load_snapshot
+    original = fragment.load_snapshot
 
     def counted(table_id):
         reads.append(table_id)
         return original(table_id)
 
-    monkeypatch.setattr(snapshot, "load_snapshot", counted)
+    monkeypatch.setattr(fragment, "load_snapshot", counted)
     for number in range(8):
         command = {"command": "ready", "entropy": f"{number:032x}"} if number % 2 == 0 else {"command": "unready"}
         await flooder.send_json_to(command)
@@ -125,7 +126,7 @@ async def test_the_last_change_of_a_spell_reaches_every_socket(host, player, mon
     await seated.send_json_to({"command": "seat_take", "position": 2})
     views = await drain(watcher, quiet=2.0)
     assert len(views) == 2  # the first change at once, the other two as one
-    last = await database_sync_to_async(snapshot.load_snapshot)(table.pk)
+    last = await database_sync_to_async(fragment.load_snapshot)(table.pk)
     assert [seat.user_id for seat in last.seats] == [host.pk, None, player.pk]
     assert views[-1].count(player.name) >= 1
     await watcher.disconnect()

@@ -11,8 +11,8 @@ from games.models import Match, Rating
 from tables import hints
 from tables.errors import TableError
 from tables.forms import NewTableForm
-from tables.live import snapshot
 from tables.models import Table
+from tables.render import fragment
 from tables.services import lobby, play
 from tests.games.history_helpers import play_to_end
 from tests.helpers import fair_value
@@ -101,10 +101,10 @@ def test_a_practice_table_takes_no_other_player_and_no_stake(db, host, player) -
 
 def test_nobody_else_is_offered_a_seat_at_a_practice_table(db, host, outsider) -> None:
     table = lobby.table_create(host=host, game="sita", seat_count=3, options={"matches": 1}, practice=True)
-    live = snapshot.render_live(snapshot.load_snapshot(table.pk), user_id=outsider.pk, connected=set())
+    live = fragment.render_live(fragment.load_snapshot(table.pk), user_id=outsider.pk, connected=set())
     assert 'value="seat_take"' not in live
     rated = lobby.table_create(host=host, game="sita", seat_count=3, options={"matches": 1})
-    live = snapshot.render_live(snapshot.load_snapshot(rated.pk), user_id=outsider.pk, connected=set())
+    live = fragment.render_live(fragment.load_snapshot(rated.pk), user_id=outsider.pk, connected=set())
     assert 'value="seat_take"' in live
 
 
@@ -123,11 +123,11 @@ def test_a_practice_game_is_not_rated(db, host) -> None:
 
 def test_the_hint_button_shows_at_a_practice_table_on_your_turn_only(db, host, started_table) -> None:
     match = practice_match(host)
-    live = snapshot.render_live(snapshot.load_snapshot(match.table_id), user_id=host.pk, connected=set())
+    live = fragment.render_live(fragment.load_snapshot(match.table_id), user_id=host.pk, connected=set())
     assert 'value="hint"' in live and 'id="hint"' in live
     _, rated = started_table("sita", options={"matches": 1})
     rated = play_bots_until_human(rated)
-    live = snapshot.render_live(snapshot.load_snapshot(rated.table_id), user_id=host.pk, connected=set())
+    live = fragment.render_live(fragment.load_snapshot(rated.table_id), user_id=host.pk, connected=set())
     assert 'value="hint"' not in live
 
 

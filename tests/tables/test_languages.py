@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from tables.live import snapshot
+from tables.render import fragment
 from tests.tables.helpers import start_table
 from tests.tables.socket_helpers import connect, drain
 
@@ -64,11 +64,11 @@ async def test_a_browser_without_a_language_gets_english(host, player) -> None:
 
 async def test_a_shared_block_is_rendered_once_per_language(host, player) -> None:
     table = await start_sitaratas(host, player)
-    snap = await database_sync_to_async(snapshot.load_snapshot)(table.pk)
+    snap = await database_sync_to_async(fragment.load_snapshot)(table.pk)
     rendered = {}
     for language in ("et", "ar", "et"):
         with translation.override(language):
-            rendered.setdefault(language, []).append(snapshot.render_live(snap, user_id=None, connected=set()))
+            rendered.setdefault(language, []).append(fragment.render_live(snap, user_id=None, connected=set()))
     # The score sheet, shared by every viewer of a version, is in each viewer's language.
     assert "Punktileht" in rendered["et"][0] and "ورقة النقاط" in rendered["ar"][0]
     assert "ورقة النقاط" not in rendered["et"][1] and "Punktileht" in rendered["et"][1]

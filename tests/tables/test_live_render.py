@@ -9,8 +9,8 @@ from markupsafe import Markup, escape
 
 from games.catalog import get_engine
 from games.templatetags.card_tags import card, cards, escape_text
-from tables.live.snapshot import SeatInfo, Snapshot, live_context, render_live
-from tables.live.templates import SHARED_BLOCKS
+from tables.render.fragment import SeatInfo, Snapshot, live_context, render_live
+from tables.render.templates import SHARED_BLOCKS
 from tests.tables.snapshots import playing_snapshot
 
 SHEET = engines["jinja2"].from_string('{% call shared_by_version(snap, "sheet") %}{{ rows }}{% endcall %}')

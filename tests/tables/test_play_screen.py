@@ -16,8 +16,8 @@ from games.models import Match
 from games.templatetags.card_tags import card, options_label
 from payouts.models import Transfer
 from tables import tasks
-from tables.live.presenters import present
-from tables.live.snapshot import Snapshot, load_snapshot, render_live
+from tables.render.fragment import Snapshot, load_snapshot, render_live
+from tables.render.presenters import present
 from tables.services import endings, lobby, votes
 from tests.conftest import make_user
 from tests.helpers import fair_value

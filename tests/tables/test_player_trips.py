@@ -14,13 +14,13 @@ from django.utils import translation
 
 from accounts.bots import bot_base_name
 from accounts.models import User
-from games.history import action_label
 from games.models import Match
+from games.selectors.history import action_label
 from payouts import services as payouts
 from payouts.models import Transfer
 from tables import clock, tasks
 from tables.errors import TableError
-from tables.live.snapshot import load_snapshot, render_live
+from tables.render.fragment import load_snapshot, render_live
 from tables.services import endings, lobby, votes
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.engines import estimation as E
-from tables.live.presenters.estimation import present
-from tables.live.snapshot import Snapshot
+from tables.render.fragment import Snapshot
+from tables.render.presenters.estimation import present
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 

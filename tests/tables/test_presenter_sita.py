@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 
 from games.engines import sita
 from games.engines.sita import scenario
-from tables.live.presenters import present
+from tables.render.presenters import present
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 
 from games.engines import sitaratas
 from games.engines.sitaratas import scenario
-from tables.live.presenters.sitaratas import present
+from tables.render.presenters.sitaratas import present
 
 NAMES = ["Ann", "Bot Bert", "Cat"]
 
@@ -66,7 +66,7 @@ def test_only_legal_cards_are_enabled_and_a_joker_offers_high_and_low() -> None:
     assert 'name="joker" value="high"' in html and 'name="joker" value="low"' in html
     assert html.count('class="card-btn" disabled') == 1
     # The version is the page's, added as the button is pressed (static/js/table.js): a hand that
-    # did not change is not sent again with every move (tables/live/regions.py).
+    # did not change is not sent again with every move (tables/render/regions.py).
     assert 'name="version"' not in html and 'name="command" value="act"' in html
 
 

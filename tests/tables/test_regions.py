@@ -1,4 +1,4 @@
-"""Pushes of only the regions that changed (tables/live/regions.py): a browser that applies them to
+"""Pushes of only the regions that changed (tables/render/regions.py): a browser that applies them to
 what it was last sent shows exactly the whole new view, move after move through whole games."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 import time_machine
 
 from games.catalog import get_engine
-from tables.live import regions
-from tables.live.snapshot import render_live
+from tables.render import regions
+from tables.render.fragment import render_live
 from tests.tables.snapshots import playing_snapshot
 
 

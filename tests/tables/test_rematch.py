@@ -192,13 +192,13 @@ def test_a_private_tables_rematch_is_private_and_its_players_invited(host, playe
 
 
 def test_the_game_over_panel_shows_each_answer_and_leads_who_accepted_to_the_new_table(host, player) -> None:
-    from tables.live import snapshot
+    from tables.render import fragment
 
     source = finished(host, "sitaratas", [player])
     new = rematch.rematch_accept(table_id=source.pk, user=player)
-    snap = snapshot.load_snapshot(source.pk)
-    mine = str(snapshot.render_live(snap, user_id=player.pk, connected=set()))
-    theirs = str(snapshot.render_live(snap, user_id=host.pk, connected=set()))
+    snap = fragment.load_snapshot(source.pk)
+    mine = str(fragment.render_live(snap, user_id=player.pk, connected=set()))
+    theirs = str(fragment.render_live(snap, user_id=host.pk, connected=set()))
     assert f'href="/tables/{new.pk}/"' in mine and "Go to the rematch table" in mine
     assert 'class="rematch-accepted"' in theirs and 'class="rematch-pending"' in theirs
     assert 'value="rematch"' in theirs and 'value="rematch_decline"' in theirs

@@ -12,8 +12,8 @@ from games.models import Match
 from payouts import selectors as payout_selectors
 from tables import selectors
 from tables.errors import TableError
-from tables.live import snapshot
 from tables.models import DismissalVote, Table
+from tables.render import fragment
 from tables.services import lobby, play, votes
 from tables.tasks import vote_expire
 from tests.conftest import make_user
@@ -189,7 +189,7 @@ def test_a_lone_human_with_two_bots_cannot_dismiss(host, queued, django_capture_
     match = start_sitaratas(host, [])
     panel = selectors.vote_panel(match)
     assert (panel["majority"], panel["bots"], panel["can_pass"]) == (2, 2, False)
-    html = snapshot.render_live(snapshot.load_snapshot(match.table_id), user_id=host.pk, connected=set())
+    html = fragment.render_live(fragment.load_snapshot(match.table_id), user_id=host.pk, connected=set())
     assert 'value="vote_propose"' not in html  # issue 37: not offered, it cannot pass
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         vote = votes.vote_propose(match_id=match.pk, user=host)

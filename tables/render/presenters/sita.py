@@ -11,8 +11,8 @@ from accounts.names import names_html, with_names
 from core.i18n import gettext as _
 from core.i18n import ngettext
 from games import catalog
+from games.display.scoresheets import live_sheet
 from games.engines.sita import ROW_LIMIT, penalty
-from games.scoresheets import live_sheet
 
 
 def _card(number: int) -> dict:
@@ -159,7 +159,7 @@ def _turn_sheet(view: dict) -> list[dict]:
 
 
 def _match_sheet(view: dict) -> list[dict]:
-    """Each finished match's penalties and the totals after it (games.scoresheets, as the history
+    """Each finished match's penalties and the totals after it (games.display.scoresheets, as the history
     page builds them)."""
     rows = live_sheet(catalog.SITA.name, view["score_sheet"], view["players"])["rows"]
     return [

@@ -22,8 +22,9 @@ from tables import collusion, invites, lobby_slots, privacy, selectors
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
-from tables.live import guard, limits, snapshot
+from tables.live import guard, limits
 from tables.models import Table
+from tables.render import fragment
 from tables.services import lobby as lobby_service
 from tables.services import quickplay
 
@@ -129,7 +130,7 @@ def _create(request: AuthenticatedRequest, data: dict) -> Table:
 
 @login_required
 def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
-    snap = snapshot.load_snapshot(table_id)
+    snap = fragment.load_snapshot(table_id)
     if snap is None:
         messages.error(request, _("There is no such table."))
         return redirect("lobby")
@@ -138,8 +139,8 @@ def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
         messages.error(request, refusal)
         return redirect("lobby")
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
-    fragment = snapshot.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
-    context = {"snap": snap, "fragment": fragment, "title": str(catalog.get(snap.game).title)}
+    html = fragment.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
+    context = {"snap": snap, "fragment": html, "title": str(catalog.get(snap.game).title)}
     context["invite_panel"] = invites.panel(table_id=table_id, user=request.user, request=request)
     return render(request, "tables/table.html", context)
 

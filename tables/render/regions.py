@@ -144,7 +144,7 @@ def _meta(head: str) -> str:
 def _scanned(html: str) -> dict[str, Region]:
     found = scan(html)
     if found is None:
-        raise ValueError("not a view of tables/live/regions.py's kind")
+        raise ValueError("not a view of tables/render/regions.py's kind")
     return found
 
 

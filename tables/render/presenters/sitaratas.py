@@ -13,8 +13,8 @@ from functools import partial
 from accounts.names import with_names
 from core.i18n import gettext as _
 from games import catalog
+from games.display.scoresheets import live_sheet
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker
-from games.scoresheets import live_sheet
 from games.templatetags.card_tags import SUIT_NAMES, signed
 
 
@@ -158,7 +158,7 @@ def _bid_buttons(view: dict) -> list[dict]:
 
 
 def _score_rows(view: dict, names: list[str]) -> list[dict]:
-    """The score sheet's rows (games.scoresheets, as the history page builds them), drawn compact."""
+    """The score sheet's rows (games.display.scoresheets, as the history page builds them), drawn compact."""
     # Every value is a ready string: Django localizes each integer it prints, which made a
     # full 29-round sheet cost more than the rest of the page together, on every push.
     rows = []

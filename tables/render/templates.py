@@ -19,7 +19,7 @@ from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from accounts.names import player_name_html
-from games.endings import ending_text
+from games.display.endings import ending_text
 from games.templatetags.card_tags import (
     at,
     card,
@@ -33,8 +33,8 @@ from games.templatetags.card_tags import (
     sita_card_html,
 )
 from tables.caching import BoundedCache
-from tables.live.play_screen import last_play, tricks_done
-from tables.live.widgets import bot_add_form, bot_level_name, ws_button
+from tables.render.play_screen import last_play, tricks_done
+from tables.render.widgets import bot_add_form, bot_level_name, ws_button
 
 # The blocks shared by every viewer, per version or per round (below).
 SHARED_BLOCKS: BoundedCache[Markup] = BoundedCache(4096)
@@ -169,7 +169,7 @@ def gettexts(language: str | None) -> dict:
     catalogue (issue 26), as Jinja's "newstyle" gettext behaves: the result is safe text when
     autoescaping and is formatted with the keyword arguments (``num`` is the count).
 
-    A render puts these in its context (tables/live/snapshot.py): Django's own ``gettext`` looks the
+    A render puts these in its context (tables/render/fragment.py): Django's own ``gettext`` looks the
     active language up on every call, and a fragment holds dozens of strings. Each text is
     looked up once per language and kept as safe text, so a string without arguments costs a
     dict lookup: the fragment is rendered once per seat on every move (issue 9). Unlike Jinja's
@@ -248,7 +248,7 @@ def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined  # Django's backend would pass Undefined
     options.setdefault("extensions", []).append("jinja2.ext.i18n")
     env = LiveEnvironment(**options)
-    # The active language's, for a render that did not bring its own (tables/live/snapshot.py brings them).
+    # The active language's, for a render that did not bring its own (tables/render/fragment.py brings them).
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
         translation.gettext, translation.ngettext, newstyle=True, pgettext=translation.pgettext
     )

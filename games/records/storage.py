@@ -23,11 +23,19 @@ Games whose state does not grow over the game (Sitaratas, SITA) are stored as th
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Protocol
 
 from games.engines import codec
 from games.engines.registry import engine_for as get_engine
 from games.engines.registry import stored_rounds
+
+
+class StoredMatch(Protocol):
+    """What these helpers read of a stored match (``games.models.Match``): the library names no model."""
+
+    game: str
+    state: str
+    rounds: str
 
 
 def _rounds_key(game: str) -> str | None:
@@ -38,7 +46,7 @@ def splits(game: str) -> bool:
     return _rounds_key(game) is not None
 
 
-def split(game: str, state: Any) -> tuple[str, list]:
+def split(game: str, state: Any) -> tuple[str, list[Any]]:
     """(the text for ``Match.state``, every finished round of ``state``, oldest first).
 
     The rounds are the state's own objects, not copies: engines never change a state in place.
@@ -64,7 +72,7 @@ def placeholders(game: str, stored: Any) -> int:
     return count
 
 
-def join(game: str, stored: Any, rounds: list) -> Any:
+def join(game: str, stored: Any, rounds: list[Any]) -> Any:
     """The engine's state from the parsed ``Match.state`` text and the finished rounds it needs."""
     count = placeholders(game, stored)
     if not count:
@@ -91,7 +99,7 @@ def placeholders_in_text(game: str, text: str) -> int:
     return count
 
 
-def rounds_write(stored: int, rounds: list) -> tuple[str | None, str | None]:
+def rounds_write(stored: int, rounds: list[Any]) -> tuple[str | None, str | None]:
     """How a move updates ``Match.rounds``, which holds the first ``stored`` of ``rounds``:
     (None, None) leaves it, (text, None) writes it whole, (None, text) appends to it, the
     text being the new rounds' array without its opening bracket."""
@@ -102,11 +110,11 @@ def rounds_write(stored: int, rounds: list) -> tuple[str | None, str | None]:
     return None, codec.dumps(list(rounds[stored:]))[1:]
 
 
-def parse_rounds(text: str | None) -> list:
+def parse_rounds(text: str | None) -> list[Any]:
     return codec.loads(text) if text else []
 
 
-def full_state(match) -> Any:
+def full_state(match: StoredMatch) -> Any:
     """A Match instance's engine state (reads ``match.rounds`` only when its state needs it)."""
     engine = get_engine(match.game)
     stored = engine.loads(match.state)
@@ -115,8 +123,9 @@ def full_state(match) -> Any:
     return join(match.game, stored, parse_rounds(match.rounds))
 
 
-def full_text(match) -> str:
+def full_text(match: StoredMatch) -> str:
     """The engine's ``dumps`` of a Match instance's state: what ``Match.state`` held before the split."""
     if not splits(match.game):
         return match.state
-    return get_engine(match.game).dumps(full_state(match))
+    text: str = get_engine(match.game).dumps(full_state(match))
+    return text

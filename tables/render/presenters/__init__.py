@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from games import catalog
-from tables.live.presenters import estimation, sita, sitaratas
+from tables.render.presenters import estimation, sita, sitaratas
 
 
 class Presenter(Protocol):

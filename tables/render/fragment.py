@@ -24,10 +24,10 @@ from games import catalog
 from games.catalog import get_engine
 from games.records.places import places_from_groups
 from tables import matchstore
-from tables.live import clock_view, templates
-from tables.live.play_screen import last_attempt_note
-from tables.live.presenters import present
 from tables.models import Table
+from tables.render import clock_view, templates
+from tables.render.play_screen import last_attempt_note
+from tables.render.presenters import present
 from tables.selectors.snapshot import SeatInfo, Snapshot, load_snapshot  # noqa: F401  (the live side's names for them)
 
 
@@ -123,7 +123,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: Abstract
 
 
 def _render(name: str, context: dict, language: str | None = None) -> SafeString:
-    # Jinja2 (tables/live/templates.py): this runs once per seat on every move, in the viewer's
+    # Jinja2 (tables/render/templates.py): this runs once per seat on every move, in the viewer's
     # language (the consumer activates it), with that language's catalogue bound once per render.
     language = language or translation.get_language()
     context.update(templates.gettexts(language))

@@ -17,13 +17,14 @@ from django.utils.translation import gettext
 from accounts.models import User
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
-from games import catalog, charts
+from games import catalog
 from games.catalog import get_engine
+from games.display import charts
+from games.display.scoresheets import score_sheet
 from games.engines.cards import SUIT_SYMBOL, is_joker, rank_of, suit_of
 from games.engines.contract import Record
 from games.engines.sita import PENALTY
 from games.models import Match, MatchPlayer, Signature
-from games.scoresheets import score_sheet
 from games.services import sitaratas_player
 
 ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED, Match.Status.ABANDONED]

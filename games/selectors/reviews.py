@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
-from games import catalog, history
+from games import catalog
 from games.models import Match, Review, ReviewDecision
+from games.selectors import history
 
 COSTLIEST = 3
 RECENT_REVIEWS = 20

@@ -1,4 +1,4 @@
-"""Check a game's record on your own machine: ``python -m games.verify [--commitment HEX] record.json``.
+"""Check a game's record on your own machine: ``python -m games.records.verify [--commitment HEX] record.json``.
 
 Needs only the standard library and the engine package (``games/engines``, with
 ``games/records/fairness.py``): no Django, no database, no network. Prints each check
@@ -22,7 +22,7 @@ from games.records.fairness import NotVerifiable, check_record, proved
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.verify", description="Check a game's fair deal from its record."
+        prog="python -m games.records.verify", description="Check a game's fair deal from its record."
     )
     parser.add_argument("record", help="the record's JSON file (- reads standard input)")
     parser.add_argument("--commitment", help="the commitment you noted before the start (64 hex digits)")

@@ -6,9 +6,10 @@ panel shows and the server's deal check. Reads only the stored record: the site 
 from __future__ import annotations
 
 from accounts.names import public_name
-from games import catalog, history
+from games import catalog
 from games.models import Match
 from games.records import fairness
+from games.selectors import history
 
 
 def fairness_panel(match: Match, viewer: object = None) -> dict:

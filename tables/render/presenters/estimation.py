@@ -35,9 +35,9 @@ from core.i18n import gettext as _
 from core.i18n import language as get_language
 from core.i18n import text
 from games import catalog
+from games.display.scoresheets import live_sheet
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL
 from games.engines.estimation import MIN_CALL, TRICKS
-from games.scoresheets import live_sheet
 from games.templatetags.card_tags import SUIT_NAMES
 
 SEATS = 4
@@ -339,7 +339,7 @@ def _hand(view: dict) -> list[dict]:
 
 
 def _sheet(view: dict, names: list[str]) -> list[dict]:
-    """The score sheet's rows (games.scoresheets, as the history page builds them), in the live
+    """The score sheet's rows (games.display.scoresheets, as the history page builds them), in the live
     table's words: trumps and calls drawn, names for seats."""
     rows = []
     for row in live_sheet(catalog.ESTIMATION.name, view["score_sheet"], SEATS)["rows"]:
