@@ -1,8 +1,10 @@
 """What several apps share, at the bottom of the layers (docs/design.md, "Apps and folders").
 
 Nothing here imports an app of the site: the language of a request or a render (``i18n``), a
-client's address behind the proxies (``addresses``), the admin's shared helpers
-(``admin_tools``), a dead database connection retried (``connections``), the name of a
-table's channel-layer group (``groups``), and the metrics and structured logs (``metrics``,
-``logs``).
+client's address, for requests and sockets, behind the ``DJANGO_BEHIND_PROXY`` proxies
+(``addresses``), the admin's shared helpers (``admin_tools``: the page that asks why, RULING
+P19, ``ReasonedAdmin``, the read-only bases), a dead database connection retried
+(``connections``), the names of the channel-layer groups that more than one app sends to
+(``groups``), and the metrics and structured logs (``metrics``: Prometheus, multi-process;
+``logs``: one JSON line per request, command and task).
 """

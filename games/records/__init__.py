@@ -6,7 +6,7 @@ sheet an engine's view carries: the one score-sheet builder that live play and h
 part of these in ``games.records.<game>`` (its sheet rows, replay steps and profile figures),
 which the catalogue (``games.catalog``) holds as each game's ``records`` (:class:`GameRecords`).
 Words for people are left to the Django edge: a helper here returns values, or messages marked
-with ``gettext_noop`` and their arguments, which the edge translates (``games.sheets``).
+with ``gettext_noop`` and their arguments, which the edge translates (``games.display``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,11 @@
-"""Reads of games for one player that no page shows whole: their own data export (RULING P55)."""
+"""Reads of games (docs/style.md §5): nothing here writes.
+
+``history`` (ended games: lists, a game's page, replays rebuilt from the record alone, RULING
+P2), ``fairness`` (the "Verify this deal" panel and the server's deal check, docs/fairness.md),
+``player_stats`` (the profile's figures per game), ``reviews`` (reviews shown, and the one
+visibility filter, docs/reviews.md). This module holds what no page shows whole: a player's own
+games for their data export (RULING P55).
+"""
 
 from __future__ import annotations
 

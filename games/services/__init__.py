@@ -1,7 +1,10 @@
-"""Writes to finished games: the Sitaratas' signature (RULINGS S13–S15).
+"""Writes to games (docs/style.md §5): one transaction each, under the Match row lock.
 
-One transaction each, under the Match row lock, so two tabs of the same player (or a
-late retry) cannot both sign: the second finds the first signature and is refused.
+``ratings`` (OpenSkill's Plackett-Luce model, one rating per player and game, written as a game
+is settled), ``reviews`` (the strong bot's review of every human decision, docs/reviews.md).
+This module holds the Sitaratas' signature on a finished game (RULINGS S13–S15): two tabs of the
+same player, or a late retry, cannot both sign: the second finds the first signature and is
+refused.
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""Reads for lobby and table pages and the live render (docs/style.md §5): nothing here writes."""
+"""Reads for lobby and table pages and the live render (docs/style.md §5): nothing here writes.
+
+``snapshot`` is what a table's live view is made of, read once per change. This module holds the
+rest: the lobby's list, the vote panel, the pause, the clock's public view, the fair-deal panel,
+the rematch panel and a player's invitations and offers.
+"""
 
 from __future__ import annotations
 

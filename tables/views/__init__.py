@@ -1,3 +1,10 @@
+"""The table pages (docs/style.md §10): thin views over the services and selectors.
+
+This module holds the lobby (its list polled as a fragment, cached per process), the "New table"
+form, the table page and "Play now"; ``invitations`` the invitation panel, the link's landing
+and the privacy choice (RULING P66).
+"""
+
 from __future__ import annotations
 
 import time
