@@ -9,11 +9,11 @@ from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from chat.selectors import mute_active, mute_message
 from core.connections import retry_on_dead_connection
-from tables import collusion, fairness, hints
+from tables import fairness, hints
 from tables.errors import TableError
 from tables.live.messages import Message
 from tables.render import fragment
-from tables.services import lobby, play, rematch, signatures, timeouts, votes
+from tables.services import collusion, lobby, play, rematch, signatures, timeouts, votes
 
 
 @retry_on_dead_connection

@@ -22,10 +22,10 @@ from django.utils.translation import ngettext_lazy
 from accounts.models import User
 from core.i18n import lazy_format
 from games.models import Match, MatchPlayer
-from tables import fairness, invites
+from tables import fairness
 from tables.errors import TableError
 from tables.models import DealCommitment, Rematch, RematchAnswer, Seat, Table, TableInvite
-from tables.services import lobby, steps
+from tables.services import invites, lobby, steps
 
 Answer = RematchAnswer.Answer
 
@@ -160,7 +160,7 @@ def _require_lobby_room(host: User) -> None:
 def _offer(rematch: Rematch, *, by: User) -> None:
     """Tell every other human of the game that a rematch waits for their answer."""
     for answer in rematch.answers.exclude(user=by).select_related("user"):
-        invites.rematch_offered(user=answer.user, table=rematch.table, source=rematch.source, actor=by)
+        invites.rematch_offer_send(user=answer.user, table=rematch.table, source=rematch.source, actor=by)
 
 
 def _lock_finished(table_id: int) -> Table:

@@ -39,6 +39,14 @@ def engine_for(game: str):
         raise TableError(refusal(error)) from None
 
 
+def table_lock(table_id: int) -> Table:
+    """The table's row, locked: a table write's first step; refused when there is no such table."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError(_("There is no such table."))
+    return table
+
+
 def seat_of(match: Match, user: User) -> int:
     seat = next((seat for seat, user_id, _level in matchstore.seating(match) if user_id == user.pk), None)
     if seat is None:
