@@ -22,7 +22,7 @@ from games.models import Match, MatchPlayer
 from tables import clock, fairness, held_seats, selectors
 from tables.errors import TableError
 from tables.models import Seat, Table
-from tables.services import handoff
+from tables.services import collusion, handoff
 from tables.services.steps import engine_for, move_save, table_changed, vacate
 
 MAX_STAKE = 1_000_000
@@ -112,11 +112,14 @@ def _require_room_to_play(user: User) -> None:
         )
 
 
-def seat_take(*, table_id: int, user: User, position: int | None) -> None:
+def seat_take(*, table_id: int, user: User, position: int | None, address: str = "") -> None:
+    """``address``: the client's, kept as a digest with the seat (RULING P72): the seat and where
+    it was taken from are one change, heard as one."""
     with transaction.atomic():
         table = _lock_lobby(table_id)
         _seat_take(table=table, user=user, position=position)
         _touch(table)
+        collusion.seat_address_record(table_id=table_id, user=user, address=address)
 
 
 def _seat_take(*, table: Table, user: User, position: int | None) -> None:

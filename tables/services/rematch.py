@@ -97,6 +97,28 @@ def rematch_start_when_ready(*, table_id: int) -> Match | None:
         return lobby.table_start(table_id=table.pk, host=table.host, entropy=value)
 
 
+# RULING P70: the last one ready starts it. A seat taken, a "ready" or a bot added at a lobby is
+# the lobby's own write; once it has committed, a rematch table it leaves with every seat filled
+# and ready starts in a transaction of its own, so a start that is refused (a value missing)
+# leaves the seat taken or the player ready. At any other table the start does nothing.
+
+
+def rematch_seat_take(*, table_id: int, user: User, position: int | None, address: str = "") -> None:
+    lobby.seat_take(table_id=table_id, user=user, position=position, address=address)
+    rematch_start_when_ready(table_id=table_id)
+
+
+def rematch_seat_ready(*, table_id: int, user: User, ready: bool, entropy: str | None = None) -> None:
+    lobby.seat_ready(table_id=table_id, user=user, ready=ready, entropy=entropy)
+    if ready:
+        rematch_start_when_ready(table_id=table_id)
+
+
+def rematch_bot_add(*, table_id: int, host: User, position: int | None, level: str) -> None:
+    lobby.bot_add(table_id=table_id, host=host, position=position, level=level)
+    rematch_start_when_ready(table_id=table_id)
+
+
 def _open(*, source: Table, players: list[MatchPlayer], host: User) -> Rematch:
     _require_lobby_room(host)
     table = Table.objects.create(
