@@ -25,9 +25,9 @@ from accounts.selectors import users_named_publicly
 from notifications.live import online_page_users
 from social import selectors as social
 from social.models import Friendship
-from tables import privacy
 from tables.live.presence import sockets_key
 from tables.models import Seat, Table
+from tables.selectors import privacy
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest

@@ -50,7 +50,7 @@ class Table(models.Model):
     clock = models.PositiveSmallIntegerField(
         _("turn clock"), default=0, help_text=_("Turn clock: seconds per decision, 0 = off (RULING P9).")
     )
-    # RULING P66 (tables/privacy.py): friends and invited only, not in the public lobby.
+    # RULING P66 (tables/selectors/privacy.py): friends and invited only, not in the public lobby.
     private = models.BooleanField(
         _("friends and invited only"),
         default=False,
@@ -62,7 +62,7 @@ class Table(models.Model):
     invite_nonce = models.CharField(
         _("invitation key"), max_length=32, blank=True, help_text=_("Renewed to revoke the table's invitation link.")
     )
-    # Raised with every change of who may see the table (RULING P66, tables/privacy.py): an open
+    # Raised with every change of who may see the table (RULING P66, tables/services/privacy.py): an open
     # socket that decided under an older one decides again at its next push.
     access_version = models.PositiveIntegerField(default=0, editable=False)
 

@@ -12,8 +12,9 @@ from celery import shared_task
 from django.utils import timezone
 
 from core.connections import retry_on_dead_connection
-from tables import turn_notice_queue, turn_notices
-from tables.services import lobby, play, quickplay, recovery, timeouts, votes
+from tables import turn_notice_queue
+from tables.live.presence import user_connected_now
+from tables.services import lobby, play, quickplay, recovery, timeouts, turn_notices, votes
 
 
 @shared_task(ignore_result=True)
@@ -79,11 +80,11 @@ def turn_notices_check(match_id: int, version: int) -> int:
                 turn_notices_check.apply_async((match_id, due.version), countdown=wait)
             return 0
         version = due.version
-    return turn_notices.check(match_id=match_id, version=version)
+    return turn_notices.turn_notices_check(match_id=match_id, version=version, connected=user_connected_now)
 
 
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def start_notices_check(match_id: int) -> int:
     """RULING P74: tell the seated players who are not at the table that their game has begun."""
-    return turn_notices.start_check(match_id=match_id)
+    return turn_notices.start_notices_check(match_id=match_id, connected=user_connected_now)

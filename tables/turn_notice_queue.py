@@ -1,4 +1,4 @@
-"""One queued "your turn" check per match at a time (RULING P74, tables/turn_notices.py).
+"""One queued "your turn" check per match at a time (RULING P74, tables/services/turn_notices.py).
 
 Each move that begins a turn used to queue its own check, a Celery publish on the move's path
 every move (8.5 % of a Daphne process's CPU per move under load), though every check but the

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
-from chat.selectors import mute_active, mute_message
 from core.connections import retry_on_dead_connection
-from tables import collusion, fairness, hints
+from tables import fairness, hints
 from tables.errors import TableError
 from tables.live.messages import Message
 from tables.render import fragment
@@ -29,16 +27,14 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
             raise TableError(_("The game has not started."))
         play.match_act(match_id=match_id, user=user, action=message.action, version=message.version)
     elif command == "seat_take":
-        with transaction.atomic():  # the seat and where it was taken from, heard as one change
-            lobby.seat_take(table_id=table_id, user=user, position=message.position)
-            collusion.seat_address_record(table_id=table_id, user=user, address=address)
+        rematch.rematch_seat_take(table_id=table_id, user=user, position=message.position, address=address)
     elif command == "seat_leave":
         lobby.seat_leave(table_id=table_id, user=user)
     elif command in ("ready", "unready"):
         entropy = fairness.player_value(message.extra.get("entropy")) if command == "ready" else None
-        lobby.seat_ready(table_id=table_id, user=user, ready=command == "ready", entropy=entropy)
+        rematch.rematch_seat_ready(table_id=table_id, user=user, ready=command == "ready", entropy=entropy)
     elif command == "bot_add":
-        lobby.bot_add(
+        rematch.rematch_bot_add(
             table_id=table_id,
             host=user,
             position=message.position,
@@ -66,11 +62,6 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
     elif command == "sign":
         if match_id is None:
             raise TableError(_("The game has not started."))
-        # RULING S15: a signature is moderated as chat is; a player muted site-wide may not sign
-        # while the mute lasts (it is offered again afterwards).
-        mute = mute_active(user_id=user.pk)
-        if mute is not None:
-            raise TableError(mute_message(mute))
         signatures.match_sign(match_id=match_id, user=user, text=message.extra.get("signature"))
     elif command == "hint":
         if match_id is None:
@@ -78,8 +69,6 @@ def run_command(message: Message, *, table_id: int, match_id: int | None, user: 
         return fragment.render_hint(hints.hint_for(match_id=match_id, user=user).text)  # RULING P65
     else:
         raise TableError(_("Unknown command."))
-    if command in ("ready", "seat_take", "bot_add"):
-        rematch.rematch_start_when_ready(table_id=table_id)  # RULING P70: the last one ready starts it
     return None
 
 

@@ -26,13 +26,13 @@ from core import addresses, metrics
 from core.groups import table_group
 from core.i18n import scope_language
 from notifications.consumer import BellSocketMixin
-from tables import privacy
 from tables.errors import TableError
 from tables.live import broadcast, fanout, guard, layer_watch, limits, observe, presence
 from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
 from tables.render import fragment, regions
+from tables.selectors import privacy
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

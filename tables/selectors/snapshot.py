@@ -14,10 +14,11 @@ from core.connections import retry_on_dead_connection
 from games import catalog
 from games.models import Match, Signature
 from payouts import selectors as payout_selectors
-from tables import collusion, matchstore
+from tables import matchstore
 from tables.models import Table
 from tables.selectors import (
     clock_public,
+    collusion,
     costs_pass,
     fairness_panel,
     last_dismissal,
@@ -58,8 +59,8 @@ class Snapshot:
     extra: dict = field(default_factory=dict)
     turn_clock: int = 0  # the table's clock setting (seconds; 0 = off)
     clock: dict | None = None  # the match's clock: tables.selectors.clock_public
-    private: bool = False  # RULING P66: who sits decides who may watch (tables/privacy.py)
-    access_version: int = 0  # the table's, when read (tables/privacy.py access_changed)
+    private: bool = False  # RULING P66: who sits decides who may watch (tables/selectors/privacy.py)
+    access_version: int = 0  # the table's, when read (tables/services/privacy.py access_recheck)
 
     def with_state(self, *, version: int, state: str, clock: dict | None = None) -> Snapshot:
         return replace(self, version=version, state=state, clock=clock)

@@ -18,9 +18,10 @@ from games.services.ratings import ratings_update
 from games.services.reviews import reviews_request
 from payouts import services as payouts
 from payouts.services import PayoutError
-from tables import clock, privacy, selectors, signals
+from tables import clock, selectors, signals
 from tables.errors import TableError
 from tables.models import Table
+from tables.selectors.privacy import NOT_INVITED, may_sit
 
 
 @contextmanager
@@ -32,7 +33,8 @@ def _as_table_error():
 
 
 def seat_taken(*, table: Table, user: User) -> None:
-    privacy.require_seat(table=table, user=user)  # RULING P66: a private table's seats
+    if not may_sit(table=table, user=user):
+        raise TableError(NOT_INVITED)  # RULING P66: a private table's seats
     with _as_table_error():
         if table.stake:
             payouts.stake_hold(user=user, table=table)  # RULING P5

@@ -28,10 +28,10 @@ from accounts.models import User
 from games import catalog
 from games.models import Rating
 from payouts import selectors as payout_selectors
-from tables import collusion, held_seats, outbox, selectors
+from tables import held_seats, outbox, selectors
 from tables.errors import TableError
 from tables.models import QuickPlayChoice, QuickTable, Seat, Table
-from tables.services import lobby
+from tables.services import collusion, lobby
 
 WAITS = (15, 30, 60, 120)  # seconds before the bots come
 DEFAULT_WAIT = 30

@@ -25,15 +25,18 @@ from django.views.decorators.http import require_POST
 
 from core import addresses
 from games import catalog
-from tables import collusion, invites, lobby_slots, privacy, selectors
+from tables import lobby_slots, selectors
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.live import guard, limits
 from tables.models import Table
 from tables.render import fragment
+from tables.selectors import privacy
+from tables.services import collusion, quickplay
 from tables.services import lobby as lobby_service
-from tables.services import quickplay
+from tables.services import privacy as privacy_service
+from tables.views.invitations import invite_panel
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest, HtmxRequest
@@ -129,7 +132,7 @@ def _create(request: AuthenticatedRequest, data: dict) -> Table:
         practice=data["practice"],
     )
     if data["private"] or data["spectators"] != table.spectators:
-        table = privacy.privacy_set(
+        table = privacy_service.privacy_set(
             table_id=table.pk, host=request.user, private=data["private"], spectators=data["spectators"]
         )
     return table
@@ -148,7 +151,7 @@ def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     # The first paint is the same fragment the socket pushes, so a reload restores the whole view.
     html = fragment.render_live(snap, user_id=request.user.pk, connected={request.user.pk})
     context = {"snap": snap, "fragment": html, "title": str(catalog.get(snap.game).title)}
-    context["invite_panel"] = invites.panel(table_id=table_id, user=request.user, request=request)
+    context["invite_panel"] = invite_panel(request, table_id)
     return render(request, "tables/table.html", context)
 
 

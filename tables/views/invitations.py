@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.adapters import RETURN_AFTER_SIGN_UP
-from tables import invites, privacy
 from tables.errors import TableError
+from tables.selectors import invites as invite_selectors
+from tables.services import invites, privacy
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest
@@ -36,6 +37,15 @@ def invite_landing(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("table", table_id=table.pk)
 
 
+def invite_panel(request: AuthenticatedRequest, table_id: int) -> dict | None:
+    """The invitation panel for this viewer, or None; the host's shows the table's link, made on
+    first asking."""
+    context = invite_selectors.panel(table_id=table_id, user=request.user)
+    if context is not None and context["is_host"]:
+        context["link"] = invites.link_give(table_id=table_id, host=request.user, request=request)
+    return context
+
+
 def _panel(
     request: AuthenticatedRequest, table_id: int, action: Callable[[], object] | None, done: str = ""
 ) -> HttpResponse:
@@ -47,7 +57,7 @@ def _panel(
             error = str(refusal)
         else:
             notice = done
-    context = invites.panel(table_id=table_id, user=request.user, request=request)
+    context = invite_panel(request, table_id)
     return render(request, "tables/_invite_panel.html", {"invite_panel": context, "notice": notice, "error": error})
 
 

@@ -32,9 +32,9 @@ from notifications.models import Notification, Sent
 from notifications.services import preferences_set
 from social import services as social
 from social.models import FriendRequest
-from tables.invites import invite_send
 from tables.models import QuickPlayChoice, RematchAnswer, SeatAddress, Table, TableInvite
 from tables.services import rematch
+from tables.services.invites import invite_send
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, wallet

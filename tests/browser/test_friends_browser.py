@@ -19,8 +19,8 @@ LAPTOP = {"width": 1366, "height": 800}
 
 def prepared() -> dict:
     """Three players, and the host's private table waiting for players (spectators: friends of the seated)."""
-    from tables import privacy
     from tables.models import Spectators
+    from tables.services import privacy
     from tests.conftest import make_user
     from tests.tables.helpers import open_table
 

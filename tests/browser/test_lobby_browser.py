@@ -21,8 +21,7 @@ def prepared() -> dict:
 
     from django.utils import timezone
 
-    from tables import invites, privacy
-    from tables.services import lobby
+    from tables.services import invites, lobby, privacy
     from tests.conftest import make_user
     from tests.social.test_friends import befriend
     from tests.tables.helpers import open_table, start_table

@@ -21,8 +21,8 @@ def watched_table(watcher_name: str) -> tuple[int, int]:
 
 def make_private(table_id: int, host_id: int) -> None:
     from accounts.models import User
-    from tables import privacy
     from tables.models import Spectators
+    from tables.services import privacy
 
     host = User.objects.get(pk=host_id)
     privacy.privacy_set(table_id=table_id, host=host, private=True, spectators=Spectators.NOBODY)

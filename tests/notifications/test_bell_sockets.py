@@ -126,8 +126,8 @@ async def test_marking_all_read_brings_every_open_bell_to_zero(host, player) -> 
 
 
 async def test_a_private_tables_socket_refuses_a_stranger_and_lets_a_friend_in(host, player, outsider) -> None:
-    from tables import privacy
     from tables.models import Spectators
+    from tables.services import privacy
     from tests.social.test_friends import befriend
 
     table = await sita_table(host, player)

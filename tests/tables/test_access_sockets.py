@@ -17,10 +17,12 @@ from accounts import services as accounts
 from chat import services as chat
 from games.models import Match
 from social import services as social
-from tables import outbox, privacy
+from tables import outbox
 from tables.live import consumer
 from tables.models import Spectators, Table
+from tables.selectors import privacy
 from tables.services import lobby, play
+from tables.services.privacy import privacy_set
 from tests.conftest import make_user
 from tests.social.test_friends import befriend
 from tests.tables.helpers import open_table, start_table, state_of
@@ -98,9 +100,7 @@ async def test_a_table_made_private_closes_the_watchers_it_shuts_out(host, playe
     table = await database_sync_to_async(open_table)(host, "sita")
     await database_sync_to_async(befriend)(host, player)
     stranger, friend = await watching(table.pk, outsider), await watching(table.pk, player)
-    await database_sync_to_async(privacy.privacy_set)(
-        table_id=table.pk, host=host, private=True, spectators=Spectators.NOBODY
-    )
+    await database_sync_to_async(privacy_set)(table_id=table.pk, host=host, private=True, spectators=Spectators.NOBODY)
     await revoked(stranger)
     await drain(friend)
     await a_lobby_change(table, player, 1)
@@ -158,9 +158,7 @@ async def test_a_seated_player_leaving_closes_their_friends_socket(host, player)
     table = await database_sync_to_async(open_table)(host, "sita")
     await database_sync_to_async(befriend)(host, player)
     await a_lobby_change(table, player, 1)
-    await database_sync_to_async(privacy.privacy_set)(
-        table_id=table.pk, host=host, private=True, spectators=Spectators.FRIENDS
-    )
+    await database_sync_to_async(privacy_set)(table_id=table.pk, host=host, private=True, spectators=Spectators.FRIENDS)
     pal = await a_user("pal")
     await database_sync_to_async(befriend)(player, pal)
     pal_socket, host_socket = await watching(table.pk, pal), await watching(table.pk, host)

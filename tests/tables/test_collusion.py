@@ -10,10 +10,11 @@ from channels.db import database_sync_to_async
 from games.catalog import get_bot
 from games.models import MatchPlayer
 from payouts import flows
-from tables import collusion
 from tables.models import SeatAddress
 from tables.render import fragment
+from tables.selectors import collusion
 from tables.services import lobby as services
+from tables.services.collusion import seat_address_record
 from tests.conftest import make_user
 from tests.games.history_helpers import SHORT, play_out
 from tests.tables.helpers import open_table, start_table
@@ -38,7 +39,7 @@ def test_seats_from_one_address_are_marked_at_a_staked_table_only(host, player, 
     for table in (staked, plain):
         for position, user in ((1, player), (2, outsider)):
             services.seat_take(table_id=table.pk, user=user, position=position)
-            collusion.seat_address_record(table_id=table.pk, user=user, address=SHARED)
+            seat_address_record(table_id=table.pk, user=user, address=SHARED)
     marks = collusion.badges(table=staked, seated={0: host.pk, 1: player.pk, 2: outsider.pk})
     assert marks == {1: {"address": [2]}, 2: {"address": [1]}}
     assert collusion.badges(table=plain, seated={0: host.pk, 1: player.pk, 2: outsider.pk}) == {}
@@ -69,8 +70,8 @@ def test_friends_at_a_staked_table_are_marked_for_everyone_to_see(host, player, 
 @pytest.mark.django_db
 def test_the_latest_address_of_a_seat_counts(host, player) -> None:
     table = open_table(host, "estimation", stake=10)
-    collusion.seat_address_record(table_id=table.pk, user=player, address=SHARED)
-    collusion.seat_address_record(table_id=table.pk, user=player, address="198.51.100.1")
+    seat_address_record(table_id=table.pk, user=player, address=SHARED)
+    seat_address_record(table_id=table.pk, user=player, address="198.51.100.1")
     assert SeatAddress.objects.get(table=table, user=player).digest == collusion.address_digest("198.51.100.1")
 
 

@@ -73,12 +73,13 @@ def test_a_rematch_past_the_cap_is_refused(settings, host, player) -> None:
 
 def test_an_invitation_link_leads_to_a_seat_only_within_the_cap(two_in_play, player, outsider) -> None:
     # RULING P87: following the link invites; the seat it leads to is counted like any other.
-    from tables import invites
+    from tables.selectors.invites import link_token
+    from tables.services import invites
 
     table = open_table(outsider, "sita", seat_count=4)
     invites.link_renew(table_id=table.pk, host=outsider)
     table.refresh_from_db()
-    invites.link_follow(token=invites.link_token(table), user=player)
+    invites.link_follow(token=link_token(table), user=player)
     with pytest.raises(TableError, match=REFUSED):
         lobby.seat_take(table_id=table.pk, user=player, position=1)
 

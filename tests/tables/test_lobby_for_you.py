@@ -10,9 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from social import services as social
-from tables import invites, privacy
 from tables.models import Table
-from tables.services import lobby
+from tables.services import invites, lobby, privacy
 from tests.conftest import make_user
 from tests.helpers import fair_value
 from tests.social.test_friends import befriend

@@ -9,10 +9,12 @@ from django.core import mail
 from notifications import kinds
 from notifications.models import Notification
 from social import services as social
-from tables import invites, privacy, selectors
+from tables import selectors
 from tables.errors import TableError
 from tables.models import Spectators, Table, TableInvite
-from tables.services import lobby
+from tables.selectors import privacy
+from tables.services import invites, lobby
+from tables.services.privacy import privacy_set
 from tests.conftest import make_user
 from tests.social.test_friends import befriend
 from tests.tables.helpers import open_table, start_table
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 def private_table(host, *, spectators: str = Spectators.ANYONE, seat_count: int = 3) -> Table:
     table = open_table(host, "sita", seat_count=seat_count)
-    return privacy.privacy_set(table_id=table.pk, host=host, private=True, spectators=spectators)
+    return privacy_set(table_id=table.pk, host=host, private=True, spectators=spectators)
 
 
 def test_a_private_table_is_not_in_the_public_lobby(host) -> None:
@@ -79,16 +81,16 @@ def test_a_public_table_stays_open_to_everyone(host, outsider) -> None:
 def test_only_the_host_sets_privacy_and_only_before_the_start(host, player) -> None:
     table = open_table(host, "sita", seat_count=2)
     with pytest.raises(TableError):
-        privacy.privacy_set(table_id=table.pk, host=player, private=True, spectators=Spectators.NOBODY)
+        privacy_set(table_id=table.pk, host=player, private=True, spectators=Spectators.NOBODY)
     with pytest.raises(TableError):
-        privacy.privacy_set(table_id=table.pk, host=host, private=True, spectators="everyone")
+        privacy_set(table_id=table.pk, host=host, private=True, spectators="everyone")
     table.refresh_from_db()
     assert not table.private and table.spectators == Spectators.ANYONE
 
 
 def test_the_link_invites_whoever_follows_it_and_renewing_revokes_it(host, outsider) -> None:
     table = private_table(host)
-    url = invites.link_url(table_id=table.pk, host=host)
+    url = invites.link_give(table_id=table.pk, host=host)
     token = url.rstrip("/").rsplit("/", 1)[1]
     assert invites.link_follow(token=token, user=outsider).pk == table.pk
     assert privacy.may_sit(table=table, user=outsider)
@@ -104,7 +106,7 @@ def test_the_link_invites_whoever_follows_it_and_renewing_revokes_it(host, outsi
 
 def test_the_link_expires_with_the_table(host, player, outsider) -> None:
     table = open_table(host, "sita", seat_count=2)
-    token = invites.link_url(table_id=table.pk, host=host).rstrip("/").rsplit("/", 1)[1]
+    token = invites.link_give(table_id=table.pk, host=host).rstrip("/").rsplit("/", 1)[1]
     lobby.seat_take(table_id=table.pk, user=player, position=1)
     from tests.helpers import fair_value
 
@@ -117,7 +119,7 @@ def test_the_link_expires_with_the_table(host, player, outsider) -> None:
 def test_only_the_host_has_the_link(host, player) -> None:
     table = private_table(host)
     with pytest.raises(TableError):
-        invites.link_url(table_id=table.pk, host=player)
+        invites.link_give(table_id=table.pk, host=player)
     with pytest.raises(TableError):
         invites.link_renew(table_id=table.pk, host=player)
 
@@ -186,7 +188,7 @@ def test_the_table_page_and_lobby_refuse_a_stranger(client, host, outsider) -> N
 def test_a_newcomer_following_the_link_signs_up_verifies_and_lands_at_the_table(client, host, settings) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     table = private_table(host)
-    path = invites.link_url(table_id=table.pk, host=host)
+    path = invites.link_give(table_id=table.pk, host=host)
     page = client.get(path)
     assert page.status_code == 302 and "/accounts/signup/" in page["Location"]
     client.post(

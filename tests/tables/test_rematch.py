@@ -179,8 +179,8 @@ def test_the_other_players_are_offered_the_rematch_in_their_notifications(host, 
 
 
 def test_a_private_tables_rematch_is_private_and_its_players_invited(host, player, outsider) -> None:
-    from tables import privacy
     from tables.models import TableInvite
+    from tables.selectors import privacy
 
     source = finished(host, "sitaratas", [player])
     Table.objects.filter(pk=source.pk).update(private=True, spectators="nobody")

@@ -9,7 +9,9 @@ from away.push import push_send
 from notifications import kinds
 from notifications.models import Notification
 from social import services as social
-from tables import turn_notices
+from tables.live.presence import user_connected_now
+from tables.selectors.turn_notices import awaited_users
+from tables.services.turn_notices import start_notices_check
 from tests.tables.helpers import start_table
 
 pytestmark = pytest.mark.django_db
@@ -56,11 +58,11 @@ def test_the_seated_players_away_from_the_table_are_told_it_started(
             break
     else:
         raise AssertionError("eight deals in a row gave the first decision to the bot")
-    awaited = turn_notices.awaited_users(match)
+    awaited = awaited_users(match)
     assert len(awaited) == 1, "the first decision is a human's"
     for user in (host, player):
         (message,) = push_service.messages(devices[user.pk])[before[user.pk] :]
         # The player the game awaits is told it is their turn; the other, that the table started.
         expected = "It is your turn" if user.pk in awaited else "is starting"
         assert expected in message.payload["body"] and message.topic == f"table-{match.table_id}"
-    assert turn_notices.start_check(match_id=match.pk) == 0  # once per game
+    assert start_notices_check(match_id=match.pk, connected=user_connected_now) == 0  # once per game

@@ -11,9 +11,10 @@ from away.models import Device
 from games.models import Match
 from notifications import kinds
 from notifications.models import Notification, Preference
-from tables import turn_notices
 from tables.live import presence
+from tables.selectors.turn_notices import awaited_users
 from tables.services import play
+from tables.services.turn_notices import turn_notices_check
 from tests.tables.helpers import start_sitaratas_with_a_bot, state_of
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def awaited(match: Match):
     """The human the match awaits now, and their seat."""
     match.refresh_from_db()
-    users = turn_notices.awaited_users(match)
+    users = awaited_users(match)
     assert len(users) == 1, "the prepared position awaits one human"
     ((user_id, seat),) = users.items()
     return match.match_players.get(seat=seat).user, seat
@@ -36,7 +37,8 @@ def check(django_capture_on_commit_callbacks):
     def run(match: Match, *, version: int | None = None) -> int:
         match.refresh_from_db()
         with django_capture_on_commit_callbacks(execute=True):
-            return turn_notices.check(match_id=match.pk, version=match.version if version is None else version)
+            version = match.version if version is None else version
+            return turn_notices_check(match_id=match.pk, version=version, connected=presence.user_connected_now)
 
     return run
 

@@ -2,8 +2,9 @@
 with each other or took their seats from one client address.
 
 The address is read once, where the seat is taken (config/addresses.py), and kept only as a
-keyed digest of what the per-address limits count (an IPv6 client's /64): two seats can be
-told to share one, and neither the address nor the digest ever reaches a page.
+keyed digest of what the per-address limits count (an IPv6 client's /64; written by
+tables/services/collusion.py): two seats can be told to share one, and neither the address nor
+the digest ever reaches a page.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from itertools import combinations
 
 from django.conf import settings
 
-from accounts.models import User
 from core import addresses
 from social.selectors import friend_ids
 from tables.models import SeatAddress, Table
@@ -27,14 +27,6 @@ def address_digest(address: str) -> str | None:
     key = settings.SECRET_KEY.encode()
     message = b"seat-address\0" + addresses.limit_key(address).encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()
-
-
-def seat_address_record(*, table_id: int, user: User, address: str) -> None:
-    """Where ``user`` took their seat at ``table_id`` from: the latest address counts."""
-    digest = address_digest(address)
-    if digest is None or user.is_bot:
-        return
-    SeatAddress.objects.update_or_create(table_id=table_id, user=user, defaults={"digest": digest})
 
 
 def badges(*, table: Table, seated: dict[int, int]) -> dict[int, dict[str, list[int]]]:

@@ -1,11 +1,9 @@
 """Invitations to a table (RULING P66): to a friend, in the site (and by e-mail if they asked for
-it), or by the table's link, for anyone the host gives it to.
+it), or by the table's link, for anyone the host gives it to (the link itself and who may invite:
+tables/selectors/invites.py).
 
-The link is the table's id and its nonce, signed with the site's key (``django.core.signing``):
-it cannot be made up or altered, the host revokes every copy at once by renewing the nonce,
-and it leads to a seat only while the table waits for players (it expires with the table).
-Following it records the player as invited, so they may then sit as a friend of the host may.
-Invitations to friends are limited per player per hour (RULING P68).
+Following the link records the player as invited, so they may then sit as a friend of the host
+may. Invitations to friends are limited per player per hour (RULING P68).
 """
 
 from __future__ import annotations
@@ -27,45 +25,24 @@ from core.i18n import lazy_format
 from notifications import gates, kinds
 from notifications.services import notify
 from social.limits import hourly_take
-from social.models import Friendship
 from social.selectors import are_friends, blocked_either_way
-from tables import privacy
 from tables.errors import TableError
-from tables.models import Spectators, Table, TableInvite
+from tables.models import Table, TableInvite
+from tables.selectors.invites import SALT, link_token, may_invite
+from tables.services.steps import table_lock
 
-SALT = "tables.invite"
 LINK_EXPIRED = _("This invitation has expired: the table is no longer waiting for players.")
 LINK_INVALID = _("This invitation link is not valid. Ask the host for a new one.")
-
-
-def _lock(table_id: int) -> Table:
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None:
-        raise TableError(_("There is no such table."))
-    return table
-
-
-def may_invite(*, table: Table, user: User) -> bool:
-    """The host; at a public table, anyone seated too. Only while the table waits for players."""
-    if table.status != Table.Status.LOBBY or table.practice:
-        return False
-    if user.pk == table.host_id:
-        return True
-    return not table.private and table.seats.filter(user=user).exists()
 
 
 def _new_nonce() -> str:
     return secrets.token_urlsafe(16)
 
 
-def link_token(table: Table) -> str:
-    return signing.dumps({"t": table.pk, "n": table.invite_nonce}, salt=SALT, compress=True)
-
-
-def link_url(*, table_id: int, host: User, request: HttpRequest | None = None) -> str:
+def link_give(*, table_id: int, host: User, request: HttpRequest | None = None) -> str:
     """The table's link, made on first asking (the host's only)."""
     with transaction.atomic():
-        table = _lock(table_id)
+        table = table_lock(table_id)
         if table.host_id != host.pk:
             raise TableError(_("Only the host can do that."))
         if not table.invite_nonce:
@@ -78,7 +55,7 @@ def link_url(*, table_id: int, host: User, request: HttpRequest | None = None) -
 def link_renew(*, table_id: int, host: User) -> None:
     """Revoke every copy of the link: a new nonce, so the old tokens no longer match."""
     with transaction.atomic():
-        table = _lock(table_id)
+        table = table_lock(table_id)
         if table.host_id != host.pk:
             raise TableError(_("Only the host can do that."))
         table.invite_nonce = _new_nonce()
@@ -118,7 +95,7 @@ def invite_send(
         raise TableError(_("There is no such player.")) from None
     now = now or timezone.now()
     with transaction.atomic():
-        table = _lock(table_id)
+        table = table_lock(table_id)
         if not may_invite(table=table, user=by):
             raise TableError(_("You cannot invite players to this table now."))
         if not are_friends(by.pk, friend.pk):
@@ -154,32 +131,11 @@ def _take_invite_token(by: User) -> None:
         )
 
 
-def panel(*, table_id: int, user: User, request: HttpRequest | None = None) -> dict | None:
-    """What the table page's invitation panel shows this viewer, or None (not theirs to show)."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or not user.is_authenticated or not may_invite(table=table, user=user):
-        return None
-    seated = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
-    invited = set(TableInvite.objects.filter(table=table).values_list("user_id", flat=True))
-    friends = (
-        Friendship.objects.filter(user=user)
-        .exclude(friend_id__in=seated)
-        .select_related("friend")
-        .order_by("friend__username")
-    )
-    is_host = user.pk == table.host_id
-    return {
-        "table": table,
-        "is_host": is_host,
-        "link": link_url(table_id=table.pk, host=user, request=request) if is_host else None,
-        "friends": [{"user": row.friend, "invited": row.friend_id in invited} for row in friends],
-        "spectator_choices": Spectators.choices,
-        "private_refusal": str(privacy.NOT_INVITED),
-    }
-
-
-def rematch_offered(*, user: User, table: Table, source: Table, actor: User) -> None:
+def rematch_offer_send(*, user: User, table: Table, source: Table, actor: User) -> None:
     """A rematch waits for ``user``'s answer (RULING P70); dropped quietly if they turned the kind
     off or blocked ``actor`` (notify decides). It leads to the game-over panel, where they answer."""
     answer_at = reverse("table", args=[source.pk]) + "#rematch"
-    notify(user=user, kind=kinds.REMATCH_OFFER, table=table, actor=actor, data={"game": table.game, "url": answer_at})
+    with transaction.atomic():
+        notify(
+            user=user, kind=kinds.REMATCH_OFFER, table=table, actor=actor, data={"game": table.game, "url": answer_at}
+        )
