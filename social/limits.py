@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import logging
 
-import redis
-from django.conf import settings
 from redis.exceptions import RedisError
+
+from core.redis import key_prefix, sync_client
 
 logger = logging.getLogger(__name__)
 WINDOW_SECONDS = 3600
-_client: redis.Redis | None = None
 
 # KEYS[1]: the window; ARGV: the cap, the window's length. 1 and one more counted, or 0 when full.
 _TAKE = """
@@ -28,21 +27,14 @@ return 1
 """
 
 
-def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL)
-    return _client
-
-
 def _key(action: str, user_id: int) -> str:
-    return f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:limit:hourly:{action}:{user_id}"
+    return f"{key_prefix()}:limit:hourly:{action}:{user_id}"
 
 
 def hourly_take(action: str, *, user_id: int, most: int) -> bool:
     """Count one ``action`` of the user in this hour's window; False (nothing counted) when it is full."""
     try:
-        return bool(_redis().eval(_TAKE, 1, _key(action, user_id), most, WINDOW_SECONDS))
+        return bool(sync_client().eval(_TAKE, 1, _key(action, user_id), most, WINDOW_SECONDS))
     except RedisError:
         logger.warning("an hourly limit could not be read; the action is let through", exc_info=True)
         return True

@@ -21,7 +21,7 @@ import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
-from tables.live import presence
+from core.redis import async_client, key_prefix
 
 logger = logging.getLogger(__name__)
 
@@ -78,14 +78,14 @@ def _script(client: aioredis.Redis) -> AsyncScript:
 
 
 def _key(bucket: Bucket) -> str:
-    return f"{presence.key_prefix()}:limit:{bucket.name}"
+    return f"{key_prefix()}:limit:{bucket.name}"
 
 
 async def take(*buckets: Bucket) -> Bucket | None:
     """One token from each of ``buckets``, or from none: the first bucket that was empty, or None."""
     if not buckets:
         return None
-    client = presence.redis_client()
+    client = async_client()
     args: list[float] = []
     for bucket in buckets:
         args += [bucket.burst, bucket.rate]
@@ -99,7 +99,7 @@ async def take(*buckets: Bucket) -> Bucket | None:
 
 async def forget(*buckets: Bucket) -> None:
     """Empty the count of ``buckets`` (they are full again): for tests and the benchmark's phases."""
-    await presence.redis_client().delete(*(_key(bucket) for bucket in buckets))
+    await async_client().delete(*(_key(bucket) for bucket in buckets))
 
 
 # --- back-off: a refused opening makes the next one wait (RULINGS P16, P51) ---------------------
@@ -175,7 +175,7 @@ class Refused:
 
 def backoff_key(name: str) -> str:
     """``name``: ``address:<limit key>`` or ``login:<hashed session key>``."""
-    return f"{presence.key_prefix()}:limit:backoff:{name}"
+    return f"{key_prefix()}:limit:backoff:{name}"
 
 
 def _backoff_args() -> list[float]:
@@ -198,7 +198,7 @@ async def opening_refused(backoffs: list[str], bucket: Bucket | None) -> Refused
     """At the handshake, before the session is read: a client still waiting out a refusal (on any
     of ``backoffs``) is refused for what is left of its wait; one past ``bucket`` is refused and
     earns the next level on the first of ``backoffs`` (the address's). One round trip."""
-    client = presence.redis_client()
+    client = async_client()
     keys = [backoff_key(name) for name in backoffs] + ([_key(bucket)] if bucket else [])
     args = [1 if bucket else 0, bucket.burst if bucket else 0, bucket.rate if bucket else 0, *_backoff_args()]
     try:
@@ -214,7 +214,7 @@ async def opening_refused(backoffs: list[str], bucket: Bucket | None) -> Refused
 async def backoff_earn(names: list[str], why: str) -> None:
     """A refusal decided after the session was read (the socket caps of RULING P16): each of
     ``names`` waits, and its next opening is refused at the handshake until the wait is over."""
-    client = presence.redis_client()
+    client = async_client()
     try:
         for name in names:
             await _backoff_scripts(client)[1](keys=[backoff_key(name)], args=[why, *_backoff_args()])
@@ -230,7 +230,7 @@ TOLD_SECONDS = 10.0
 async def backoff_now(names: list[str]) -> Refused | None:
     """What a page is told after its socket was refused: the latest refusal (its wait still
     running, or ended within TOLD_SECONDS), and how long is left of the wait."""
-    client = presence.redis_client()
+    client = async_client()
     try:
         async with client.pipeline(transaction=False) as pipe:
             pipe.time()
