@@ -16,13 +16,19 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket import SameOriginValidator  # noqa: E402
 from tables.live.guard import OpeningLimit  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        # Openings per client address are counted before the session is read (RULING P51).
-        "websocket": SameOriginValidator(OpeningLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
-    }
-)
+
+def application_for(routes: list) -> ProtocolTypeRouter:
+    """The site with the WebSocket ``routes`` (the load benchmark adds its own: tests/benchmarks/echo_site.py)."""
+    return ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            # Openings per client address are counted before the session is read (RULING P51).
+            "websocket": SameOriginValidator(OpeningLimit(AuthMiddlewareStack(URLRouter(routes)))),
+        }
+    )
+
+
+application = application_for(websocket_urlpatterns)
 
 # The first Celery task a process sends (a turn clock's countdown, a bot's turn) resolved and
 # imported the broker's transport on a move's thread, in the middle of play: a quarter of a

@@ -260,7 +260,6 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
         "where `make run` listens; with `DJANGO_DEBUG` on it refuses any `HOST` but a loopback address",
     ),
     ("PORT", "`8000`", "the port `make run` listens on"),
-    ("ECHO_SOCKETS", "`false`", "open the bare echo sockets the load benchmark measures (it sets this)"),
     ("METRICS_TOKEN", "empty (no endpoint)", "bearer token for Prometheus' `/metrics` (docs/ops.md)"),
     (
         "PROMETHEUS_MULTIPROC_DIR",

@@ -19,9 +19,9 @@ import sys
 import uvloop
 
 
-def command(host: str, port: int, python: str = sys.executable) -> list[str]:
-    """The command line of one Daphne process serving the site on ``host``:``port``."""
-    return [python, "-m", "config.serve", "-b", host, "-p", str(port), "config.asgi:application"]
+def command(host: str, port: int, python: str = sys.executable, app: str = "config.asgi:application") -> list[str]:
+    """The command line of one Daphne process serving ``app`` (the site) on ``host``:``port``."""
+    return [python, "-m", "config.serve", "-b", host, "-p", str(port), app]
 
 
 def install_loop_policy() -> None:

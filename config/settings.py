@@ -291,10 +291,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }
 
-# The bare echo sockets (tests/benchmarks/echo.py) are for the load benchmark only: off unless asked for,
-# so a live site offers no open relay that answers each small message with fragment-sized ones.
-ECHO_SOCKETS = env_bool("ECHO_SOCKETS", False)
-
 # The Prometheus endpoint /metrics answers only ``Authorization: Bearer <METRICS_TOKEN>``;
 # with no token it does not exist (issue 28).
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")

@@ -4,7 +4,8 @@ Nothing here imports an app of the site: the language of a request or a render (
 client's address, for requests and sockets, behind the ``DJANGO_BEHIND_PROXY`` proxies
 (``addresses``), the admin's shared helpers (``admin_tools``: the page that asks why, RULING
 P19, ``ReasonedAdmin``, the read-only bases), a dead database connection retried
-(``connections``), the names of the channel-layer groups that more than one app sends to
-(``groups``), and the metrics and structured logs (``metrics``: Prometheus, multi-process;
-``logs``: one JSON line per request, command and task).
+(``connections``), the name of every socket group (``groups``), the Redis clients (``redis``:
+one per event loop, one per process) and the limits counted there (``limits``), and the
+metrics and structured logs (``metrics``: Prometheus, multi-process; ``logs``: one JSON line
+per request, command and task).
 """

@@ -1,6 +1,6 @@
 """The bell's sockets: the half that the table's socket mixes in, and the page's own small socket.
 
-Both join the player's group (``notify.<user id>``, notifications/live.py) and answer its one
+Both join the player's group (``notify.<user id>``, core/groups.py) and answer its one
 event by sending the viewer's bell, read for them alone. The page socket takes no commands:
 a browser sends it nothing, and one that keeps sending is closed.
 """
@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
+from core.groups import notify_group
 from core.i18n import scope_language
 from notifications import live
 
@@ -38,7 +39,7 @@ class BellSocketMixin:
     send: Any
 
     async def bell_join(self) -> None:
-        self.bell_group = live.group_name(self.user.pk)
+        self.bell_group = notify_group(self.user.pk)
         await self.channel_layer.group_add(self.bell_group, self.channel_name)
 
     async def bell_leave(self) -> None:

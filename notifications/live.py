@@ -1,8 +1,8 @@
 """The bell, live: each player's channel-layer group, what a socket is sent, and the page sockets.
 
-Every socket a signed-in player has open hears their group ``notify.<user id>``: the table's
-socket where the page has one (tables/live/consumer.py joins it), else the page's own small
-socket (notifications/consumer.py, ``/ws/me/``). An event says only "look again" (and which
+Every socket a signed-in player has open hears their group (``notify.<user id>``, core/groups.py):
+the table's socket where the page has one (tables/live/consumer.py joins it), else the page's own
+small socket (notifications/consumer.py, ``/ws/me/``). An event says only "look again" (and which
 notification is new); each socket reads the count and the new notification for its own viewer,
 in its viewer's language, and sends a JSON frame ``{"bell": {...}}``.
 
@@ -19,12 +19,12 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-import redis
-import redis.asyncio as aioredis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from core.groups import notify_group
+from core.redis import async_client, key_prefix, script, sync_client
 from notifications import selectors, texts
 
 logger = logging.getLogger(__name__)
@@ -32,10 +32,6 @@ logger = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 15.0
 EXPIRY_SECONDS = 40.0
 TOO_MANY = "You have too many pages of this site open. Close some of them to see your notifications live here."
-
-
-def group_name(user_id: int) -> str:
-    return f"notify.{user_id}"
 
 
 def push(user_id: int, *, notification_id: int | None = None) -> None:
@@ -46,7 +42,7 @@ def push(user_id: int, *, notification_id: int | None = None) -> None:
 def tell(user_id: int, event: dict) -> None:
     """Send ``event`` to every open socket of the player (their table sockets and page sockets)."""
     try:
-        async_to_sync(get_channel_layer().group_send)(group_name(user_id), event)
+        async_to_sync(get_channel_layer().group_send)(notify_group(user_id), event)
     except Exception:  # noqa: BLE001 (what was written is saved: the next page load shows it)
         logger.warning("could not tell the sockets of user %s", user_id, exc_info=True)
 
@@ -66,12 +62,8 @@ def bell_frame(user_id: int, notification_id: int | None = None) -> dict:
 # --- the page sockets' own count (not the table sockets' of RULING P16) ---------------------
 
 
-def _prefix() -> str:
-    return settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
-
-
 def page_sockets_key(user_id: int) -> str:
-    return f"{_prefix()}:pagesockets:{user_id}"
+    return f"{key_prefix()}:pagesockets:{user_id}"
 
 
 _ADMIT = """
@@ -82,17 +74,6 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 0
 """
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = weakref.WeakKeyDictionary()
-
-
-def _client() -> aioredis.Redis:
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        pool = aioredis.BlockingConnectionPool.from_url(settings.REDIS_URL, max_connections=16, timeout=10)
-        client = _clients[loop] = aioredis.Redis(connection_pool=pool)
-    return client
-
 
 def _ttl() -> int:
     return int(EXPIRY_SECONDS * 2) + 1
@@ -101,7 +82,7 @@ def _ttl() -> int:
 async def admit(user_id: int, channel_name: str) -> str | None:
     """Take one of the player's page-socket places; the refusal to show, or None."""
     now = time.time()
-    refused = await _client().register_script(_ADMIT)(
+    refused = await script(async_client(), _ADMIT)(
         keys=[page_sockets_key(user_id)],
         args=[now, now + EXPIRY_SECONDS, channel_name, settings.MAX_PAGE_SOCKETS_PER_USER, _ttl()],
     )
@@ -118,7 +99,7 @@ async def release(user_id: int, channel_name: str) -> None:
     if not registry.sockets and registry.task is not None:
         registry.task.cancel()
         registry.task = None
-    await _client().zrem(page_sockets_key(user_id), channel_name)
+    await async_client().zrem(page_sockets_key(user_id), channel_name)
 
 
 @dataclass
@@ -153,26 +134,20 @@ async def beat(sockets: dict[str, int]) -> None:
     by_user: dict[int, dict[str, float]] = {}
     for channel_name, user_id in list(sockets.items()):
         by_user.setdefault(user_id, {})[channel_name] = until
-    async with _client().pipeline(transaction=False) as pipe:
+    async with async_client().pipeline(transaction=False) as pipe:
         for user_id, members in by_user.items():
             pipe.zadd(page_sockets_key(user_id), members, xx=True)
             pipe.expire(page_sockets_key(user_id), _ttl())
         await pipe.execute()
 
 
-_sync_client: redis.Redis | None = None
-
-
 def online_page_users(user_ids: set[int]) -> set[int]:
     """Sync: which of ``user_ids`` have a live page socket now (the friends page's "online")."""
-    global _sync_client
     if not user_ids:
         return set()
-    if _sync_client is None:
-        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
     ordered = sorted(user_ids)
     now = time.time()
-    with _sync_client.pipeline(transaction=False) as pipe:
+    with sync_client().pipeline(transaction=False) as pipe:
         for user_id in ordered:
             pipe.zcount(page_sockets_key(user_id), now, "+inf")
         counts = pipe.execute()

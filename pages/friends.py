@@ -12,8 +12,6 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import redis
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
@@ -22,6 +20,7 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from accounts.selectors import users_named_publicly
+from core.redis import sync_client
 from notifications.live import online_page_users
 from social import selectors as social
 from social.models import Friendship
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 
 OFFLINE, ONLINE, LOBBY, PLAYING = "offline", "online", "lobby", "playing"
 LOBBY_FRIENDS = 8  # the friends the lobby shows at most; "All friends" leads to the rest
-_client: redis.Redis | None = None
 
 
 @dataclass(frozen=True)
@@ -45,18 +43,11 @@ class Whereabouts:
     link: bool = False  # whether the viewer may follow the friend there (join or watch)
 
 
-def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL)
-    return _client
-
-
 def _online_at_tables(user_ids: list[int]) -> set[int]:
     if not user_ids:
         return set()
     now = time.time()
-    with _redis().pipeline(transaction=False) as pipe:
+    with sync_client().pipeline(transaction=False) as pipe:
         for user_id in user_ids:
             pipe.zcount(sockets_key(user_id), now, "+inf")
         counts = pipe.execute()

@@ -20,11 +20,11 @@ from django.utils.translation import ngettext_lazy
 
 from accounts.models import User
 from core.i18n import lazy_format
+from core.limits import hourly_take
 from notifications import gates, kinds, live
 from notifications.models import Notification
 from notifications.services import notify
 from social import signals
-from social.limits import hourly_take
 from social.models import Block, FriendRequest, Friendship
 
 

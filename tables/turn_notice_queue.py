@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
-import redis
 from django.conf import settings
 
-from tables.live.presence import key_prefix
+from core.redis import key_prefix, script, sync_client
 
 # A lost check's mark outlives its time by this long before a move may queue another.
 LOST_AFTER_SECONDS = 60
@@ -39,17 +37,6 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[3]) then return 1 end
 return 0
 """
-
-_client: redis.Redis | None = None
-_record: Any = None
-
-
-def _redis() -> Any:  # redis-py annotates each reply as Awaitable | value
-    global _client, _record
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL)
-        _record = _client.register_script(_RECORD)
-    return _client
 
 
 def _keys(match_id: int) -> list[str]:
@@ -70,16 +57,15 @@ class Due:
 def record(match_id: int, version: int) -> bool:
     """The move's side: ``version`` is due a check in ``TURN_NOTICE_SECONDS``. Whether the caller
     must queue the check (True when none is queued for the match)."""
-    _redis()
     due_at = time.time() + settings.TURN_NOTICE_SECONDS
-    return bool(_record(keys=_keys(match_id), args=[version, repr(due_at), _mark_seconds()]))
+    return bool(script(sync_client(), _RECORD)(keys=_keys(match_id), args=[version, repr(due_at), _mark_seconds()]))
 
 
 def take(match_id: int) -> Due | None:
     """The queued check's side, as it starts: free the mark, then the latest version due (None if
     Redis has no record of one, as after a flush)."""
     latest, queued = _keys(match_id)
-    pipe = _redis().pipeline(transaction=False)
+    pipe = sync_client().pipeline(transaction=False)
     pipe.delete(queued)
     pipe.hgetall(latest)
     _, found = pipe.execute()
@@ -91,4 +77,4 @@ def take(match_id: int) -> Due | None:
 def requeue(match_id: int) -> bool:
     """Mark a check queued again, for a version not due yet; False if a move queued one meanwhile."""
     _, queued = _keys(match_id)
-    return bool(_redis().set(queued, "1", nx=True, ex=_mark_seconds()))
+    return bool(sync_client().set(queued, "1", nx=True, ex=_mark_seconds()))

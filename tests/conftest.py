@@ -279,8 +279,9 @@ def _sign_ups_not_limited_per_address(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _socket_limits_start_full(settings) -> None:
-    """The table socket's shared limits (tables/live/limits.py) are counted in Redis, under user
-    ids and addresses that every test's database gives out again: each test starts with them full."""
+    """The shared limits (core/limits.py: the table socket's, the hourly ones) are counted in Redis,
+    under user ids and addresses that every test's database gives out again: each test starts with
+    them full."""
     import redis
 
     client = redis.Redis.from_url(settings.REDIS_URL)

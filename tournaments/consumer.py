@@ -12,9 +12,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from core.groups import tournament_group
 from core.i18n import scope_language
 from tournaments import selectors
-from tournaments.events import group_name
 from tournaments.models import Tournament
 
 
@@ -24,7 +24,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         if not await database_sync_to_async(Tournament.objects.filter(pk=self.tournament_id).exists)():
             await self.close()
             return
-        self.group = group_name(self.tournament_id)
+        self.group = tournament_group(self.tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 

@@ -13,11 +13,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from core.groups import tournament_group
+
 logger = logging.getLogger(__name__)
-
-
-def group_name(tournament_id: int) -> str:
-    return f"tournament.{tournament_id}"
 
 
 def changed_on_commit(tournament_id: int) -> None:
@@ -27,7 +25,7 @@ def changed_on_commit(tournament_id: int) -> None:
 def _send(tournament_id: int) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(group_name(tournament_id), {"type": "tournament.changed"})
+        async_to_sync(layer.group_send)(tournament_group(tournament_id), {"type": "tournament.changed"})
 
 
 def notify_players(tournament_id: int, *, kind: str, user_ids: list[int], minutes: int | None = None) -> None:

@@ -22,12 +22,12 @@ from django.db import DatabaseError, DataError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from core import addresses, metrics
+from core import addresses, limits, metrics
 from core.groups import table_group
 from core.i18n import scope_language
 from notifications.consumer import BellSocketMixin
 from tables.errors import TableError
-from tables.live import broadcast, fanout, guard, layer_watch, limits, observe, presence
+from tables.live import broadcast, fanout, guard, layer_watch, observe, presence
 from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
@@ -75,7 +75,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
             # RULING P16: refused at the handshake, never accepted, with no pause held here; the
             # login waits before its next opening (refused before the session is
             # read, guard.OpeningLimit), and the page asks why (tables/views.py socket_refusal).
-            await limits.backoff_earn(guard.login_backoff(self.session_key), refusal)
+            await limits.backoff_earn(guard.login_backoff(self.session_key), refusal, guard.OPENING_BACKOFF)
             self.closing = True
             await self.close(code=guard.CLOSE_TOO_MANY_SOCKETS)
             return

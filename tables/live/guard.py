@@ -6,7 +6,7 @@ command added later is limited and checked like the others:
 - a token bucket per socket (RULING P15): a burst of 10, then 5 messages a second; one per
   user over all their sockets: a burst of 20, then 10 a second; and one per client address
   over every account behind it (RULING P51): a burst of 100, then 50 a second. The user's and
-  the address's are counted in Redis (tables/live/limits.py), so they hold across processes. A
+  the address's are counted in Redis (core/limits.py), so they hold across processes. A
   message over any limit is refused (the socket is told once per dry spell), and a socket that
   keeps sending into an empty bucket is closed;
 - sitting, leaving, ready and not ready per user (RULING P51): a burst of 6, then one a second;
@@ -42,16 +42,16 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import sessions
 from accounts.models import User
-from core import addresses
+from core import addresses, limits
 from core.connections import retry_on_dead_connection
-from tables.live import limits, presence
+from tables.live import presence
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 BURST = 10
 RATE = 5.0  # messages per second, refilled continuously
-# Per user, over all their sockets in every process (counted in Redis, tables/live/limits.py): 20
+# Per user, over all their sockets in every process (counted in Redis, core/limits.py): 20
 # sockets at 5 a second each would let one account make 100 refused commands a second.
 USER_BURST = 20
 USER_RATE = 10.0
@@ -82,6 +82,13 @@ SESSION_RECHECK_SECONDS = 60.0
 # RULINGS P16, P51: a refused handshake is held at most this long, under Daphne's own limit on an
 # unanswered handshake (5 s), then answered.
 HOLD_SECONDS = 3.0
+# RULINGS P16, P51: what a refused opening earns, per address and per login (``backoff_names``):
+# a wait of a second, doubled by each refusal after a wait up to a minute, forgotten ten minutes
+# after the last refusal.
+OPENING_BACKOFF = limits.Backoff(base=1.0, ceiling=60.0, memory=600)
+# A refusal is still told to a page this long after its wait ended: a held handshake is answered
+# when the wait is over (``reject``), and only then does the page ask why.
+TOLD_SECONDS = 10.0
 
 CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
@@ -309,7 +316,10 @@ class OpeningLimit:
         if scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/tables/"):
             address = addresses.scope_address(scope)
             names = backoff_names(address, scope_session_key(scope))
-            refused = await limits.opening_refused(names, handshake_bucket(address)) if names else None
-            if refused is not None:
-                return await reject(receive, send, CLOSE_FLOODING, hold=refused.seconds)
+            if names:
+                # An empty bucket is the address's refusal, earned on its back-off (the first name).
+                bucket = handshake_bucket(address)
+                refused = await limits.backoff_refusal(names, bucket, OPENING_BACKOFF, empty_why="address")
+                if refused is not None:
+                    return await reject(receive, send, CLOSE_FLOODING, hold=refused.seconds)
         return await self.application(scope, receive, send)

@@ -20,16 +20,12 @@ import time
 import uuid
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from core.groups import table_group
-
-if TYPE_CHECKING:
-    import redis
+from core.redis import async_client, key_prefix, script, sync_client
 
 logger = logging.getLogger(__name__)
 
@@ -42,52 +38,19 @@ MAX_SOCKETS_PER_TABLE = 5
 MAX_SOCKETS_PER_USER = 20
 BEAT_SLICE = 100  # keys per heartbeat pipeline
 
-POOL_SIZE = 32
-POOL_WAIT_SECONDS = 10
-
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = weakref.WeakKeyDictionary()
-
-
-def _client() -> Any:
-    """One pooled client per event loop (a client cannot cross loops). Typed as Any: redis-py's
-    asyncio client shares the blocking client's annotations (each reply ``Awaitable | value``)."""
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        # A bounded pool: thousands of sockets opening at once wait their turn for one of these
-        # connections instead of each opening its own (Redis refuses clients past maxclients).
-        pool = aioredis.BlockingConnectionPool.from_url(
-            settings.REDIS_URL, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS
-        )
-        client = _clients[loop] = aioredis.Redis(connection_pool=pool)
-    return client
-
-
-def _prefix() -> str:
-    return settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
-
-
-def redis_client() -> aioredis.Redis:
-    """The process's pooled client of this event loop, for the other counts kept in Redis (live/limits.py)."""
-    return _client()
-
-
-def key_prefix() -> str:
-    return _prefix()
-
 
 # Not "presence:<id>": that name held a hash before the heartbeat (issue 21), and a site
 # upgraded while such keys live would meet them with the wrong type.
 def _key(table_id: int) -> str:
-    return f"{_prefix()}:online:{table_id}"
+    return f"{key_prefix()}:online:{table_id}"
 
 
 def _users_key(table_id: int) -> str:
-    return f"{_prefix()}:online:{table_id}:users"
+    return f"{key_prefix()}:online:{table_id}:users"
 
 
 def sockets_key(user_id: int) -> str:
-    return f"{_prefix()}:sockets:{user_id}"
+    return f"{key_prefix()}:sockets:{user_id}"
 
 
 def _expiry() -> float:
@@ -124,11 +87,11 @@ COOL_DOWN_SECONDS = 10
 
 
 def _cooling_key(table_id: int, user_id: int) -> str:
-    return f"{_prefix()}:cooling:{table_id}:{user_id}"
+    return f"{key_prefix()}:cooling:{table_id}:{user_id}"
 
 
 async def cool_down(table_id: int, user_id: int) -> None:
-    await _client().set(_cooling_key(table_id, user_id), 1, ex=COOL_DOWN_SECONDS)
+    await async_client().set(_cooling_key(table_id, user_id), 1, ex=COOL_DOWN_SECONDS)
 
 
 def caps() -> tuple[int, int]:
@@ -144,9 +107,8 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
     table, ``all``: on all tables, ``cooling``: after a flood, RULING P15), or None."""
     now = time.time()
     per_table, in_all = caps()
-    # By its hash (EVALSHA; the script is sent again only if Redis lost it): every opening runs
-    # this, and a flood of openings sent and hashed the whole script each time.
-    refused = await _client().register_script(_ADMIT)(
+    # Every opening runs this: by its hash (core/redis.py script).
+    refused = await script(async_client(), _ADMIT)(
         keys=[sockets_key(user_id), _cooling_key(table_id, user_id)],
         args=[
             now,
@@ -162,14 +124,14 @@ async def admit(table_id: int, channel_name: str, user_id: int) -> str | None:
 
 
 async def release(table_id: int, channel_name: str, user_id: int) -> None:
-    await _client().zrem(sockets_key(user_id), f"{table_id} {channel_name}")
+    await async_client().zrem(sockets_key(user_id), f"{table_id} {channel_name}")
 
 
 async def join(table_id: int, channel_name: str, user_id: int) -> None:
     """Count the socket as connected and keep it so while this process lives (the heartbeat)."""
     key, users = _key(table_id), _users_key(table_id)
     ttl = int(_expiry() * 2) + 1
-    async with _client().pipeline() as pipe:
+    async with async_client().pipeline() as pipe:
         pipe.zadd(key, {channel_name: time.time() + _expiry()}).expire(key, ttl)
         await pipe.hset(users, channel_name, user_id).expire(users, ttl).execute()
     _registry().sockets[channel_name] = (table_id, user_id)
@@ -182,12 +144,12 @@ async def leave(table_id: int, channel_name: str) -> None:
     if not registry.sockets and registry.task is not None:
         registry.task.cancel()  # nothing left to renew; the next join starts it again
         registry.task = None
-    async with _client().pipeline() as pipe:
+    async with async_client().pipeline() as pipe:
         await pipe.zrem(_key(table_id), channel_name).hdel(_users_key(table_id), channel_name).execute()
 
 
 async def connected_users(table_id: int) -> set[int]:
-    async with _client().pipeline(transaction=False) as pipe:
+    async with async_client().pipeline(transaction=False) as pipe:
         live, users = (
             await pipe.zrangebyscore(_key(table_id), time.time(), "+inf").hgetall(_users_key(table_id)).execute()
         )
@@ -242,7 +204,7 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
     renewals += [(sockets_key(user_id), members) for user_id, members in by_user.items()]
     # In slices: thousands of sockets in one pipeline would hold the event loop for the encoding.
     for start in range(0, len(renewals), BEAT_SLICE):
-        async with _client().pipeline(transaction=False) as pipe:
+        async with async_client().pipeline(transaction=False) as pipe:
             for key, members in renewals[start : start + BEAT_SLICE]:
                 pipe.zadd(key, members, xx=True).expire(key, ttl)
             await pipe.execute()
@@ -250,7 +212,7 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
     tables = sorted(by_table)
     for start in range(0, len(tables), BEAT_SLICE):
         chunk = tables[start : start + BEAT_SLICE]
-        async with _client().pipeline(transaction=False) as pipe:
+        async with async_client().pipeline(transaction=False) as pipe:
             for table_id in chunk:
                 pipe.expire(_users_key(table_id), ttl).zrangebyscore(_key(table_id), "-inf", now)
             results = await pipe.execute()
@@ -258,7 +220,7 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
             if not channels:
                 continue
             # Sockets that nobody renews: their process is gone without its disconnects.
-            async with _client().pipeline(transaction=False) as pipe:
+            async with async_client().pipeline(transaction=False) as pipe:
                 await pipe.zremrangebyscore(_key(table_id), "-inf", now).hdel(_users_key(table_id), *channels).execute()
             await get_channel_layer().group_send(
                 table_group(table_id), {"type": "presence.changed", "id": uuid.uuid4().hex}
@@ -269,17 +231,10 @@ async def beat(sockets: dict[str, tuple[int, int]]) -> set[int]:
 
 # --- read from sync code (Celery) -------------------------------------------------------------
 
-_sync_clients: dict[str, redis.Redis] = {}
-
 
 def user_connected_now(table_id: int, user_id: int) -> bool:
     """Whether ``user_id`` has a live socket on the table, from a worker (RULING P74's check)."""
-    import redis
-
-    client = _sync_clients.get(settings.REDIS_URL)
-    if client is None:
-        client = _sync_clients[settings.REDIS_URL] = redis.Redis.from_url(settings.REDIS_URL)
-    pipe = client.pipeline(transaction=False)
+    pipe = sync_client().pipeline(transaction=False)
     pipe.zrangebyscore(_key(table_id), time.time(), "+inf")
     pipe.hgetall(_users_key(table_id))
     live, users = pipe.execute()

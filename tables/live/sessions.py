@@ -11,36 +11,26 @@ A socket whose session ended is closed, whether it is sending or only watching.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-import redis
 from allauth.account.signals import password_changed
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
-from notifications.live import group_name as notify_group
+from core.groups import notify_group
+from core.redis import sync_client
 from tables.live import presence
 
 logger = logging.getLogger(__name__)
-_client: redis.Redis | None = None
-
-
-def _redis() -> Any:  # redis-py annotates each reply as Awaitable | value
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL)
-    return _client
 
 
 def tell_sockets(user_id: int, event: dict) -> int:
     """Send ``event`` to each open table socket of the user. Returns how many were told."""
-    members = _redis().zrange(presence.sockets_key(user_id), 0, -1)
+    members = sync_client().zrange(presence.sockets_key(user_id), 0, -1)
     if not members:
         return 0
     layer = get_channel_layer()

@@ -22,9 +22,9 @@ from django.utils.translation import ngettext_lazy
 
 from accounts.models import User
 from core.i18n import lazy_format
+from core.limits import hourly_take
 from notifications import gates, kinds
 from notifications.services import notify
-from social.limits import hourly_take
 from social.selectors import are_friends, blocked_either_way
 from tables.errors import TableError
 from tables.models import Table, TableInvite

@@ -23,13 +23,13 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from core import addresses
+from core import addresses, limits
 from games import catalog
 from tables import lobby_slots, selectors
 from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
-from tables.live import guard, limits
+from tables.live import guard
 from tables.models import Table
 from tables.render import fragment
 from tables.selectors import privacy
@@ -174,7 +174,8 @@ async def socket_refusal(request: HttpRequest) -> JsonResponse:
     """Why this browser's last table socket was refused at the handshake, and how long to wait
     (RULINGS P16, P51): a refused handshake carries no words the page could read."""
     address = addresses.request_address(request)
-    refused = await limits.backoff_now(guard.backoff_names(address, request.COOKIES.get(settings.SESSION_COOKIE_NAME)))
+    names = guard.backoff_names(address, request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    refused = await limits.backoff_now(names, told_seconds=guard.TOLD_SECONDS)
     if refused is None:
         return JsonResponse({"message": None, "retry_after": 0})
     return JsonResponse({"message": str(guard.refusal_text(refused)), "retry_after": round(refused.seconds, 1)})

@@ -1,8 +1,9 @@
 """Bare echo sockets: the physical limit of one Daphne process, with nothing of ours in it.
 
 The load benchmark (tests/benchmarks/load.py) measures them beside a move, on the
-same Daphne, so our own cost shows as a ratio. They read nothing and need no login, so they are
-routed, and imported, only where ``ECHO_SOCKETS`` is on (the benchmark sets it; tables/live/routing.py).
+same Daphne, so our own cost shows as a ratio. They read nothing and need no login, so only the
+benchmark's own site routes them (tests/benchmarks/echo_site.py, STYLE §22): a live site offers no
+open relay that answers each small message with fragment-sized ones.
 
 - ``ws/echo/`` sends back what it receives: one message in, one out.
 - ``ws/echo/<room>/`` sends what it receives to every socket of its room through the

@@ -73,6 +73,7 @@ from config import processes, serve  # noqa: E402  (the project, from its root)
 BIN = Path(sys.executable).parent
 BENCH_DB = os.environ.get("LOAD_BENCH_DB", "sitaratas_bench")  # another name to run beside another bench
 SECRET = "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz"
+ECHO_SITE = "tests.benchmarks.echo_site:application"  # the site with the bare echo sockets beside it
 TARGETS = {  # issue 9, on a 2-core machine
     "rtt_p50_ms": 15,
     "rtt_p99_ms": 50,
@@ -150,7 +151,6 @@ def bench_environment() -> tuple[dict, object]:
         "CELERY_QUEUE": tag,
         "LOG_LEVEL": "WARNING",
         "BOT_DELAY_SECONDS": "0",
-        "ECHO_SOCKETS": "true",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     return env, services
@@ -185,7 +185,9 @@ class Site:
     def start(self) -> None:
         for index, port in enumerate(self.ports):
             self.daphnes.append(
-                processes.start(serve.command("127.0.0.1", port), env=self.env, log=self.logs / f"daphne-{index}.log")
+                processes.start(
+                    serve.command("127.0.0.1", port, app=ECHO_SITE), env=self.env, log=self.logs / f"daphne-{index}.log"
+                )
             )
         self.worker = processes.start(
             processes.celery_worker_command("--concurrency", "1", "--loglevel", "WARNING", python=str(BIN / "python")),

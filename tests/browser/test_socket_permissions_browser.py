@@ -43,7 +43,8 @@ def test_a_watcher_shut_out_is_told_at_once(new_page) -> None:
 def test_a_refused_window_says_why_and_waits(new_page) -> None:
     from asgiref.sync import async_to_sync
 
-    from tables.live import guard, limits
+    from core import limits
+    from tables.live import guard
 
     page = new_page(mobile=True)
     sign_up(page, "piet")
@@ -52,7 +53,9 @@ def test_a_refused_window_says_why_and_waits(new_page) -> None:
     # As if this login had been refused three times for too many windows on the table (RULING
     # P16): a wait of 4 s, longer than the page takes to load.
     for _ in range(3):
-        in_thread(lambda: async_to_sync(limits.backoff_earn)(guard.login_backoff(session), "here"))
+        in_thread(
+            lambda: async_to_sync(limits.backoff_earn)(guard.login_backoff(session), "here", guard.OPENING_BACKOFF)
+        )
     page.goto(f"/tables/{table_id}/")
     page.wait_for_selector("#socket-status[data-state='refused']:has-text('windows open on this table')")
     screenshot(page, "socket-refused-phone")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import threading
 import time
@@ -19,7 +20,8 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from config.asgi import application
-from tables.live import guard, limits, presence
+from core import limits
+from tables.live import guard, presence
 from tables.render import fragment
 from tables.services import lobby
 from tests.tables.helpers import open_table, start_table
@@ -347,7 +349,7 @@ async def test_a_users_sockets_share_one_bucket_too(monkeypatch) -> None:
 async def test_a_refused_login_backs_off_at_the_handshake(player, monkeypatch) -> None:
     # RULING P16: refused at the handshake with no pause held; the login's next opening is refused
     # before its session is read, answered when its wait is over (not lengthened); then it is let in.
-    monkeypatch.setattr(limits, "BACKOFF_BASE_SECONDS", 0.5)
+    monkeypatch.setattr(guard, "OPENING_BACKOFF", dataclasses.replace(guard.OPENING_BACKOFF, base=0.5))
     table = await database_sync_to_async(open_table)(player, "sita")
     sockets = [(await connect(table.pk, player))[0] for _ in range(presence.MAX_SOCKETS_PER_TABLE)]
     login = await login_of(player)

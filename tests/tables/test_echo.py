@@ -4,15 +4,13 @@ the Daphne process's garbage collection (issue 9)."""
 from __future__ import annotations
 
 import pytest
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.live.routing import routes
+from tests.benchmarks import echo_site
 from tests.benchmarks.echo import FRAGMENT_SIZE
 
-# The routes as the load benchmark's site has them (ECHO_SOCKETS on).
-BENCHMARK_SITE = URLRouter(routes(echo=True))
+BENCHMARK_SITE = echo_site.application  # what the load benchmark's Daphne serves
 
 
 async def open_socket(path: str, *, expect: bool = True, app=BENCHMARK_SITE) -> WebsocketCommunicator:
