@@ -38,17 +38,6 @@ from notifications.selectors import preference_of
 
 logger = logging.getLogger(__name__)
 
-# RULING P74: how long each kind stays worth showing. A turn also ends at its clock's deadline.
-TTL_SECONDS = {
-    kinds.YOUR_TURN: 15 * 60,
-    kinds.TABLE_STARTING: 5 * 60,
-    kinds.TOURNAMENT_STARTING: 5 * 60,
-    kinds.ROUND_READY: 5 * 60,
-    kinds.INVITE: 60 * 60,
-    kinds.REMATCH_OFFER: 5 * 60,
-}
-DEFAULT_TTL_SECONDS = 24 * 60 * 60
-URGENT = frozenset({kinds.YOUR_TURN, kinds.TABLE_STARTING, kinds.TOURNAMENT_STARTING, kinds.ROUND_READY})
 TIMEOUT_SECONDS = 5
 RETRIES = 5
 GONE = frozenset({404, 410})
@@ -62,7 +51,8 @@ def topic_of(notification: Notification) -> str:
 
 
 def ttl_of(notification: Notification, *, now: datetime) -> int:
-    ttl = TTL_SECONDS.get(notification.kind, DEFAULT_TTL_SECONDS)
+    # RULING P74: how long the kind stays worth showing (kinds.Kind.ttl); a turn also ends at its deadline.
+    ttl = kinds.get(notification.kind).ttl
     deadline = (notification.data or {}).get("deadline")
     if isinstance(deadline, int | float):
         ttl = min(ttl, int(deadline - now.timestamp()))
@@ -147,7 +137,7 @@ def push_send(self, device_id: int, notification_id: int) -> int:
     ttl = ttl_of(notification, now=now)
     if ttl <= 0:
         return 0
-    urgency = "high" if notification.kind in URGENT else "normal"
+    urgency = "high" if kinds.get(notification.kind).urgent else "normal"
     try:
         status = send(device, payload_of(notification), ttl=ttl, topic=topic_of(notification), urgency=urgency)
     except Retry as error:
@@ -177,7 +167,7 @@ def push_replace(self, device_id: int, table_id: int, body: str) -> int:
     url = reverse("table", args=[table_id])
     payload = {"title": settings.SITE_NAME, "body": body, "tag": f"table-{table_id}", "url": url, "silent": True}
     try:
-        status = send(device, payload, ttl=TTL_SECONDS[kinds.YOUR_TURN], topic=f"table-{table_id}", urgency="low")
+        status = send(device, payload, ttl=kinds.get(kinds.YOUR_TURN).ttl, topic=f"table-{table_id}", urgency="low")
     except Retry:
         raise self.retry(countdown=2 ** (self.request.retries + 1)) from None
     if status in GONE:

@@ -78,7 +78,7 @@ def email_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if found is None:
         return render(request, "away/unsubscribe.html", {"invalid": True}, status=404)
     user_id, kind = found
-    context = {"kind_label": kinds.LABELS[kind], "token": token}
+    context: dict[str, object] = {"kind_label": kinds.get(kind).label, "token": token}
     if request.method == "POST":
         if not unsubscribe.email_unsubscribe(user_id=user_id, kind=kind):
             return render(request, "away/unsubscribe.html", {"invalid": True}, status=404)

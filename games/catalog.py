@@ -5,9 +5,11 @@ mypy against its contract: ``games.engines.contract.Engine``, ``games.bots.Bot``
 ``StrongBot``, ``games.records.GameRecords``), the options a host chooses at the new-table form,
 which of the site's rules apply to it (a stake, a game pass, a dismissal vote, the Sitaratas'
 signature), its default turn clock and the templates that draw it live and in history. Adding a
-game is one entry here and that game's own files: engine, bots, records, templates, and its
-presenter in tables' registry (``tables.render.presenters``: games sit below tables and never
-import them; a test checks that every game here has one).
+game is one entry here and that game's own files: engine, bots, records, templates, its rules
+(``docs/rules/<name>.md``) and its presenter, ``tables.render.presenters.<name>`` (games sit below
+tables and never import them: tables finds it by the game's name). The models' ``choices`` is
+:func:`choices` itself, so a new game needs no migration either; a test checks each game has
+every part.
 """
 
 from __future__ import annotations

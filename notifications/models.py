@@ -19,7 +19,7 @@ class Notification(models.Model):
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications", verbose_name=_("recipient")
     )
-    kind = models.CharField(_("kind"), max_length=32, choices=kinds.CHOICES)
+    kind = models.CharField(_("kind"), max_length=kinds.CODE_LENGTH, choices=kinds.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -76,7 +76,7 @@ class Preference(models.Model):
         related_name="notification_preferences",
         verbose_name=_("player"),
     )
-    kind = models.CharField(_("kind"), max_length=32, choices=kinds.CHOICES)
+    kind = models.CharField(_("kind"), max_length=kinds.CODE_LENGTH, choices=kinds.choices)
     site = models.BooleanField(_("in the site"), default=kinds.SITE_DEFAULT)
     email = models.BooleanField(_("by e-mail"), default=kinds.EMAIL_DEFAULT)
     push = models.BooleanField(_("on your devices"), default=kinds.PUSH_DEFAULT)
@@ -111,7 +111,7 @@ class Sent(models.Model):
     table = models.ForeignKey(
         "tables.Table", null=True, blank=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("table")
     )
-    kind = models.CharField(_("kind"), max_length=32, choices=kinds.CHOICES)
+    kind = models.CharField(_("kind"), max_length=kinds.CODE_LENGTH, choices=kinds.choices)
     sent_at = models.DateTimeField(_("sent at"))
 
     class Meta:

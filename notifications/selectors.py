@@ -22,7 +22,7 @@ def preference_of(*, user_id: int, kind: str) -> Preference:
 def preferences_of(*, user: User) -> list[Preference]:
     """One per kind, in the order of notifications/kinds.py: saved choices and defaults alike."""
     saved = {row.kind: row for row in Preference.objects.filter(user=user)}
-    return [saved.get(kind) or Preference(user=user, kind=kind) for kind, _label in kinds.CHOICES]
+    return [saved.get(kind.code) or Preference(user=user, kind=kind.code) for kind in kinds.all_kinds()]
 
 
 def live_notifications(user_id: int) -> QuerySet[Notification]:

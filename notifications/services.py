@@ -53,7 +53,7 @@ def notify(
 ) -> Notification | None:
     """Record a notification for ``user`` inside the caller's transaction; None when it is dropped
     quietly: a bot, the kind turned off, or an actor the player blocked or muted (RULING P67)."""
-    if kind not in kinds.ALL:
+    if not kinds.known(kind):
         raise ValueError(f"unknown notification kind {kind!r}")
     cleaned = _clean_data(data)
     if user.is_bot or not user.is_active:
@@ -105,7 +105,7 @@ def preferences_set(*, user: User, choices: dict[str, dict[str, bool]]) -> None:
     """``choices``: kind → {"site": bool, "email": bool, …}; a way left out keeps its value."""
     with transaction.atomic():
         for kind, wanted in choices.items():
-            if kind not in kinds.ALL:
+            if not kinds.known(kind):
                 raise NotificationError(_("That kind of notification does not exist."))
             values = {way: bool(wanted[way]) for way in Preference.WAYS if way in wanted}
             if values:

@@ -8,23 +8,15 @@ from __future__ import annotations
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext as _
 
 from accounts.names import public_name, with_names
 from games import catalog
 from notifications import kinds
 from notifications.models import Notification
 
-_SENTENCES = {
-    kinds.FRIEND_REQUEST: lambda: _("%(name)s asks to be your friend."),
-    kinds.FRIEND_ACCEPTED: lambda: _("%(name)s accepted your friend request."),
-    kinds.INVITE: lambda: _("%(name)s invites you to a %(game)s table (#%(table)s)."),
-    kinds.REMATCH_OFFER: lambda: _("%(name)s offers a rematch of %(game)s."),
-    kinds.TABLE_STARTING: lambda: _("Your %(game)s table (#%(table)s) is starting."),
-    kinds.TOURNAMENT_STARTING: lambda: _("The tournament %(title)s starts in %(minutes)s min."),
-    kinds.ROUND_READY: lambda: _("Round %(round)s of %(title)s: your table is ready."),
-    kinds.YOUR_TURN: lambda: _("It is your turn at the %(game)s table (#%(table)s)."),
-}
+
+def _sentence(notification: Notification) -> str:
+    return str(kinds.get(notification.kind).sentence)
 
 
 def _params(notification: Notification) -> dict[str, object]:
@@ -48,14 +40,13 @@ def _actor_name(notification: Notification) -> str:
 
 def text(notification: Notification) -> str:
     """The sentence as plain text (a socket frame, an e-mail)."""
-    sentence = _SENTENCES.get(notification.kind, lambda: _("%(name)s sent you a notification."))()
-    return sentence % {"name": _actor_name(notification), **_params(notification)}
+    return _sentence(notification) % {"name": _actor_name(notification), **_params(notification)}
 
 
 def html(notification: Notification) -> SafeString:
     """The sentence for a page: escaped, the actor's name and a tournament's title (chosen by a
     player) isolated in ``<bdi>``."""
-    sentence = _SENTENCES.get(notification.kind, lambda: _("%(name)s sent you a notification."))()
+    sentence = _sentence(notification)
     params = _params(notification)
     chosen = {"name": _actor_name(notification), "title": params.pop("title")}
     return with_names(sentence, chosen, **params)

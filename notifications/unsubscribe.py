@@ -28,7 +28,7 @@ def read(token: str) -> tuple[int, str] | None:
         value = signing.loads(token, salt=SALT)
     except signing.BadSignature:
         return None
-    if not isinstance(value, dict) or not isinstance(value.get("u"), int) or value.get("k") not in kinds.ALL:
+    if not isinstance(value, dict) or not isinstance(value.get("u"), int) or not kinds.known(value.get("k")):
         return None
     return value["u"], value["k"]
 

@@ -83,7 +83,7 @@ def notification_settings(request: AuthenticatedRequest) -> HttpResponse:
     rows = [
         {
             "kind": pref.kind,
-            "label": kinds.LABELS[pref.kind],
+            "label": kinds.get(pref.kind).label,
             "ways": [(way, getattr(pref, way), way_labels[way]) for way in Preference.WAYS],
         }
         for pref in prefs

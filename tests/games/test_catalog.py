@@ -22,9 +22,31 @@ def test_every_game_of_the_catalogue_has_each_of_its_parts() -> None:
         assert callable(game.bot.choose) and callable(game.strong_bot.choose)
         assert callable(game.records.replay_steps) and callable(game.records.sheet_row)
         assert callable(PRESENTERS[game.name].present)
-    assert set(PRESENTERS) == set(catalog.BY_NAME)
-    # The pure tools' own lookup (games.records.storage, games.records.verify) holds the same engines.
-    assert registry.ENGINES == catalog.ENGINES
+    # The pure tools find each engine by its game's name (games.records.storage, games.records.verify),
+    # and find no engine the catalogue does not offer.
+    assert dict(registry.ENGINES) == catalog.ENGINES
+    assert all(registry.engine_for(game.name) is game.engine for game in catalog.GAMES)
+
+
+def test_the_engines_lookup_finds_no_engine_in_a_module_that_is_not_one() -> None:
+    for name in ("cards", "contract", "registry", "__init__", "poker", "../sita", ""):
+        assert name not in registry.ENGINES
+        with pytest.raises(ValueError):
+            registry.engine_for(name)
+
+
+def test_the_models_choices_are_the_catalogue_so_a_new_game_needs_no_migration() -> None:
+    from django.apps import apps
+
+    fields = [
+        field
+        for model in apps.get_models()
+        for field in model._meta.get_fields()
+        if field.name == "game" and getattr(field, "choices", None)
+    ]
+    assert len(fields) >= 6  # Match, Rating, Table, QuickPlayChoice, Tournament, Season
+    for field in fields:
+        assert field.deconstruct()[3]["choices"] is catalog.choices
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -38,8 +38,8 @@ def subscribe(push_service, push_settings):
         info = subscription.info()
         device_add(user=user, endpoint=info["endpoint"], name="Test browser", **info["keys"])
         if wants_push:
-            for kind in kinds.ALL:
-                Preference.objects.update_or_create(user=user, kind=kind, defaults={"push": True})
+            for kind in kinds.all_kinds():
+                Preference.objects.update_or_create(user=user, kind=kind.code, defaults={"push": True})
         return subscription
 
     return make

@@ -1,16 +1,18 @@
 """Per-game helpers that shape an engine view for its template (no state, no database).
 
 ``present(game, view, names, viewer_seat)`` returns extra context for the game's live
-template under the name ``g``. The presenters live above games (games never import tables), so
-their one registry is here, keyed by the catalogue's games; a test checks every game has one.
+template under the name ``g``. A game's presenter is this package's module named after the
+game (``tables.render.presenters.<game>``), one per game of the catalogue: the presenters live
+above games (games never import tables), so a new game's presenter is its module here and
+nothing more. Each is imported as this package is, so a game without one stops the start.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import importlib
+from typing import Any, Protocol, cast
 
 from games import catalog
-from tables.render.presenters import estimation, sita, sitaratas
 
 
 class Presenter(Protocol):
@@ -18,9 +20,7 @@ class Presenter(Protocol):
 
 
 PRESENTERS: dict[str, Presenter] = {
-    catalog.SITARATAS.name: sitaratas,
-    catalog.ESTIMATION.name: estimation,
-    catalog.SITA.name: sita,
+    game.name: cast("Presenter", importlib.import_module(f"{__name__}.{game.name}")) for game in catalog.GAMES
 }
 
 
