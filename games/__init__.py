@@ -8,8 +8,9 @@ score sheet, replays, places, the fair-deal protocol, the state's storage and th
 its titles are translated), which holds each game's facts (title, players, options, stake, pass,
 vote, signature, default clock, templates) with its engine, bots and records modules and the bot
 levels' players (``get_bot``); every other place asks it, so a new game is one entry there plus
-its engine, bots, records, templates and its presenter in
-``tables.render.presenters.PRESENTERS`` (a test checks each game has every part).
+its engine, bots, records, templates, rules and its presenter,
+``tables/render/presenters/<game>.py``, found by the game's name (a test checks each game has
+every part; the models' choices are the catalogue's function, so no migration).
 
 The site's side is an app like any other (docs/style.md §5): ``models`` (``Match``, one attempt
 at a table; ``MatchPlayer``; ``MatchEvent``, the append-only action log; ``Rating``;
