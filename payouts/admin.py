@@ -46,7 +46,7 @@ def _grant_action(model_admin, request, queryset, *, what: str, title: str, done
 
 @admin.register(Account)
 class AccountAdmin(ViewOnlyAdmin):
-    list_display = ["key", "kind", "user", "table", "balance"]
+    list_display = ["key", "kind", "user", "owner_kind", "owner_id", "balance"]
     list_filter = ["kind", "asset"]
     search_fields = ["key", "user__username", "user__display_name"]
     actions = ["grant_coins", "grant_passes"]

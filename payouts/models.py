@@ -2,9 +2,12 @@
 
 Design, after django-hordak:
 
-* An ``Account`` holds one asset (coins or passes) for one owner and purpose: a player's
-  wallet, a player's stake held at a table, a table's pot, a player's free / held /
-  restored / used passes, and one *mint* per asset that every grant comes from.
+* An ``Account`` holds one asset (coins or passes) for one purpose (its kind), a player and
+  an owner: a player's wallet, a player's stake held at a table, a table's pot, a player's
+  free / held / restored / used passes, a tournament's pot, and one *mint* per asset that
+  every grant comes from. The owner is a generic key (``owner_kind``, ``owner_id``: "table"
+  5, "tournament" 7) that the app above, which owns the thing, hands in: an account refers
+  to no row of an app above payouts.
 * A ``Transfer`` is one movement (why, whose, which table and game, by whom, when);
   its ``Entry`` rows say how much each account gained or lost. The entries of a
   transfer sum to zero: a deferred constraint trigger checks this at commit, so a
@@ -49,7 +52,8 @@ class Account(models.Model):
         TOURNAMENT_POT = "tournament_pot", _("Tournament pot")
         TOURNAMENT_PASSES = "tournament_passes", _("Passes reserved for a tournament")
 
-    # One row per (kind, owner): "wallet:12", "pot:5", "passes_held:12:5", "mint:coins".
+    # One row per (kind, player, owner): "wallet:12", "pot:table:5", "passes_held:12:table:5",
+    # "entry_held:12:tournament:7", "mint:coins" (payouts.services._account builds it).
     key = models.CharField(_("key"), max_length=80, unique=True)
     asset = models.CharField(_("asset"), max_length=10, choices=Asset.choices)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, db_index=True)
@@ -61,23 +65,10 @@ class Account(models.Model):
         related_name="ledger_accounts",
         verbose_name=_("player"),
     )
-    table = models.ForeignKey(
-        "tables.Table",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="ledger_accounts",
-        verbose_name=_("table"),
-    )
-    # payouts sits below tournaments: a string key, and a tournament is only handed in.
-    tournament = models.ForeignKey(
-        "tournaments.Tournament",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="ledger_accounts",
-        verbose_name=_("tournament"),
-    )
+    # Whose pot or hold this is besides the player's: the owning app's word and its row's id
+    # ("table" 5), or empty for a wallet, a player's own passes and a mint.
+    owner_kind = models.CharField(_("owner"), max_length=20, blank=True, default="")
+    owner_id = models.PositiveBigIntegerField(_("owner's id"), null=True, blank=True)
     balance = models.BigIntegerField(
         _("balance"), default=0, editable=False, help_text=_("Sum of the entries, kept by a trigger.")
     )
@@ -86,9 +77,15 @@ class Account(models.Model):
         verbose_name = _("ledger account")
         verbose_name_plural = _("ledger accounts")
         ordering = ["key"]
+        indexes = [models.Index(fields=["owner_kind", "owner_id"], name="payouts_account_owner")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(balance__gte=0) | models.Q(kind="mint"), name="account_balance_never_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(owner_kind="", owner_id__isnull=True)
+                | (~models.Q(owner_kind="") & models.Q(owner_id__isnull=False)),
+                name="account_owner_kind_and_id_together",
             ),
         ]
 
@@ -134,14 +131,10 @@ class Transfer(models.Model):
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("game")
     )
-    tournament = models.ForeignKey(
-        "tournaments.Tournament",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("tournament"),
-    )
+    # The id of the owner (not a table: ``table`` names it) whose pot or holds the transfer moved,
+    # such as a tournament's; its accounts say what kind of owner it is. Rows written before the
+    # owner key hold their tournament's id here, unchanged (RULING P7).
+    owner_id = models.PositiveBigIntegerField(_("owner's id"), null=True, blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -167,10 +160,12 @@ class Transfer(models.Model):
                 condition=models.Q(match__isnull=False) & ~models.Q(reason="pass_release"),
             ),
             # RULING P83: a fee is collected into a tournament's pot once and a prize paid once.
+            # Only a tournament's pot moves coins for these reasons (a table's pot has its own,
+            # held once per game above), so the owner's id alone tells the pot.
             models.UniqueConstraint(
-                fields=["reason", "user", "tournament"],
-                name="one_tournament_transfer_per_player_and_reason",
-                condition=models.Q(tournament__isnull=False, reason__in=["entry_collect", "prize_payout"]),
+                fields=["reason", "user", "owner_id"],
+                name="one_owner_transfer_per_player_and_reason",
+                condition=models.Q(owner_id__isnull=False, reason__in=["entry_collect", "prize_payout"]),
             ),
         ]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from django.db.models import Q, Sum
 from django.utils.formats import number_format
@@ -13,9 +12,7 @@ from accounts.models import User
 from games.models import Match
 from payouts.memos import memo_text
 from payouts.models import Account, Asset, Entry, Transfer
-
-if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never looked up here
-    from tables.models import Table
+from payouts.owners import TABLE, TableRef
 
 Kind = Account.Kind
 PASS_KINDS = (Kind.PASSES_FREE, Kind.PASSES_HELD, Kind.PASSES_RESTORED, Kind.PASSES_USED, Kind.TOURNAMENT_PASSES)
@@ -84,10 +81,10 @@ def stakes_in_play(*, user: User) -> int:
     return entries.aggregate(total=Sum("amount"))["total"] or 0
 
 
-def table_pot(*, table: Table, match: Match | None) -> int:
+def table_pot(*, table: TableRef, match: Match | None) -> int:
     """The pot a table page shows: stakes held in the lobby, the game's collected stakes once started."""
     if match is None:
-        return _sum(Account.objects.filter(kind=Kind.STAKE_HELD, table=table))
+        return _sum(Account.objects.filter(kind=Kind.STAKE_HELD, owner_kind=TABLE, owner_id=table.pk))
     collected = Entry.objects.filter(transfer__match=match, transfer__reason=Transfer.Reason.POT_COLLECT, amount__gt=0)
     return collected.aggregate(total=Sum("amount"))["total"] or 0
 
@@ -97,14 +94,14 @@ def passes_restored(*, match: Match) -> int:
     return Transfer.objects.filter(match=match, reason=Transfer.Reason.PASS_RESTORE).count()
 
 
-def given_back_at_close(*, table: Table) -> dict[int, dict[str, int]]:
+def given_back_at_close(*, table: TableRef) -> dict[int, dict[str, int]]:
     """What each player got back when the table closed before its start or its game was aborted
     (RULINGS P5, P6, P8): ``{user_id: {"coins": n, "passes": n}}``, for the closed table's page."""
     Reason = Transfer.Reason
     before_start = "Table closed before the start:"
     closed = Q(reason__in=[Reason.STAKE_RELEASE, Reason.PASS_RELEASE], memo__startswith=before_start)
     rows = (
-        Transfer.objects.filter(table=table)
+        Transfer.objects.filter(table_id=table.pk)
         .filter(Q(reason__in=[Reason.POT_REFUND, Reason.PASS_REFUND]) | closed)
         .annotate(moved=Sum("entries__amount", filter=Q(entries__amount__gt=0)))
         .values_list("user_id", "asset", "moved")

@@ -10,11 +10,15 @@ read. The table row is always locked first by the caller, and payouts credit
 wallets in user id order, so two settlements never wait on each other in a cycle.
 
 ``payouts`` knows nothing of game rules: the table hooks tell it who sat, who
-started, and the places they finished in.
+started, and the places they finished in. It refers to no row of an app above it: an
+account belongs to an ``Owner`` the app hands in (payouts/owners.py), and the holds, pot
+and prizes of an owner other than a table are the generic operations below, from which
+that app writes its own money rules (a tournament's: tournaments/pot.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -25,14 +29,13 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from core.i18n import lazy_format
-from games import catalog
 from games.models import Match
 from payouts.models import Account, Asset, Entry, Transfer
+from payouts.owners import TABLE, Owner, TableRef, table_owner
 from payouts.split import split_pot
 
-if TYPE_CHECKING:  # payouts sits below tables: a table is only handed in, never looked up here
-    from tables.models import Table
-    from tournaments.models import Tournament
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # a test-only package: annotations only
 
 Kind = Account.Kind
 Reason = Transfer.Reason
@@ -50,6 +53,155 @@ def _player(transfer: Transfer) -> User:
 
 class PayoutError(Exception):
     """A refused coin or pass movement; the message is shown to the player as it is."""
+
+
+# --- an owner's holds, pot and prizes ----------------------------------------------------------
+# The moves a table's holds below are written with, and an app above payouts writes its own rules
+# with, for an owner it names (a tournament's entry fees, pot, prizes and round passes:
+# tournaments/pot.py, RULING P83). A player's account of an owner is named by its kind and the owner:
+# ``(Kind.ENTRY_HELD, owner)``. Each transfer names the table among the owners it moved between
+# (RULING P7's "which table"), and any other owner's id (``Transfer.owner_id``).
+
+Held = tuple[str, Owner]
+
+
+def hold(
+    *,
+    user: User,
+    into: Held,
+    amount: int,
+    reason: str,
+    memo: str,
+    refusal: Callable[[int], StrOrPromise],
+    out_of: Held | None = None,
+) -> Transfer:
+    """Move ``amount`` of the player's coins or passes into their account ``into``: from their wallet
+    or free passes, or from their account ``out_of``. Refused with ``refusal(what the source holds)``
+    when it holds less."""
+    _require_positive(amount)
+    kind, owner = into
+    asset = _asset(kind)
+    with transaction.atomic():
+        source = _own(user, asset) if out_of is None else _account(out_of[0], user, out_of[1])
+        _lock(source)
+        if source.balance < amount:
+            raise PayoutError(refusal(source.balance))
+        table_id, owner_id = _about(owner, out_of[1] if out_of else None)
+        return _move(
+            asset,
+            reason,
+            source=source,
+            target=_account(kind, user, owner),
+            amount=amount,
+            user=user,
+            table_id=table_id,
+            owner_id=owner_id,
+            memo=memo,
+        )
+
+
+def release(
+    *, user: User, out_of: Held, reason: str, memo: str, by: User | None = None, into: Held | None = None
+) -> int:
+    """Whatever the player's account ``out_of`` holds goes back to their wallet or free passes, or
+    into their account ``into``. Returns how much moved (0 when it held nothing)."""
+    kind, owner = out_of
+    with transaction.atomic():
+        held = _account(kind, user, owner)
+        _lock(held)
+        if held.balance <= 0:
+            return 0
+        table_id, owner_id = _about(owner, into[1] if into else None)
+        _move(
+            held.asset,
+            reason,
+            source=held,
+            target=_own(user, held.asset) if into is None else _account(into[0], user, into[1]),
+            amount=held.balance,
+            user=user,
+            table_id=table_id,
+            owner_id=owner_id,
+            by=by,
+            memo=memo,
+        )
+        return held.balance
+
+
+def collect(*, owner: Owner, users: list[User], held: str, pot: str, reason: str, memo: str) -> int:
+    """What each player holds in their account ``held`` of the owner goes into the owner's account
+    ``pot``, in user id order. Returns the pot."""
+    table_id, owner_id = _about(owner)
+    with transaction.atomic():
+        into = _account(pot, owner=owner)
+        for user in sorted(users, key=lambda u: u.pk):
+            account = _account(held, user, owner)
+            _lock(account)
+            if account.balance > 0:
+                _move(
+                    account.asset,
+                    reason,
+                    source=account,
+                    target=into,
+                    amount=account.balance,
+                    user=user,
+                    table_id=table_id,
+                    owner_id=owner_id,
+                    memo=memo,
+                )
+        _lock(into)
+        return into.balance
+
+
+def pay_out(*, owner: Owner, pot: str, amounts: dict[int, int], reason: str, memo: str) -> None:
+    """The owner's whole account ``pot`` paid out as ``amounts`` (user id → coins or passes, summing
+    to the pot) to the players' wallets or free passes, in user id order."""
+    table_id, owner_id = _about(owner)
+    with transaction.atomic():
+        source = _account(pot, owner=owner)
+        _lock(source)
+        if sum(amounts.values()) != source.balance:
+            raise PayoutError(_("The prizes must pay out the whole pot."))
+        users = User.objects.in_bulk(list(amounts))
+        for user_id, amount in sorted(amounts.items()):
+            if amount:
+                _move(
+                    source.asset,
+                    reason,
+                    source=source,
+                    target=_own(users[user_id], source.asset),
+                    amount=amount,
+                    user=users[user_id],
+                    table_id=table_id,
+                    owner_id=owner_id,
+                    memo=memo,
+                )
+
+
+def refund(*, owner: Owner, pot: str, collected: str, reason: str, memo: str, by: User | None = None) -> dict[int, int]:
+    """Everything that went into the owner's account ``pot`` by a transfer of reason ``collected``
+    goes back to whoever it came from, in user id order. Returns the amount per user id."""
+    table_id, owner_id = _about(owner)
+    with transaction.atomic():
+        source = _account(pot, owner=owner)
+        _lock(source)
+        refunds: dict[int, int] = {}
+        entries = Entry.objects.filter(account=source, transfer__reason=collected, amount__gt=0)
+        for entry in entries.select_related("transfer__user").order_by("transfer__user_id", "pk"):
+            player = _player(entry.transfer)
+            _move(
+                source.asset,
+                reason,
+                source=source,
+                target=_own(player, source.asset),
+                amount=entry.amount,
+                user=player,
+                table_id=table_id,
+                owner_id=owner_id,
+                by=by,
+                memo=memo,
+            )
+            refunds[player.pk] = refunds.get(player.pk, 0) + entry.amount
+        return refunds
 
 
 # --- coins ------------------------------------------------------------------------------
@@ -72,68 +224,42 @@ def coins_grant(*, user: User, amount: int, by: User | None = None, memo: str = 
         )
 
 
-def stake_hold(*, user: User, table: Table) -> Transfer | None:
+def stake_hold(*, user: User, table: TableRef) -> Transfer | None:
     """RULING P5: taking a seat at a staked table holds the stake from the wallet."""
     if not table.stake or user.is_bot:
         return None  # RULING P1: bots never stake.
-    with transaction.atomic():
-        wallet = _wallet(user)
-        _lock(wallet)
-        if wallet.balance < table.stake:
-            # Issue 37: only the host chooses the stake; a joiner can only choose another table.
-            short = (
-                _(
-                    "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
-                    "Choose a smaller stake or ask an admin for coins."
-                )
-                if user.pk == table.host_id
-                else _(
-                    "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
-                    "Join a table with a smaller stake, or ask an admin for coins."
-                )
-            )
-            raise PayoutError(
-                lazy_format(
-                    short,
-                    stake=f"{table.stake:,}",
-                    balance=f"{wallet.balance:,}",
-                )
-            )
-        return _move(
-            Asset.COINS,
-            Reason.STAKE_HOLD,
-            source=wallet,
-            target=_held_stake(user, table),
-            amount=table.stake,
-            user=user,
-            table=table,
-            memo="Seat taken at a staked table.",
+    # Issue 37: only the host chooses the stake; a joiner can only choose another table.
+    short = (
+        _(
+            "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+            "Choose a smaller stake or ask an admin for coins."
         )
+        if user.pk == table.host_id
+        else _(
+            "This table's stake is %(stake)s coins and your wallet holds %(balance)s. "
+            "Join a table with a smaller stake, or ask an admin for coins."
+        )
+    )
+    return hold(
+        user=user,
+        into=(Kind.STAKE_HELD, table_owner(table)),
+        amount=table.stake,
+        reason=Reason.STAKE_HOLD,
+        memo="Seat taken at a staked table.",
+        refusal=lambda balance: lazy_format(short, stake=f"{table.stake:,}", balance=f"{balance:,}"),
+    )
 
 
 def stake_release(
-    *, user: User, table: Table, memo: str = "Left the table before the start.", by: User | None = None
-) -> Transfer | None:
+    *, user: User, table: TableRef, memo: str = "Left the table before the start.", by: User | None = None
+) -> int:
     """RULING P5/P8: leaving before the start, or the lobby closing, gives the held stake back."""
-    with transaction.atomic():
-        held = _held_stake(user, table)
-        _lock(held)
-        if held.balance <= 0:
-            return None
-        return _move(
-            Asset.COINS,
-            Reason.STAKE_RELEASE,
-            source=held,
-            target=_wallet(user),
-            amount=held.balance,
-            user=user,
-            table=table,
-            by=by,
-            memo=memo,
-        )
+    return release(
+        user=user, out_of=(Kind.STAKE_HELD, table_owner(table)), reason=Reason.STAKE_RELEASE, memo=memo, by=by
+    )
 
 
-def pot_collect(*, table: Table, match: Match, users: list[User]) -> int:
+def pot_collect(*, table: TableRef, match: Match, users: list[User]) -> int:
     """RULING P5: the start moves every held stake into the table's pot. Returns the pot."""
     with transaction.atomic():
         pot = _pot(table)
@@ -150,7 +276,7 @@ def pot_collect(*, table: Table, match: Match, users: list[User]) -> int:
                     target=pot,
                     amount=held.balance,
                     user=user,
-                    table=table,
+                    table_id=table.pk,
                     match=match,
                     memo="Stake into the pot at the start.",
                 )
@@ -168,7 +294,7 @@ EVERY_STAKER_FORFEITED = "No share for anyone: every staker was away or played m
 
 
 def pot_settle(
-    *, table: Table, match: Match, places: dict[int, int], forfeits: dict[int, str] | None = None
+    *, table: TableRef, match: Match, places: dict[int, int], forfeits: dict[int, str] | None = None
 ) -> dict[int, int]:
     """RULING P5: pay the pot by the rule book's split among the players who staked in ``match``.
 
@@ -196,7 +322,7 @@ def pot_settle(
                 reason=Reason.POT_FORFEIT,
                 memo=FORFEIT_MEMOS[forfeits[user_id]],
                 user=users[user_id],
-                table=table,
+                table_id=table.pk,
                 match=match,
                 created_at=timezone.now(),
             )
@@ -215,7 +341,7 @@ def pot_settle(
                     target=_wallet(users[user_id]),
                     amount=amount,
                     user=users[user_id],
-                    table=table,
+                    table_id=table.pk,
                     match=match,
                     memo=payout_memo(places[user_id], sorted(places[u] for u in qualified)),
                 )
@@ -237,7 +363,7 @@ def payout_memo(place: int, staker_places: list[int]) -> str:
 
 
 def pot_refund(
-    *, table: Table, match: Match, memo: str = "Game aborted: stake refunded.", by: User | None = None
+    *, table: TableRef, match: Match, memo: str = "Game aborted: stake refunded.", by: User | None = None
 ) -> dict[int, int]:
     """RULING P5/P8: an aborted game gives every staker their stake back."""
     with transaction.atomic():
@@ -254,7 +380,7 @@ def pot_refund(
                 target=_wallet(user),
                 amount=entry.amount,
                 user=user,
-                table=table,
+                table_id=table.pk,
                 match=match,
                 by=by,
                 memo=memo,
@@ -283,60 +409,39 @@ def pass_grant(*, user: User, amount: int, by: User | None = None, memo: str = "
         )
 
 
-def pass_reserve(*, user: User, table: Table, memo: str = "Seat taken at a Sitaratas table.") -> Transfer | None:
+def pass_reserve(*, user: User, table: TableRef, memo: str = "Seat taken at a Sitaratas table.") -> Transfer | None:
     """RULING P6: a seat at a Sitaratas table reserves one free pass."""
     if user.is_bot:
         return None  # RULING P1: bots need no pass.
-    with transaction.atomic():
-        free = _account(Kind.PASSES_FREE, user)
-        _lock(free)
-        if free.balance < 1:
-            raise PayoutError(_("Playing Sitaratas takes a game pass and you have none free. Ask an admin for more."))
-        return _move(
-            Asset.PASSES,
-            Reason.PASS_RESERVE,
-            source=free,
-            target=_account(Kind.PASSES_HELD, user, table),
-            amount=1,
-            user=user,
-            table=table,
-            memo=memo,
-        )
+    return hold(
+        user=user,
+        into=(Kind.PASSES_HELD, table_owner(table)),
+        amount=1,
+        reason=Reason.PASS_RESERVE,
+        memo=memo,
+        refusal=lambda _free: _("Playing Sitaratas takes a game pass and you have none free. Ask an admin for more."),
+    )
 
 
 def pass_release(
-    *, user: User, table: Table, memo: str = "Left the table before the start.", by: User | None = None
+    *, user: User, table: TableRef, memo: str = "Left the table before the start.", by: User | None = None
 ) -> int:
     """RULING P6: leaving or a closing lobby frees the reserved pass, a restored one included."""
-    released = 0
     with transaction.atomic():
-        for kind in (Kind.PASSES_HELD, Kind.PASSES_RESTORED):
-            held = _account(kind, user, table)
-            _lock(held)
-            if held.balance > 0:
-                _move(
-                    Asset.PASSES,
-                    Reason.PASS_RELEASE,
-                    source=held,
-                    target=_account(Kind.PASSES_FREE, user),
-                    amount=held.balance,
-                    user=user,
-                    table=table,
-                    by=by,
-                    memo=memo,
-                )
-                released += held.balance
-    return released
+        return sum(
+            release(user=user, out_of=(kind, table_owner(table)), reason=Reason.PASS_RELEASE, memo=memo, by=by)
+            for kind in (Kind.PASSES_HELD, Kind.PASSES_RESTORED)
+        )
 
 
-def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
+def pass_use(*, table: TableRef, match: Match, users: list[User]) -> None:
     """RULING P6: a pass is used when an attempt starts. A restored pass is used first."""
     with transaction.atomic():
         for user in users:
             if user.is_bot:
                 continue
             for kind in (Kind.PASSES_RESTORED, Kind.PASSES_HELD):
-                held = _account(kind, user, table)
+                held = _account(kind, user, table_owner(table))
                 _lock(held)
                 if held.balance > 0:
                     memo = "Restored pass used for the restart." if kind == Kind.PASSES_RESTORED else "Game started."
@@ -347,7 +452,7 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                         target=_account(Kind.PASSES_USED, user),
                         amount=1,
                         user=user,
-                        table=table,
+                        table_id=table.pk,
                         match=match,
                         memo=memo,
                     )
@@ -365,17 +470,17 @@ def pass_use(*, table: Table, match: Match, users: list[User]) -> None:
                 _move(
                     Asset.PASSES,
                     Reason.PASS_USE,
-                    source=_account(Kind.PASSES_HELD, user, table),
+                    source=_account(Kind.PASSES_HELD, user, table_owner(table)),
                     target=_account(Kind.PASSES_USED, user),
                     amount=1,
                     user=user,
-                    table=table,
+                    table_id=table.pk,
                     match=match,
                     memo="Game started.",
                 )
 
 
-def pass_restore(*, table: Table, match: Match) -> list[int]:
+def pass_restore(*, table: TableRef, match: Match) -> list[int]:
     """RULING P6: an approved dismissal restores each player's pass as a reservation at the table,
     once: a pass that was itself restored stays used. Returns the user ids restored."""
     restored = []
@@ -391,10 +496,10 @@ def pass_restore(*, table: Table, match: Match) -> list[int]:
                 Asset.PASSES,
                 Reason.PASS_RESTORE,
                 source=used,
-                target=_account(Kind.PASSES_RESTORED, user, table),
+                target=_account(Kind.PASSES_RESTORED, user, table_owner(table)),
                 amount=1,
                 user=user,
-                table=table,
+                table_id=table.pk,
                 match=match,
                 memo="Attempt dismissed by vote: pass restored.",
             )
@@ -403,7 +508,7 @@ def pass_restore(*, table: Table, match: Match) -> list[int]:
 
 
 def pass_refund(
-    *, table: Table, match: Match, memo: str = "Game aborted: pass returned.", by: User | None = None
+    *, table: TableRef, match: Match, memo: str = "Game aborted: pass returned.", by: User | None = None
 ) -> list[int]:
     """RULING P8: an admin abort releases the passes of the aborted game (used → free)."""
     refunded = []
@@ -419,7 +524,7 @@ def pass_refund(
                 target=_account(Kind.PASSES_FREE, use.user),
                 amount=1,
                 user=use.user,
-                table=table,
+                table_id=table.pk,
                 match=match,
                 by=by,
                 memo=memo,
@@ -443,228 +548,6 @@ def account_open(*, user: User, by: User | None = None, reason: str = "") -> Non
             pass_grant(user=user, amount=settings.STARTING_PASSES, by=by, memo=passes_memo)
 
 
-# --- tournaments (RULING P83; passes as RULING P6) --------------------------------------------
-# A tournament is handed in (payouts sits below it). The entry fee is held at sign-up, released
-# on withdrawal or cancellation, collected into the tournament's pot at the start and paid out by
-# its split at the end; a Sitaratas tournament reserves one pass per round at sign-up and moves
-# one to each round's table as that round is seated, where the table's start uses it.
-
-
-def entry_hold(*, user: User, tournament: Tournament) -> None:
-    """Sign-up: hold the fee and reserve every round's pass, or refuse with the reason."""
-    with transaction.atomic():
-        if tournament.entry_fee:
-            wallet = _wallet(user)
-            _lock(wallet)
-            if wallet.balance < tournament.entry_fee:
-                raise PayoutError(
-                    lazy_format(
-                        _("The entry fee is %(fee)s coins and your wallet holds %(balance)s."),
-                        fee=f"{tournament.entry_fee:,}",
-                        balance=f"{wallet.balance:,}",
-                    )
-                )
-            _move(
-                Asset.COINS,
-                Reason.ENTRY_HOLD,
-                source=wallet,
-                target=_entry_held(user, tournament),
-                amount=tournament.entry_fee,
-                user=user,
-                tournament=tournament,
-                memo="Tournament entry fee held.",
-            )
-        passes = tournament_passes_needed(tournament)
-        if passes:
-            free = _account(Kind.PASSES_FREE, user)
-            _lock(free)
-            if free.balance < passes:
-                raise PayoutError(
-                    lazy_format(
-                        _("This tournament takes %(needed)s game passes (one per round) and you have %(free)s free."),
-                        needed=passes,
-                        free=free.balance,
-                    )
-                )
-            _move(
-                Asset.PASSES,
-                Reason.PASS_RESERVE,
-                source=free,
-                target=_tournament_passes(user, tournament),
-                amount=passes,
-                user=user,
-                tournament=tournament,
-                memo="Passes reserved for a tournament's rounds.",
-            )
-
-
-def tournament_passes_needed(tournament: Tournament) -> int:
-    return tournament.rounds if catalog.get(tournament.game).costs_pass else 0
-
-
-def entry_release(*, user: User, tournament: Tournament, memo: str, by: User | None = None) -> None:
-    """Withdrawal before the start or cancellation gives the fee back; any pass not yet used is freed."""
-    with transaction.atomic():
-        held = _entry_held(user, tournament)
-        _lock(held)
-        if held.balance > 0:
-            _move(
-                Asset.COINS,
-                Reason.ENTRY_RELEASE,
-                source=held,
-                target=_wallet(user),
-                amount=held.balance,
-                user=user,
-                tournament=tournament,
-                by=by,
-                memo=memo,
-            )
-        tournament_passes_release(user=user, tournament=tournament, memo=memo, by=by)
-
-
-def tournament_passes_release(*, user: User, tournament: Tournament, memo: str, by: User | None = None) -> int:
-    """The passes reserved for rounds a player will not play go back to their free passes."""
-    with transaction.atomic():
-        reserved = _tournament_passes(user, tournament)
-        _lock(reserved)
-        if reserved.balance <= 0:
-            return 0
-        _move(
-            Asset.PASSES,
-            Reason.PASS_RELEASE,
-            source=reserved,
-            target=_account(Kind.PASSES_FREE, user),
-            amount=reserved.balance,
-            user=user,
-            tournament=tournament,
-            by=by,
-            memo=memo,
-        )
-        return reserved.balance
-
-
-def entry_collect(*, tournament: Tournament, users: list[User]) -> int:
-    """The start moves every held fee into the pot. Returns the pot."""
-    with transaction.atomic():
-        pot = _tournament_pot(tournament)
-        for user in sorted(users, key=lambda u: u.pk):
-            held = _entry_held(user, tournament)
-            _lock(held)
-            if held.balance > 0:
-                _move(
-                    Asset.COINS,
-                    Reason.ENTRY_COLLECT,
-                    source=held,
-                    target=pot,
-                    amount=held.balance,
-                    user=user,
-                    tournament=tournament,
-                    memo="Tournament entry fee into the pot.",
-                )
-        _lock(pot)
-        return pot.balance
-
-
-def round_pass_move(*, user: User, tournament: Tournament, table: Table) -> None:
-    """A Sitaratas round is seated: one of the player's reserved passes becomes the table's
-    reservation, which the table's start uses (RULING P6)."""
-    with transaction.atomic():
-        reserved = _tournament_passes(user, tournament)
-        _lock(reserved)
-        if reserved.balance < 1:
-            raise PayoutError(_("No pass is left reserved for this tournament's rounds."))
-        _move(
-            Asset.PASSES,
-            Reason.PASS_RESERVE,
-            source=reserved,
-            target=_account(Kind.PASSES_HELD, user, table),
-            amount=1,
-            user=user,
-            table=table,
-            tournament=tournament,
-            memo="Tournament round: reserved pass moved to the table.",
-        )
-
-
-def round_pass_return(*, user: User, tournament: Tournament, table: Table) -> None:
-    """A round re-seated before its start: the pass moved to the old table goes back to the reserve."""
-    with transaction.atomic():
-        held = _account(Kind.PASSES_HELD, user, table)
-        _lock(held)
-        if held.balance <= 0:
-            return
-        _move(
-            Asset.PASSES,
-            Reason.PASS_RELEASE,
-            source=held,
-            target=_tournament_passes(user, tournament),
-            amount=held.balance,
-            user=user,
-            table=table,
-            tournament=tournament,
-            memo="Passes reserved for a tournament's rounds.",
-        )
-
-
-def prizes_pay(*, tournament: Tournament, prizes: dict[int, int]) -> None:
-    """The end: the pot paid out as ``prizes`` (user id → coins, summing to the pot), in user id order."""
-    with transaction.atomic():
-        pot = _tournament_pot(tournament)
-        _lock(pot)
-        if sum(prizes.values()) != pot.balance:
-            raise PayoutError(_("The prizes must pay out the whole pot."))
-        users = User.objects.in_bulk(list(prizes))
-        for user_id, amount in sorted(prizes.items()):
-            if amount:
-                _move(
-                    Asset.COINS,
-                    Reason.PRIZE_PAYOUT,
-                    source=pot,
-                    target=_wallet(users[user_id]),
-                    amount=amount,
-                    user=users[user_id],
-                    tournament=tournament,
-                    memo="Tournament prize.",
-                )
-
-
-def tournament_pot_refund(*, tournament: Tournament, memo: str, by: User | None = None) -> dict[int, int]:
-    """A tournament cancelled after its start gives every collected fee back."""
-    with transaction.atomic():
-        pot = _tournament_pot(tournament)
-        _lock(pot)
-        refunds: dict[int, int] = {}
-        collected = Transfer.objects.filter(tournament=tournament, reason=Reason.ENTRY_COLLECT).select_related("user")
-        for transfer in collected.order_by("user_id"):
-            amount = transfer.entries.get(account=pot).amount
-            player = _player(transfer)
-            _move(
-                Asset.COINS,
-                Reason.ENTRY_RELEASE,
-                source=pot,
-                target=_wallet(player),
-                amount=amount,
-                user=player,
-                tournament=tournament,
-                by=by,
-                memo=memo,
-            )
-            refunds[player.pk] = amount
-        return refunds
-
-
-def _entry_held(user: User, tournament: Tournament) -> Account:
-    return _account(Kind.ENTRY_HELD, user, tournament=tournament)
-
-
-def _tournament_pot(tournament: Tournament) -> Account:
-    return _account(Kind.TOURNAMENT_POT, tournament=tournament)
-
-
-def _tournament_passes(user: User, tournament: Tournament) -> Account:
-    return _account(Kind.TOURNAMENT_PASSES, user, tournament=tournament)
-
-
 # --- helpers ----------------------------------------------------------------------------
 
 
@@ -676,12 +559,12 @@ def _move(
     target: Account,
     amount: int,
     user: User | None,
-    table: Table | None = None,
+    table_id: int | None = None,
     match: Match | None = None,
     by: User | None = None,
     memo: str = "",
     now: datetime | None = None,
-    tournament: Tournament | None = None,
+    owner_id: int | None = None,
 ) -> Transfer:
     """One transfer: two entries that sum to zero. The balance trigger and CHECK do the rest."""
     try:
@@ -691,9 +574,9 @@ def _move(
                 reason=reason,
                 memo=memo[:200],
                 user=user,
-                table=table,
+                table_id=table_id,
                 match=match,
-                tournament=tournament,
+                owner_id=owner_id,
                 by=by,
                 created_at=now or timezone.now(),
             )
@@ -704,7 +587,7 @@ def _move(
                 ]
             )
     except IntegrityError as error:
-        if "one_game_transfer" in str(error) or "one_tournament_transfer" in str(error):
+        if "one_game_transfer" in str(error) or "one_owner_transfer" in str(error):
             raise PayoutError(_("That has already been done for this game.")) from None
         if "never_negative" in str(error):
             raise PayoutError(_("Not enough in the account for that.")) from None
@@ -715,19 +598,38 @@ def _move(
 COIN_KINDS = (Kind.WALLET, Kind.STAKE_HELD, Kind.POT, Kind.ENTRY_HELD, Kind.TOURNAMENT_POT)
 
 
-def _account(
-    kind: str, user: User | None = None, table: Table | None = None, *, tournament: Tournament | None = None
-) -> Account:
-    parts = [kind] + [str(owner.pk) for owner in (user, table) if owner is not None]
-    if tournament is not None:
-        parts.append(f"t{tournament.pk}")
-    asset = Asset.COINS if kind in COIN_KINDS else Asset.PASSES
+def _asset(kind: str) -> str:
+    return Asset.COINS if kind in COIN_KINDS else Asset.PASSES
+
+
+def _account(kind: str, user: User | None = None, owner: Owner | None = None) -> Account:
+    """The account of ``kind`` for the player and the owner, opened on first use."""
+    parts = [kind] + ([str(user.pk)] if user is not None else []) + ([owner.key] if owner is not None else [])
     # get_or_create on the unique key is safe under a race: the loser re-reads the winner's row.
     account, _created = Account.objects.get_or_create(
         key=":".join(parts),
-        defaults={"asset": asset, "kind": kind, "user": user, "table": table, "tournament": tournament},
+        defaults={
+            "asset": _asset(kind),
+            "kind": kind,
+            "user": user,
+            "owner_kind": owner.kind if owner is not None else "",
+            "owner_id": owner.id if owner is not None else None,
+        },
     )
     return account
+
+
+def _about(*owners: Owner | None) -> tuple[int | None, int | None]:
+    """What a transfer between the accounts of these owners names: the table among them (RULING
+    P7's "which table"), and the id of any other owner."""
+    table_id = owner_id = None
+    for owner in owners:
+        if owner is not None:
+            if owner.kind == TABLE:
+                table_id = owner.id
+            else:
+                owner_id = owner.id
+    return table_id, owner_id
 
 
 def _mint(asset: str) -> Account:
@@ -739,12 +641,17 @@ def _wallet(user: User) -> Account:
     return _account(Kind.WALLET, user)
 
 
-def _held_stake(user: User, table: Table) -> Account:
-    return _account(Kind.STAKE_HELD, user, table)
+def _own(user: User, asset: str) -> Account:
+    """The player's own coins or passes: their wallet, or their free passes."""
+    return _wallet(user) if asset == Asset.COINS else _account(Kind.PASSES_FREE, user)
 
 
-def _pot(table: Table) -> Account:
-    return _account(Kind.POT, table=table)
+def _held_stake(user: User, table: TableRef) -> Account:
+    return _account(Kind.STAKE_HELD, user, table_owner(table))
+
+
+def _pot(table: TableRef) -> Account:
+    return _account(Kind.POT, owner=table_owner(table))
 
 
 def _lock(account: Account) -> None:

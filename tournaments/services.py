@@ -33,7 +33,7 @@ from tables.models import Table
 from tables.services.endings import match_abort
 from tables.services.lobby import table_close, table_open
 from tables.services.scheduled import table_start_scheduled
-from tournaments import events, pairing
+from tournaments import events, pairing, pot
 from tournaments.models import Entry, Round, RoundTable, Sitting, Tournament
 
 State = Tournament.State
@@ -171,7 +171,7 @@ def entry_signup(*, tournament_id: int, user: User, now: datetime | None = None)
         entry.reason = ""
         entry.save()
         try:
-            payouts.entry_hold(user=user, tournament=tournament)
+            pot.entry_hold(user=user, tournament=tournament)
         except PayoutError as error:
             raise TournamentError(str(error)) from None
         events.changed_on_commit(tournament.pk)
@@ -193,9 +193,9 @@ def entry_withdraw(*, tournament_id: int, user: User, now: datetime | None = Non
         entry.reason = "Withdrew."
         entry.save(update_fields=["state", "reason"])
         if tournament.state == State.SIGNUP:
-            payouts.entry_release(user=user, tournament=tournament, memo=memo)
+            pot.entry_release(user=user, tournament=tournament, memo=memo)
         else:
-            payouts.tournament_passes_release(
+            pot.passes_release(
                 user=user, tournament=tournament, memo="Tournament over: passes for unplayed rounds freed."
             )
         events.changed_on_commit(tournament.pk)
@@ -245,7 +245,7 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         if len(entries) < tournament.min_players:
             _cancel(tournament, memo="Tournament cancelled: too few players at the start.", now=now)
             return True
-        tournament.pot = payouts.entry_collect(tournament=tournament, users=[e.user for e in entries])
+        tournament.pot = pot.entry_collect(tournament=tournament, users=[e.user for e in entries])
         tournament.state = State.RUNNING
         tournament.save(update_fields=["pot", "state"])
         # No "starting" notice now: RULING P85 told them five minutes ago, and each is told where
@@ -299,10 +299,10 @@ def _table_open(tournament: Tournament, *, users: list[User], host: User, now: d
     table = table_open(
         host=host, game=tournament.game, options=tournament.options, seats=users, turn_clock=tournament.clock, now=now
     )
-    if payouts.tournament_passes_needed(tournament):
+    if pot.passes_needed(tournament):
         for user in users:
             if not user.is_bot:
-                payouts.round_pass_move(user=user, tournament=tournament, table=table)  # RULING P6
+                pot.round_pass_move(user=user, tournament=tournament, table=table)  # RULING P6
     return table
 
 
@@ -358,7 +358,7 @@ def _refill(round_table: RoundTable) -> None:
             seat.user = sitting.entry.user
             seat.is_ready = False
             seat.save(update_fields=["user", "is_ready"])
-            if payouts.tournament_passes_needed(round_table.round.tournament):
+            if pot.passes_needed(round_table.round.tournament):
                 payouts.pass_reserve(user=seat.user, table=table, memo="Seat taken at a Sitaratas table.")
 
 
@@ -417,7 +417,7 @@ def _withdraw_absent(tournament: Tournament) -> None:
         entry.state = Entry.State.WITHDRAWN
         entry.reason = "Absent from two rounds."
         entry.save(update_fields=["state", "reason"])
-        payouts.tournament_passes_release(
+        pot.passes_release(
             user=entry.user, tournament=tournament, memo="Tournament over: passes for unplayed rounds freed."
         )
 
@@ -435,13 +435,13 @@ def _finish(tournament: Tournament, *, now: datetime) -> None:
         renumbered.append((position, player))
     prizes = pairing.split_prizes(tournament.pot, tournament.prize_split, renumbered) if tournament.pot else {}
     if prizes:
-        payouts.prizes_pay(tournament=tournament, prizes=prizes)
+        pot.prizes_pay(tournament=tournament, prizes=prizes)
     ranks = {player: rank for rank, player in renumbered}
     for user_id, entry in entries.items():
         entry.rank = ranks.get(user_id)
         entry.prize = prizes.get(user_id, 0) if entry.rank is not None else None
         entry.save(update_fields=["rank", "prize"])
-        payouts.tournament_passes_release(
+        pot.passes_release(
             user=entry.user, tournament=tournament, memo="Tournament over: passes for unplayed rounds freed."
         )
     tournament.state = State.FINISHED
@@ -475,13 +475,13 @@ def tournament_cancel(*, tournament_id: int, by: User, reason: str, now: datetim
                     match_abort(match_id=match.pk, by=by, reason=f"Tournament cancelled: {reason}", now=now)
                 elif table.status == Table.Status.LOBBY:
                     table_close(table_id=table.pk, by=by, reason=f"Tournament cancelled: {reason}")
-            payouts.tournament_pot_refund(tournament=tournament, memo=memo, by=by)
+            pot.pot_refund(tournament=tournament, memo=memo, by=by)
         _cancel(tournament, memo=memo, now=now, by=by, reason=reason)
 
 
 def _cancel(tournament: Tournament, *, memo: str, now: datetime, by: User | None = None, reason: str = "") -> None:
     for entry in tournament.entries.select_related("user"):
-        payouts.entry_release(user=entry.user, tournament=tournament, memo=memo, by=by)
+        pot.entry_release(user=entry.user, tournament=tournament, memo=memo, by=by)
     tournament.state = State.CANCELLED
     tournament.ended_at = now
     tournament.end_reason = (f"{memo} {reason}".strip())[:200]
@@ -509,9 +509,9 @@ def entry_disqualify(*, entry_id: int, by: User, reason: str) -> Entry:
         entry.save(update_fields=["state", "reason"])
         memo = f"Disqualified: {entry.reason}"
         if tournament.state == State.SIGNUP:
-            payouts.entry_release(user=entry.user, tournament=tournament, memo=memo, by=by)
+            pot.entry_release(user=entry.user, tournament=tournament, memo=memo, by=by)
         else:
-            payouts.tournament_passes_release(user=entry.user, tournament=tournament, memo=memo, by=by)
+            pot.passes_release(user=entry.user, tournament=tournament, memo=memo, by=by)
         events.changed_on_commit(tournament.pk)
     return entry
 
@@ -534,8 +534,8 @@ def round_reseat(*, round_id: int, by: User, reason: str, now: datetime | None =
             raise TournamentError(_("A table of this round has started; its round can no longer be re-seated."))
         for round_table in round_.tables.select_related("table"):
             for sitting in round_table.sittings.select_related("entry__user"):
-                if payouts.tournament_passes_needed(tournament):
-                    payouts.round_pass_return(user=sitting.entry.user, tournament=tournament, table=round_table.table)
+                if pot.passes_needed(tournament):
+                    pot.round_pass_return(user=sitting.entry.user, tournament=tournament, table=round_table.table)
             table_close(table_id=round_table.table_id, by=by, reason=f"Round re-seated: {reason}")
         number = round_.number
         round_.delete()

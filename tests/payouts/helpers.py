@@ -7,6 +7,7 @@ from django.db.models import Sum
 from accounts.models import User
 from games.models import Match
 from payouts.models import Account, Transfer
+from payouts.owners import Owner
 from tables.services import play
 from tests.tables.helpers import state_of
 
@@ -15,8 +16,11 @@ def wallet(user: User) -> int:
     return Account.objects.filter(kind="wallet", user=user).aggregate(t=Sum("balance"))["t"] or 0
 
 
-def balance(kind: str, **owners) -> int:
-    return Account.objects.filter(kind=kind, **owners).aggregate(t=Sum("balance"))["t"] or 0
+def balance(kind: str, owner: Owner | None = None, **filters) -> int:
+    """The sum of the accounts of ``kind``, of ``owner`` when given (``table_owner(table)``)."""
+    if owner is not None:
+        filters |= {"owner_kind": owner.kind, "owner_id": owner.id}
+    return Account.objects.filter(kind=kind, **filters).aggregate(t=Sum("balance"))["t"] or 0
 
 
 def coins_granted() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from payouts.models import Transfer
+from payouts.owners import table_owner
 from tables.errors import TableError
 from tables.services import lobby
 from tests.conftest import make_user
@@ -28,7 +29,7 @@ def test_two_players_take_the_last_seat_at_once(host, player, outsider) -> None:
     seated = table.seats.get(position=3).user
     loser = outsider if seated == player else player
     assert wallet(seated) == 900 and wallet(loser) == 1000
-    assert balance("stake_held", table=table) == 200
+    assert balance("stake_held", table_owner(table)) == 200
     assert_coins_conserved()
 
 
@@ -53,7 +54,7 @@ def test_a_double_start_starts_once_and_collects_once(host, player) -> None:
     assert sum(isinstance(result, TableError) for result in results) == 1
     assert table.matches.count() == 1
     assert Transfer.objects.filter(reason="pot_collect").count() == 2
-    assert balance("pot", table=table) == 100
+    assert balance("pot", table_owner(table)) == 100
     assert_coins_conserved()
 
 

@@ -7,6 +7,7 @@ import pytest
 from games.models import Match
 from payouts import selectors
 from payouts.models import Transfer
+from payouts.owners import table_owner
 from payouts.split import split_pot
 from tables.errors import TableError
 from tables.models import Table
@@ -31,9 +32,9 @@ def test_taking_a_seat_holds_the_stake_and_leaving_releases_it(host, player) -> 
     table = open_table(host, "estimation", stake=150)
     assert wallet(host) == 850
     lobby.seat_take(table_id=table.pk, user=player, position=2)
-    assert wallet(player) == 850 and balance("stake_held", table=table) == 300
+    assert wallet(player) == 850 and balance("stake_held", table_owner(table)) == 300
     lobby.seat_leave(table_id=table.pk, user=player)
-    assert wallet(player) == 1000 and balance("stake_held", table=table) == 150
+    assert wallet(player) == 1000 and balance("stake_held", table_owner(table)) == 150
     assert_coins_conserved()
 
 
@@ -60,7 +61,7 @@ def test_closing_a_lobby_releases_every_hold(host, player) -> None:
 def test_the_start_collects_the_pot_and_the_end_pays_the_split(host, player) -> None:
     table = _staked_table(host, player, stake=101)
     match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
-    assert balance("pot", table=table) == 202 and balance("stake_held", table=table) == 0
+    assert balance("pot", table_owner(table)) == 202 and balance("stake_held", table_owner(table)) == 0
     match = play_to_end(match)
     assert match.status == Match.Status.FINISHED
     players = {mp.user_id: mp for mp in match.match_players.all()}
@@ -68,7 +69,7 @@ def test_the_start_collects_the_pot_and_the_end_pays_the_split(host, player) -> 
     assert players[host.pk].payout == expected[0] and players[player.pk].payout == expected[1]
     assert wallet(host) == 1000 - 101 + expected[0]
     assert wallet(player) == 1000 - 101 + expected[1]
-    assert balance("pot", table=table) == 0
+    assert balance("pot", table_owner(table)) == 0
     assert all(mp.payout is None for mp in match.match_players.filter(user__is_bot=True))
     assert_coins_conserved()
 
@@ -79,7 +80,7 @@ def test_a_double_start_collects_once(host, player) -> None:
     with pytest.raises(TableError):
         lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
     assert Transfer.objects.filter(reason="pot_collect").count() == 2
-    assert balance("pot", table=table) == 200
+    assert balance("pot", table_owner(table)) == 200
 
 
 def test_an_admin_abort_refunds_stakes_and_records_why(host, player) -> None:

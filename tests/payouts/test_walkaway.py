@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.models import Match, MatchEvent, MatchPlayer
 from payouts import selectors
 from payouts.models import Transfer
+from payouts.owners import table_owner
 from payouts.split import split_pot
 from tables.services import lobby, timeouts
 from tables.services import play as play_service
@@ -71,7 +72,7 @@ def test_a_staker_away_when_the_game_ends_takes_no_share_and_the_wallet_says_why
     # The host is the only staker left to share: the whole pot, the walker's stake too (RULING P5).
     assert players[player.pk].payout == 0 and players[host.pk].payout == 2 * STAKE
     assert wallet(player) == 1000 - STAKE and wallet(host) == 1000 + STAKE
-    assert balance("pot", table=match.table) == 0
+    assert balance("pot", table_owner(match.table)) == 0
     forfeit = Transfer.objects.get(match=match, reason=Transfer.Reason.POT_FORFEIT)
     assert forfeit.user_id == player.pk and not forfeit.entries.exists()
     story = next(move.story for move in selectors.coin_movements(user=player) if move.lost)

@@ -13,7 +13,7 @@ from tables.models import Table
 from tests.conftest import make_user
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, balance, wallet
 from tests.tournaments.helpers import create, current_round, play_round, players, sign_up, staff, start
-from tournaments import services
+from tournaments import pot, services
 from tournaments.models import Entry, Round, Sitting, Tournament
 from tournaments.services import TournamentError
 
@@ -130,7 +130,7 @@ def test_the_start_collects_the_fees_and_seats_round_one_by_rating() -> None:
     start(tournament)
     assert tournament.state == Tournament.State.RUNNING
     assert tournament.pot == 80
-    assert balance("tournament_pot", tournament=tournament) == 80
+    assert balance("tournament_pot", pot.owner(tournament)) == 80
     round_ = current_round(tournament)
     tables = list(round_.tables.order_by("number"))
     assert len(tables) == 2
@@ -210,10 +210,10 @@ def test_the_pot_is_paid_by_the_split_at_the_end_and_the_ledger_sums_to_zero() -
     assert tournament.state == Tournament.State.FINISHED
     entries = list(Entry.objects.filter(tournament=tournament).order_by("rank"))
     assert sum(e.prize for e in entries) == 100
-    assert balance("tournament_pot", tournament=tournament) == 0
+    assert balance("tournament_pot", pot.owner(tournament)) == 0
     assert sum(wallet(e.user) for e in entries) == 4000
     assert entries[0].prize >= entries[-1].prize
-    prizes = Transfer.objects.filter(tournament=tournament, reason="prize_payout")
+    prizes = Transfer.objects.filter(owner_id=tournament.pk, reason="prize_payout")
     assert prizes.count() == sum(1 for e in entries if e.prize)
     assert_coins_conserved()
 

@@ -14,7 +14,7 @@ from tables.services import lobby, play
 from tests.helpers import fair_value
 from tests.payouts.helpers import assert_coins_conserved, balance, state_of, wallet
 from tests.tournaments.helpers import create, current_round, players, sign_up, staff
-from tournaments import tasks
+from tournaments import pot, tasks
 from tournaments.models import Entry, RoundTable, Sitting, Tournament
 
 # Transactional: each write commits and its tasks run after it; as savepoints of one transaction it ran slower.
@@ -99,6 +99,6 @@ def test_twelve_seats_three_rounds_of_estimation_micro(eager_bots, settings) -> 
     assert sum(e.prize for e in entries) == 200
     assert entries[0].prize >= entries[1].prize >= entries[2].prize > 0
     assert all(e.prize == 0 for e in entries if e.rank > 3)
-    assert balance("tournament_pot", tournament=tournament) == 0
+    assert balance("tournament_pot", pot.owner(tournament)) == 0
     assert sum(wallet(user) for user in humans) == 10_000
     assert_coins_conserved()
