@@ -106,6 +106,12 @@ def seed_for_start(*, table: Table, seats: list[Seat]) -> tuple[DealCommitment, 
                 names=", ".join(missing),
             )
         )
+    return commitment, seed_freeze(table=table, commitment=commitment, inputs=inputs)
+
+
+def seed_freeze(*, table: Table, commitment: DealCommitment, inputs: list[protocol.SeatInput]) -> int:
+    """RULING P32: the seed of the attempt from every seat's input (fair-v2), kept with the
+    commitment (saved by ``attach``)."""
     digest, seed = protocol.derive_seed_v2(
         commitment.secret, commitment.commitment, table.pk, commitment.attempt, inputs
     )
@@ -115,7 +121,7 @@ def seed_for_start(*, table: Table, seats: list[Seat]) -> tuple[DealCommitment, 
         "hmac": digest,
         "seed": seed,
     }
-    return commitment, seed
+    return seed
 
 
 def bot_rng(*, match: Match, seat: int, label: str = "bot") -> random.Random:

@@ -29,10 +29,9 @@ from games.models import Match, Rating
 from payouts import services as payouts
 from payouts.services import PayoutError
 from tables import clock as table_clock
-from tables import fairness
-from tables.models import Seat, Table
+from tables.models import Table
 from tables.services.endings import match_abort
-from tables.services.lobby import table_close
+from tables.services.lobby import table_close, table_open
 from tables.services.scheduled import table_start_scheduled
 from tournaments import events, pairing
 from tournaments.models import Entry, Round, RoundTable, Sitting, Tournament
@@ -297,18 +296,9 @@ def _round_seat(tournament: Tournament, *, number: int, now: datetime) -> Round 
 def _table_open(tournament: Tournament, *, users: list[User], host: User, now: datetime) -> Table:
     """An ordinary table with every seat filled for its players; the house's bot is its host, so no
     player can start it early or close it, and nobody is ready until they say so (RULING P31)."""
-    table = Table.objects.create(
-        game=tournament.game,
-        options=tournament.options,
-        seat_count=len(users),
-        host=host,
-        last_activity_at=now,
-        clock=tournament.clock,
+    table = table_open(
+        host=host, game=tournament.game, options=tournament.options, seats=users, turn_clock=tournament.clock, now=now
     )
-    Seat.objects.bulk_create(
-        Seat(table=table, position=position, user=user, is_ready=user.is_bot) for position, user in enumerate(users)
-    )
-    fairness.commitment_open(table=table, attempt=1)  # RULING P30: before anyone can be ready
     if payouts.tournament_passes_needed(tournament):
         for user in users:
             if not user.is_bot:

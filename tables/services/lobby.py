@@ -1,11 +1,14 @@
 """The lobby's writes: open a table, take and leave seats, bots, the clock, close, start.
 
 Each public function is one transaction that locks the Table row first (a start then creates
-the Match and saves its first state with the move steps, tables/services/steps.py).
+the Match and saves its first state with the move steps, tables/services/steps.py), but
+``table_open``, which makes the row: the one opener of every table, a host's, a rematch's
+(tables/services/rematch.py) and a tournament round's (tournaments/services.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -18,12 +21,12 @@ from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_b
 from accounts.models import User
 from core.i18n import lazy_format, refusal
 from games import catalog
-from games.models import Match, MatchPlayer
+from games.models import Match
 from tables import clock, fairness, held_seats, selectors
 from tables.errors import TableError
-from tables.models import Seat, Table
+from tables.models import Seat, Spectators, Table
 from tables.services import collusion, handoff
-from tables.services.steps import engine_for, move_save, table_changed, vacate
+from tables.services.steps import engine_for, lobby_room_require, match_start, table_changed, table_lock, vacate
 
 MAX_STAKE = 1_000_000
 
@@ -54,41 +57,58 @@ def table_create(
         raise TableError(_("A practice table has no stake."))
     turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
     with transaction.atomic():
-        _require_lobby_room(host)
-        table = Table.objects.create(
-            practice=practice,
+        lobby_room_require(host)
+        table = table_open(
+            host=host,
             game=game,
             options=full_options,
-            seat_count=seat_count,
+            seats=[None] * seat_count,
+            turn_clock=turn_clock,
+            now=timezone.now(),
             stake=stake,
-            host=host,
-            last_activity_at=timezone.now(),
-            clock=turn_clock,
+            practice=practice,
         )
-        Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(seat_count))
         _seat_take(table=table, user=host, position=0)
-        fairness.commitment_open(table=table, attempt=1)  # RULING P30: before anyone can be ready
     return table
 
 
-def _require_lobby_room(host: User) -> None:
-    """RULING P52: a host has at most ``MAX_OPEN_LOBBIES`` tables waiting for players. The host's row
-    is locked first, so two tables opened at once by one account are counted one after the other."""
-    User.objects.select_for_update().filter(pk=host.pk).values_list("pk", flat=True).first()
-    most = settings.MAX_OPEN_LOBBIES
-    if Table.objects.filter(host=host, status=Table.Status.LOBBY).count() >= most:
-        raise TableError(
-            lazy_format(
-                ngettext_lazy(
-                    "You already have %(count)s table waiting for players. "
-                    "Start it or close it before opening another.",
-                    "You already have %(count)s tables waiting for players. "
-                    "Start or close one of them before opening another.",
-                    most,
-                ),
-                count=most,
-            )
+def table_open(
+    *,
+    host: User,
+    game: str,
+    options: dict,
+    seats: Sequence[User | None],
+    turn_clock: int,
+    now: datetime,
+    stake: int = 0,
+    practice: bool = False,
+    private: bool = False,
+    spectators: str = Spectators.ANYONE,
+) -> Table:
+    """The one way a table opens (a host's, a rematch, a tournament's round): the table, a seat for
+    each of ``seats`` with its player in it (a bot is ready, RULING P1; a player is not until they
+    say so, RULING P31; None leaves it empty) and the deal's first commitment (RULING P30: before
+    anyone can be ready). What the opening door asks first (valid options, RULING P52's count, the
+    seats' stakes and passes) is that door's."""
+    with transaction.atomic():
+        table = Table.objects.create(
+            practice=practice,
+            game=game,
+            options=options,
+            seat_count=len(seats),
+            stake=stake,
+            host=host,
+            last_activity_at=now,
+            clock=turn_clock,
+            private=private,
+            spectators=spectators,
         )
+        Seat.objects.bulk_create(
+            Seat(table=table, position=position, user=user, is_ready=user is not None and user.is_bot)
+            for position, user in enumerate(seats)
+        )
+        fairness.commitment_open(table=table, attempt=1)
+    return table
 
 
 def _require_room_to_play(user: User) -> None:
@@ -269,39 +289,15 @@ def table_start(*, table_id: int, host: User, now: datetime | None = None, entro
         waiting = [seat.user.name for seat in seats if seat.user and not seat.is_ready and seat.user != table.host]
         if waiting:
             raise TableError(lazy_format(_("Waiting for %(names)s to be ready."), names=", ".join(waiting)))
-        attempt = table.matches.count() + 1
         fairness.value_give(table=table, user=host, value=entropy)
         commitment, seed = fairness.seed_for_start(table=table, seats=seats)  # RULING P32
-        engine = engine_for(table.game)
-        state = engine.new_game(table.seat_count, table.options, seed)
-        match = Match.objects.create(
-            table=table,
-            attempt=attempt,
-            game=table.game,
-            options=table.options,
-            players=table.seat_count,
-            seed=seed,
-            state=engine.dumps(state),
-            version=0,
-            started_at=now,
-            turn_clock=table.clock,
-        )
-        MatchPlayer.objects.bulk_create(MatchPlayer(match=match, seat=seat.position, user=seat.user) for seat in seats)
-        fairness.attach(commitment=commitment, match=match)
-        table.status = Table.Status.PLAYING
-        table.last_activity_at = now
-        table.save(update_fields=["status", "last_activity_at"])
-        handoff.match_started(table=table, match=match, users=[seat.user for seat in seats if seat.user])
-        move_save(match=match, state=state, engine=engine, to_act=engine.to_act(state), now=now)
-    return match
+        return match_start(table=table, seats=seats, commitment=commitment, seed=seed, now=now)
 
 
 def table_clock_set(*, table_id: int, host: User, seconds: object) -> None:
     """RULING P9: the host may change the turn clock until the start, never after."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None:
-            raise TableError(_("There is no such table."))
+        table = table_lock(table_id)
         _require_host(table, host)
         if table.status != Table.Status.LOBBY:
             raise TableError(_("The turn clock cannot be changed once the game has started."))
@@ -320,9 +316,7 @@ def _clock_choice(*, game: str, seconds: object, stake: int) -> int:
 
 
 def _lock_lobby(table_id: int) -> Table:
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None:
-        raise TableError(_("There is no such table."))
+    table = table_lock(table_id)
     if table.status != Table.Status.LOBBY:
         raise TableError(_("The table is no longer open: the game has started or the table is closed."))
     return table

@@ -20,7 +20,7 @@ from games.models import Match
 from tables import botplay, clock, matchstore, selectors
 from tables.errors import TableError
 from tables.moves import MoveEvent
-from tables.services.steps import action_apply, bot_level, engine_for, house_play, move_save, seat_of
+from tables.services.steps import action_apply, bot_level, engine_for, house_turn, move_save, seat_of
 
 
 def match_act(*, match_id: int, user: User, action: object, version: int | None, now: datetime | None = None) -> Match:
@@ -48,30 +48,18 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
         match = matchstore.lock_match(match_id)
         if match.version != version or match.status != Match.Status.PLAYING or selectors.is_paused(match):
             return 0
-        engine = engine_for(match.game)
-        state = matchstore.loaded(match.game, match.pk, match.version, match.state)
         # RULING P12: the house plays for an away seat as for a bot, after the same pause.
         away = clock.away_seats(match)
         bots = {seat: user_id for seat, user_id, is_bot in matchstore.seating(match) if is_bot or seat in away}
-        to_act = engine.to_act(state)
-        events: list[MoveEvent] = []
-        state, to_act = house_play(
+        return house_turn(
             match=match,
-            engine=engine,
-            state=state,
-            to_act=to_act,
-            seats=[seat for seat in to_act if seat in bots],
             users=bots,
             choose=lambda seat, view: botplay.bot_action(
                 match=match, seat=seat, level=bot_level(bots[seat]), view=view
             ),
             by_clock=lambda seat: seat in away,
             now=now,
-            events=events,
         )
-        if events:
-            move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
-        return len(events)
 
 
 def _apply(match: Match, *, seat: int, user: User, action: object, now: datetime) -> Match:

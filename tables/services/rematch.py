@@ -13,16 +13,12 @@ P31), the table starts by itself. Every answer is pushed live to the finished ta
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 from accounts.models import User
-from core.i18n import lazy_format
 from games.models import Match, MatchPlayer
-from tables import fairness
 from tables.errors import TableError
 from tables.models import DealCommitment, Rematch, RematchAnswer, Seat, Table, TableInvite
 from tables.services import invites, lobby, steps
@@ -120,32 +116,22 @@ def rematch_bot_add(*, table_id: int, host: User, position: int | None, level: s
 
 
 def _open(*, source: Table, players: list[MatchPlayer], host: User) -> Rematch:
-    _require_lobby_room(host)
-    table = Table.objects.create(
+    steps.lobby_room_require(host, rematch=True)
+    by_seat = {player.seat: player.user for player in players}
+    table = lobby.table_open(
+        host=host,
         game=source.game,
         options=source.options,
-        seat_count=source.seat_count,
+        # RULING P1: the bots come back to their seats, ready; the humans' seats wait for their answers.
+        seats=[by_seat[position] if by_seat[position].is_bot else None for position in range(source.seat_count)],
+        turn_clock=source.clock,
+        now=timezone.now(),
         stake=source.stake,
-        host=host,
-        last_activity_at=timezone.now(),
-        clock=source.clock,
         practice=source.practice,
         # RULING P66: a private table's rematch is private too, and its players are invited to it.
         private=source.private,
         spectators=source.spectators,
     )
-    by_seat = {player.seat: player.user for player in players}
-    # RULING P1: the bots come back to their seats, ready; the humans' seats wait for their answers.
-    Seat.objects.bulk_create(
-        Seat(
-            table=table,
-            position=position,
-            user=by_seat[position] if by_seat[position].is_bot else None,
-            is_ready=by_seat[position].is_bot,
-        )
-        for position in range(source.seat_count)
-    )
-    fairness.commitment_open(table=table, attempt=1)  # RULING P30: a new secret, before anyone is ready
     rematch = Rematch.objects.create(source=source, table=table)
     if table.private:
         now = timezone.now()
@@ -162,23 +148,6 @@ def _open(*, source: Table, players: list[MatchPlayer], host: User) -> Rematch:
     return rematch
 
 
-def _require_lobby_room(host: User) -> None:
-    """RULING P52 holds for a rematch as for any table its host opens."""
-    User.objects.select_for_update().filter(pk=host.pk).values_list("pk", flat=True).first()
-    most = settings.MAX_OPEN_LOBBIES
-    if Table.objects.filter(host=host, status=Table.Status.LOBBY).count() >= most:
-        raise TableError(
-            lazy_format(
-                ngettext_lazy(
-                    "You already have %(count)s table waiting for players: start it or close it to open the rematch.",
-                    "You already have %(count)s tables waiting for players: start or close one to open the rematch.",
-                    most,
-                ),
-                count=most,
-            )
-        )
-
-
 def _offer(rematch: Rematch, *, by: User) -> None:
     """Tell every other human of the game that a rematch waits for their answer."""
     for answer in rematch.answers.exclude(user=by).select_related("user"):
@@ -186,9 +155,7 @@ def _offer(rematch: Rematch, *, by: User) -> None:
 
 
 def _lock_finished(table_id: int) -> Table:
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None:
-        raise TableError(_("There is no such table."))
+    table = steps.table_lock(table_id)
     if table.status != Table.Status.FINISHED:
         raise TableError(_("A rematch is offered once the game is over."))
     return table

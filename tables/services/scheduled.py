@@ -15,14 +15,11 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from games import catalog
-from games.catalog import get_engine
-from games.models import Match, MatchPlayer
+from games.models import Match
 from games.records import fairness as protocol
-from tables import clock, fairness
+from tables import fairness
 from tables.models import DealCommitment, Seat, Table
-from tables.services import handoff
-from tables.services.steps import move_save
+from tables.services.steps import match_start
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -61,36 +58,8 @@ def table_start_scheduled(*, table_id: int, now: datetime) -> tuple[Match, set[i
                 inputs.append(protocol.SeatInput(seat.position, protocol.BY_PLAYER, users[seat.position].pk, value))
             else:
                 inputs.append(protocol.SeatInput(seat.position, protocol.BY_BOT, users[seat.position].pk))
-        digest, seed = protocol.derive_seed_v2(commitment.secret, commitment.commitment, table.pk, 1, inputs)
-        commitment.contributions = {
-            "version": protocol.VERSION,
-            "values": [entry.as_dict() for entry in inputs],
-            "hmac": digest,
-            "seed": seed,
-        }
-        engine = get_engine(catalog.get(table.game).name)
-        state = engine.new_game(table.seat_count, table.options, seed)
-        match = Match.objects.create(
-            table=table,
-            attempt=1,
-            game=table.game,
-            options=table.options,
-            players=table.seat_count,
-            seed=seed,
-            state=engine.dumps(state),
-            version=0,
-            started_at=now,
-            turn_clock=table.clock,
-        )
-        MatchPlayer.objects.bulk_create(MatchPlayer(match=match, seat=seat.position, user=seat.user) for seat in seats)
-        fairness.attach(commitment=commitment, match=match)
-        table.status = Table.Status.PLAYING
-        table.last_activity_at = now
-        table.save(update_fields=["status", "last_activity_at"])
-        handoff.match_started(table=table, match=match, users=list(users.values()))
+        seed = fairness.seed_freeze(table=table, commitment=commitment, inputs=inputs)
         absent = {position for position, user in users.items() if not user.is_bot and position not in present}
-        for position in sorted(absent):
-            # RULING P12: away from the start, so the house plays the seat until the player is back.
-            clock.mark_away(match, position, now=now)
-        move_save(match=match, state=state, engine=engine, to_act=engine.to_act(state), now=now)
+        # RULING P12: away from the start, so the house plays the seat until the player is back.
+        match = match_start(table=table, seats=seats, commitment=commitment, seed=seed, now=now, away=absent)
     return match, absent

@@ -1,8 +1,9 @@
 """The steps of a write that run in their caller's transaction, under its Match lock.
 
 Only the service modules of this package call them: a step is never a transaction of its own.
-A move is ``action_apply`` for each action (or ``house_play`` for the seats the house plays),
-then ``move_save`` once (docs/design.md, "How a move flows"). Each step is handed the seats the
+A move is ``action_apply`` for each action (or ``house_turn`` for the seats the house plays),
+then ``move_save`` once (docs/design.md, "How a move flows"); a table's attempt begins with
+``match_start``. Each step is handed the seats the
 state awaits and hands back the new state's, so ``engine.to_act`` runs once per state. A game
 that ends without a result goes through ``close_unfinished``, a dismissed one through
 ``match_dismiss``. What must happen after commit goes to the outbox (tables/outbox.py).
@@ -13,21 +14,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from core import metrics
-from core.i18n import refusal
+from core.i18n import lazy_format, refusal
 from games.catalog import get_engine
 from games.models import Match, MatchPlayer
 from games.records import storage
 from games.records.places import places_from_groups
 from tables import clock, fairness, matchstore, outbox, selectors
 from tables.errors import TableError
-from tables.models import Seat, Table
+from tables.models import DealCommitment, Seat, Table
 from tables.moves import MoveEvent
 from tables.services import handoff
 
@@ -45,6 +48,29 @@ def table_lock(table_id: int) -> Table:
     if table is None:
         raise TableError(_("There is no such table."))
     return table
+
+
+def lobby_room_require(host: User, *, rematch: bool = False) -> None:
+    """RULING P52: a host has at most ``MAX_OPEN_LOBBIES`` tables waiting for players, a rematch
+    counted as any table its host opens. The host's row is locked first, so two tables opened at
+    once by one account are counted one after the other."""
+    User.objects.select_for_update().filter(pk=host.pk).values_list("pk", flat=True).first()
+    most = settings.MAX_OPEN_LOBBIES
+    if Table.objects.filter(host=host, status=Table.Status.LOBBY).count() < most:
+        return
+    if rematch:
+        message = ngettext_lazy(
+            "You already have %(count)s table waiting for players: start it or close it to open the rematch.",
+            "You already have %(count)s tables waiting for players: start or close one to open the rematch.",
+            most,
+        )
+    else:
+        message = ngettext_lazy(
+            "You already have %(count)s table waiting for players. Start it or close it before opening another.",
+            "You already have %(count)s tables waiting for players. Start or close one of them before opening another.",
+            most,
+        )
+    raise TableError(lazy_format(message, count=most))
 
 
 def seat_of(match: Match, user: User) -> int:
@@ -130,6 +156,78 @@ def house_play(
             by_clock=by_clock(seat),
         )
     return state, to_act
+
+
+def house_turn(
+    *,
+    match: Match,
+    users: dict[int, int],
+    choose: Callable[[int, dict], object],
+    by_clock: Callable[[int], bool],
+    now: datetime,
+    seats: Iterable[int] | None = None,
+    expired: bool = False,
+) -> int:
+    """The house plays from the stored state and the move is saved: the bots' and away seats' turn
+    (``seats`` None: each seat of ``users`` the state awaits, in its order) or the clock's
+    (``expired``, RULING P11: ``seats`` are those whose time is up; each one played is marked
+    expired, and the clock's step is saved even when none of them was awaited). Returns the
+    actions played; none played, and not the clock's, saves nothing."""
+    engine = engine_for(match.game)
+    state = matchstore.loaded(match.game, match.pk, match.version, match.state)
+    to_act = engine.to_act(state)
+    events: list[MoveEvent] = []
+    state, to_act = house_play(
+        match=match,
+        engine=engine,
+        state=state,
+        to_act=to_act,
+        seats=[seat for seat in to_act if seat in users] if seats is None else seats,
+        users=users,
+        choose=choose,
+        by_clock=by_clock,
+        now=now,
+        events=events,
+    )
+    if expired:
+        for event in events:
+            clock.expired(match, event.seat, now=now)
+    if events or expired:
+        move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
+    return len(events)
+
+
+def match_start(
+    *, table: Table, seats: list[Seat], commitment: DealCommitment, seed: int, now: datetime, away: Iterable[int] = ()
+) -> Match:
+    """A table's attempt begins, under the Table lock, once every seat is filled and the deal's
+    seed derived (RULING P32): the Match and its players, the commitment attached, the table
+    playing, the stakes and passes taken, ``away`` marked away from the first move (RULING P12:
+    the house plays those seats until their players are back), and the first state saved."""
+    engine = engine_for(table.game)
+    state = engine.new_game(table.seat_count, table.options, seed)
+    match = Match.objects.create(
+        table=table,
+        attempt=commitment.attempt,
+        game=table.game,
+        options=table.options,
+        players=table.seat_count,
+        seed=seed,
+        state=engine.dumps(state),
+        version=0,
+        started_at=now,
+        turn_clock=table.clock,
+    )
+    MatchPlayer.objects.bulk_create(MatchPlayer(match=match, seat=seat.position, user=seat.user) for seat in seats)
+    fairness.attach(commitment=commitment, match=match)
+    table.status = Table.Status.PLAYING
+    table.last_activity_at = now
+    table.save(update_fields=["status", "last_activity_at"])
+    handoff.match_started(table=table, match=match, users=[seat.user for seat in seats if seat.user])
+    for position in sorted(away):
+        clock.mark_away(match, position, now=now)
+    move_save(match=match, state=state, engine=engine, to_act=engine.to_act(state), now=now)
+    return match
 
 
 def move_save(

@@ -17,10 +17,9 @@ from accounts.models import User
 from games.models import Match
 from tables import botplay, clock, matchstore, selectors
 from tables.errors import TableError
-from tables.moves import MoveEvent
 from tables.services.endings import match_abandon_idle
 from tables.services.play import bots_act
-from tables.services.steps import clock_armed, engine_for, house_play, move_save, seat_of, table_changed
+from tables.services.steps import clock_armed, engine_for, house_turn, seat_of, table_changed
 
 
 def clock_expire(*, match_id: int, version: int | None, at: int | None = None, now: datetime | None = None) -> int:
@@ -48,28 +47,16 @@ def clock_expire(*, match_id: int, version: int | None, at: int | None = None, n
             clock_armed(match, clock.arm(match, now=now))
             match.save(update_fields=["clock_seats"])
             return 0
-        engine = engine_for(match.game)
-        state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-        users = {seat: user_id for seat, user_id, _level in matchstore.seating(match)}
         # SITA: every seat that has not chosen when time is up gets a bot choice at once.
-        to_act = engine.to_act(state)
-        events: list[MoveEvent] = []
-        state, to_act = house_play(
+        return house_turn(
             match=match,
-            engine=engine,
-            state=state,
-            to_act=to_act,
-            seats=due,
-            users=users,
+            users={seat: user_id for seat, user_id, _level in matchstore.seating(match)},
             choose=lambda seat, view: botplay.clock_action(match=match, seat=seat, view=view),
             by_clock=lambda seat: True,
             now=now,
-            events=events,
+            seats=due,
+            expired=True,
         )
-        for event in events:
-            clock.expired(match, event.seat, now=now)
-        move_save(match=match, state=state, engine=engine, to_act=to_act, events=events, now=now)
-        return len(events)
 
 
 def seat_back(*, match_id: int, user: User, position: int | None = None, now: datetime | None = None) -> None:
