@@ -122,7 +122,7 @@ def action_apply(
     return new_state, awaited
 
 
-def house_play(
+def _house_play(
     *,
     match: Match,
     engine,
@@ -177,7 +177,7 @@ def house_turn(
     state = matchstore.loaded(match.game, match.pk, match.version, match.state)
     to_act = engine.to_act(state)
     events: list[MoveEvent] = []
-    state, to_act = house_play(
+    state, to_act = _house_play(
         match=match,
         engine=engine,
         state=state,
