@@ -40,9 +40,14 @@ def table_create(
     stake: int = 0,
     clock_seconds: int | None = None,
     practice: bool = False,
+    private: bool = False,
+    spectators: str = Spectators.ANYONE,
+    address: str = "",
 ) -> Table:
     """Open a table; the host takes the first seat. ``clock_seconds`` None: the game's default clock.
-    ``practice`` (RULING P65): unrated, bots in every other seat, hints on request; never staked."""
+    ``practice`` (RULING P65): unrated, bots in every other seat, hints on request; never staked.
+    ``private`` and ``spectators`` (RULING P66) are set as it opens, so a private table is never
+    in the lobby, even for a moment; ``address``, the host's, is kept with their seat (RULING P72)."""
     engine = engine_for(game)
     try:
         full_options = engine.validate_options(seat_count, options or {})
@@ -55,6 +60,8 @@ def table_create(
         raise TableError(lazy_format(_("The stake must be between 0 and %(most)s coins."), most=f"{MAX_STAKE:,}"))
     if practice and stake:
         raise TableError(_("A practice table has no stake."))
+    if spectators not in Spectators.values:
+        raise TableError(_("Choose who may watch: anyone, the seated players' friends, or nobody."))
     turn_clock = _clock_choice(game=game, seconds=clock_seconds, stake=stake)
     with transaction.atomic():
         lobby_room_require(host)
@@ -67,8 +74,11 @@ def table_create(
             now=timezone.now(),
             stake=stake,
             practice=practice,
+            private=private,
+            spectators=spectators,
         )
         _seat_take(table=table, user=host, position=0)
+        collusion.seat_address_record(table_id=table.pk, user=host, address=address)
     return table
 
 

@@ -14,7 +14,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -30,12 +29,10 @@ from tables.caching import BoundedCache
 from tables.errors import TableError
 from tables.forms import NewTableForm
 from tables.live import guard
-from tables.models import Table
 from tables.render import fragment
 from tables.selectors import privacy
-from tables.services import collusion, quickplay
 from tables.services import lobby as lobby_service
-from tables.services import privacy as privacy_service
+from tables.services import quickplay
 from tables.views.invitations import invite_panel
 
 if TYPE_CHECKING:
@@ -109,33 +106,23 @@ def table_new(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            # One transaction: a private table is never seen in the lobby, even for a moment (RULING P66).
-            with transaction.atomic():
-                table = _create(request, data)
+            table = lobby_service.table_create(
+                host=request.user,
+                game=data["game"],
+                seat_count=data["seat_count"],
+                options=data["options"],
+                stake=data["stake"],
+                clock_seconds=data["clock_seconds"],
+                practice=data["practice"],
+                private=data["private"],
+                spectators=data["spectators"],
+                address=addresses.request_address(request),
+            )
         except TableError as error:
             form.add_error(None, str(error))
         else:
-            address = addresses.request_address(request)
-            collusion.seat_address_record(table_id=table.pk, user=request.user, address=address)  # RULING P72
             return redirect("table", table_id=table.pk)
     return render(request, "tables/new.html", {"form": form, "nav": "lobby"})
-
-
-def _create(request: AuthenticatedRequest, data: dict) -> Table:
-    table = lobby_service.table_create(
-        host=request.user,
-        game=data["game"],
-        seat_count=data["seat_count"],
-        options=data["options"],
-        stake=data["stake"],
-        clock_seconds=data["clock_seconds"],
-        practice=data["practice"],
-    )
-    if data["private"] or data["spectators"] != table.spectators:
-        table = privacy_service.privacy_set(
-            table_id=table.pk, host=request.user, private=data["private"], spectators=data["spectators"]
-        )
-    return table
 
 
 @login_required
