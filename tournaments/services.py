@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from fractions import Fraction
 
 from django.conf import settings
 from django.db import transaction
@@ -36,6 +35,7 @@ from tables.services.lobby import table_close
 from tables.services.scheduled import table_start_scheduled
 from tournaments import events, pairing
 from tournaments.models import Entry, Round, RoundTable, Sitting, Tournament
+from tournaments.selectors import standings_lines
 
 State = Tournament.State
 MAX_ROUNDS = 10
@@ -567,29 +567,6 @@ def _lock(tournament_id: int) -> Tournament:
 
 def _active(tournament: Tournament) -> QuerySet[Entry]:
     return tournament.entries.filter(state=Entry.State.ACTIVE)
-
-
-def standings_lines(tournament: Tournament) -> dict[int, pairing.Line]:
-    """Every entry's standings line from the scored sittings (bots are not entries: RULING P81)."""
-    entries = list(tournament.entries.order_by("signed_up_at", "pk"))
-    lines = {
-        e.user_id: pairing.Line(player=e.user_id, half=e.half_points, order=index) for index, e in enumerate(entries)
-    }
-    sittings = Sitting.objects.filter(round_table__round__tournament=tournament, round_table__scored=True)
-    by_table: dict[int, list[tuple[int, int | None, int | None]]] = {}
-    for table_id, user_id, place, half in sittings.values_list(
-        "round_table_id", "entry__user_id", "place", "half_points"
-    ):
-        by_table.setdefault(table_id, []).append((user_id, place, half))
-    for members in by_table.values():
-        best = min((place for _, place, _half in members if place is not None), default=None)
-        firsts = [user_id for user_id, place, _half in members if place == 1]
-        for user_id, place, half in members:
-            line = lines[user_id]
-            line.opponents.extend(other for other, _p, _h in members if other != user_id)
-            if place == 1 and best == 1 and half:
-                line.wins += Fraction(1, len(firsts))
-    return lines
 
 
 def _met(tournament: Tournament) -> dict[int, set[int]]:
