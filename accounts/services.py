@@ -117,3 +117,10 @@ def _sessions_end(user_id: int) -> None:
 def user_language_set(*, user_id: int, language: str) -> None:
     """Remember a player's language (issue 26); the caller has checked that the site speaks it."""
     User.objects.filter(pk=user_id).update(language=language)
+
+
+def user_time_zone_guess(*, user_id: int, time_zone: str) -> bool:
+    """Issue 41: keep the browser's guess of the player's time zone, only while they have chosen
+    none (a zone they chose is never overwritten); whether it was kept. The caller has checked
+    that the zone is one the site knows."""
+    return bool(User.objects.filter(pk=user_id, time_zone="").update(time_zone=time_zone))

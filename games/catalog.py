@@ -61,6 +61,9 @@ class Option:
     # The form field's name where it cannot be the option's: a control named "matches" shadows
     # the form element's own ``matches`` method in the browser, and htmx calls it.
     field: str = ""
+    # The option's label on the new-tournament form, where a tournament's creator chooses it too;
+    # empty: every table of a tournament plays the option's default.
+    tournament_label: StrOrPromise = ""
 
     @property
     def field_name(self) -> str:
@@ -167,6 +170,7 @@ GAMES: tuple[Game, ...] = (
                     Choice("mini", _("Mini · 10 rounds"), _("Mini")),
                     Choice("full", _("Full · 18 rounds"), _("Full")),
                 ),
+                tournament_label=_("Estimation length"),
             ),
         ),
         engine=estimation,
