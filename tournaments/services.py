@@ -19,8 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import names
-from accounts.bots import DEFAULT_BOT_LEVEL, ensure_bot_accounts
+from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
+from accounts.services import ensure_bot_accounts
 from core.i18n import lazy_format, refusal
 from games import catalog
 from games.catalog import get_engine
