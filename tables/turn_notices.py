@@ -72,12 +72,13 @@ def check(*, match_id: int, version: int) -> int:
 def withdraw(match: Match, *, keep: set[int]) -> None:
     """The "your turn" notices at this table of players not awaited any more: gone from the bell,
     and on devices that showed one, replaced by a quiet notice with the same tag (RULING P74)."""
-    from away.push import replace, replacement_text
+    from away.push import replacement_text
+    from away.tasks import pushes_replace
 
     stale = Notification.objects.filter(kind=kinds.YOUR_TURN, table_id=match.table_id).exclude(recipient_id__in=keep)
     for notification in stale.select_related("recipient"):
         if notification.delivered_at is not None:
-            replace(
+            pushes_replace(
                 user_id=notification.recipient_id,
                 table_id=match.table_id,
                 body=replacement_text(language=notification.recipient.language, table_id=match.table_id),
