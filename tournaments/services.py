@@ -1,5 +1,6 @@
 """Every write of tournaments: creation, sign-up and withdrawal, the start, rounds, scoring, the
-payout, cancellation, disqualification and re-seating (docs/style.md §5–8; RULINGS P77–P83).
+payout, cancellation, disqualification and re-seating (docs/style.md §5–8; RULINGS P77–P83); the
+monthly seasons' freeze (RULING P84).
 
 Each public function is one transaction that locks the Tournament row first (then tables, then
 ledger accounts, as the table services do), so the beat sweep, a task run twice and an admin
@@ -13,7 +14,7 @@ import math
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -35,8 +36,8 @@ from tables.services.endings import match_abort
 from tables.services.lobby import table_close
 from tables.services.scheduled import table_start_scheduled
 from tournaments import events, pairing
-from tournaments.models import Entry, Round, RoundTable, Sitting, Tournament
-from tournaments.selectors import standings_lines
+from tournaments.models import Entry, Round, RoundTable, Season, SeasonPlace, Sitting, Tournament
+from tournaments.selectors import ladder, month_start, previous_month, standings_lines
 
 State = Tournament.State
 MAX_ROUNDS = 10
@@ -602,3 +603,32 @@ def tournaments_due(*, now: datetime) -> dict[str, int]:
         done["tables"] += round_tables_start(round_id=round_id, now=now, early=True)
         done["rounds"] += int(round_check(round_id=round_id, now=now))
     return done
+
+
+# --- seasons ------------------------------------------------------------------------------
+
+SEASON_PLACES = 10  # RULING P84: the places a frozen season keeps
+
+
+def seasons_freeze(*, now: datetime) -> int:
+    """RULING P84: freeze every game's ladder (``selectors.ladder``) of each month that has ended
+    and is not frozen yet (the last one only: a site that was down for months freezes the month
+    before this one). Returns how many. The beat task runs hourly; a month already frozen is left
+    as it is, so running it twice, or late, changes nothing."""
+    month = previous_month(month_start(now))
+    frozen = 0
+    for game in catalog.GAMES:
+        if Season.objects.filter(game=game.name, month=month).exists():
+            continue
+        rows = ladder(game=game.name, month=month)[:SEASON_PLACES]
+        try:
+            with transaction.atomic():
+                season = Season.objects.create(game=game.name, month=month, frozen_at=now)
+                SeasonPlace.objects.bulk_create(
+                    SeasonPlace(season=season, user_id=row.user_id, rank=rank, rating=row.rating, games=row.games)
+                    for rank, row in enumerate(rows, start=1)
+                )
+        except IntegrityError:
+            continue  # frozen by a task running at the same moment
+        frozen += 1
+    return frozen
