@@ -1,4 +1,5 @@
-"""The bot accounts. Bots are users so that they sit, rank and are rated like anyone (RULING P1).
+"""The bot accounts' names and levels. Bots are users so that they sit, rank and are rated like
+anyone (RULING P1); their rows are made by ``accounts.services.ensure_bot_accounts``.
 
 Each bot level has its own accounts (RULING P45): a level is rated as its own bot, and the
 level a seat played at stays with the match's players, its record and its replay.
@@ -66,22 +67,3 @@ def bot_label(username: str, level: str | None) -> str | None:
     if spoken is None or level not in _LABELS or username != bot_username(bot_base_name(username), level):
         return None
     return gettext(_LABELS[level]) % {"name": text(spoken)}
-
-
-def ensure_bot_accounts(level: str = DEFAULT_BOT_LEVEL):
-    """The bot users of ``level``, created if missing (a flushed test database has none)."""
-    from accounts.models import User
-
-    bots = []
-    for name in BOT_NAMES:
-        bot, _ = User.objects.get_or_create(
-            username=bot_username(name, level),
-            defaults={
-                "display_name": bot_display_name(name, level),
-                "is_bot": True,
-                "bot_level": level,
-                "password": "!",
-            },
-        )
-        bots.append(bot)
-    return bots

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts import personal_data
+from accounts.bots import BOT_NAMES, DEFAULT_BOT_LEVEL, bot_display_name, bot_username
 from accounts.models import User
 
 DELETED_PREFIX = "deleted-"
@@ -117,3 +118,27 @@ def _sessions_end(user_id: int) -> None:
 def user_language_set(*, user_id: int, language: str) -> None:
     """Remember a player's language (issue 26); the caller has checked that the site speaks it."""
     User.objects.filter(pk=user_id).update(language=language)
+
+
+def user_time_zone_guess(*, user_id: int, time_zone: str) -> bool:
+    """Issue 41: keep the browser's guess of the player's time zone, only while they have chosen
+    none (a zone they chose is never overwritten); whether it was kept. The caller has checked
+    that the zone is one the site knows."""
+    return bool(User.objects.filter(pk=user_id, time_zone="").update(time_zone=time_zone))
+
+
+def ensure_bot_accounts(level: str = DEFAULT_BOT_LEVEL) -> list[User]:
+    """The bot users of ``level``, created if missing (a flushed test database has none)."""
+    bots = []
+    for name in BOT_NAMES:
+        bot, _created = User.objects.get_or_create(
+            username=bot_username(name, level),
+            defaults={
+                "display_name": bot_display_name(name, level),
+                "is_bot": True,
+                "bot_level": level,
+                "password": "!",
+            },
+        )
+        bots.append(bot)
+    return bots

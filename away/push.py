@@ -1,10 +1,11 @@
 """Web Push, the away channel to a player's devices (issue 40; RULINGS P74, P75).
 
-``deliver`` is called by the notifications' delivery task, after the commit of whatever made the
-notification, and only queues: each device gets its own ``push_send`` task, so a push service that
-is slow or down delays nothing but that device's notice, never a move or another player's mail.
-The task checks again, at each try, that the notice is still true (``notifications.current``): a
-turn already taken, an invitation withdrawn, a notification read in the site, and it is not sent.
+The channel (``away.tasks.push_channel``) is called by the notifications' delivery task, after
+the commit of whatever made the notification, and only queues: each device gets its own
+``push_send`` task, so a push service that is slow or down delays nothing but that device's
+notice, never a move or another player's mail. The task checks again, at each try, that the
+notice is still true (``notifications.current``, in ``away.services.push_send``): a turn already
+taken, an invitation withdrawn, a notification read in the site, and it is not sent.
 
 Each notice carries a Topic and, in its payload, the same tag: one per table (or per sender for
 notices about no table), so the push service keeps only the newest waiting message of a topic and
@@ -17,26 +18,21 @@ never a card.
 from __future__ import annotations
 
 import json
-import logging
 from datetime import datetime
 from urllib.parse import urlsplit
 
 import requests
-from celery import shared_task
 from django.conf import settings
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from away import vapid
 from away.models import Device
 from core.i18n import supported
-from notifications import current, kinds, limits, texts
+from notifications import kinds, limits, texts
 from notifications.models import Notification, Sent
 from notifications.selectors import preference_of
-
-logger = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 5
 RETRIES = 5
@@ -72,16 +68,23 @@ def payload_of(notification: Notification) -> dict:
         }
 
 
-def deliver(notification: Notification) -> None:
-    """The channel: queue one send per device of a player who wants this kind pushed."""
+def devices_to_tell(notification: Notification) -> list[int]:
+    """The channel's choice: the devices of a player who wants this kind pushed, if the hour's
+    limit has room (a place is taken); none at all without VAPID keys."""
     if not vapid.enabled() or not preference_of(user_id=notification.recipient_id, kind=notification.kind).push:
-        return
+        return []
     devices = list(Device.objects.filter(user_id=notification.recipient_id).values_list("pk", flat=True))
     # RULING P75: at most PUSHES_PER_HOUR notices a player's devices get in an hour.
     if not devices or not limits.claim(notification, channel=Sent.Channel.PUSH, per_hour=settings.PUSHES_PER_HOUR):
-        return
-    for device_id in devices:
-        push_send.delay(device_id, notification.pk)
+        return []
+    return devices
+
+
+def devices_to_replace(*, user_id: int) -> list[int]:
+    """The devices a stale notice of ``user_id``'s may be shown on (none without VAPID keys)."""
+    if not vapid.enabled():
+        return []
+    return list(Device.objects.filter(user_id=user_id).values_list("pk", flat=True))
 
 
 def allowed_endpoint(endpoint: str) -> bool:
@@ -120,59 +123,6 @@ def send(device: Device, payload: dict, *, ttl: int, topic: str, urgency: str) -
     except (requests.Timeout, requests.ConnectionError) as error:
         raise Retry(str(error)) from None
     return response.status_code
-
-
-@shared_task(bind=True, max_retries=RETRIES, acks_late=True)
-def push_send(self, device_id: int, notification_id: int) -> int:
-    """Send one notification to one device, if both are still there and the notice still true.
-
-    Retried with exponential backoff (2, 4, 8, … s) on 429, 5xx and timeouts. Twice is harmless:
-    the push service keeps one message per topic, and the device shows one notice per tag.
-    """
-    device = Device.objects.filter(pk=device_id).first()
-    notification = Notification.objects.filter(pk=notification_id).select_related("recipient", "actor").first()
-    if device is None or notification is None or not current.is_current(notification):
-        return 0
-    now = timezone.now()
-    ttl = ttl_of(notification, now=now)
-    if ttl <= 0:
-        return 0
-    urgency = "high" if kinds.get(notification.kind).urgent else "normal"
-    try:
-        status = send(device, payload_of(notification), ttl=ttl, topic=topic_of(notification), urgency=urgency)
-    except Retry as error:
-        logger.info("push to device %s: %s; trying again", device_id, error)
-        raise self.retry(countdown=2 ** (self.request.retries + 1)) from None
-    if status in GONE:
-        Device.objects.filter(pk=device_id).delete()  # the browser dropped the subscription
-    elif status < 300:
-        Device.objects.filter(pk=device_id).update(last_push_at=now)
-    return status
-
-
-def replace(*, user_id: int, table_id: int, body: str) -> None:
-    """A notice shown for a table that is no longer true is replaced, quietly, by one saying so: the
-    same Topic and tag (a push service keeps only the newest, a device shows only the newest)."""
-    if not vapid.enabled():
-        return
-    for device_id in Device.objects.filter(user_id=user_id).values_list("pk", flat=True):
-        push_replace.delay(device_id, table_id, body)
-
-
-@shared_task(bind=True, max_retries=RETRIES, acks_late=True)
-def push_replace(self, device_id: int, table_id: int, body: str) -> int:
-    device = Device.objects.filter(pk=device_id).first()
-    if device is None:
-        return 0
-    url = reverse("table", args=[table_id])
-    payload = {"title": settings.SITE_NAME, "body": body, "tag": f"table-{table_id}", "url": url, "silent": True}
-    try:
-        status = send(device, payload, ttl=kinds.get(kinds.YOUR_TURN).ttl, topic=f"table-{table_id}", urgency="low")
-    except Retry:
-        raise self.retry(countdown=2 ** (self.request.retries + 1)) from None
-    if status in GONE:
-        Device.objects.filter(pk=device_id).delete()
-    return status
 
 
 def replacement_text(*, language: str | None, table_id: int) -> str:

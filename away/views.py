@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from away import selectors, services, vapid
-from notifications import kinds, unsubscribe
+from away import email, selectors, services, vapid
+from notifications import kinds
 
 if TYPE_CHECKING:
     from accounts.requests import AuthenticatedRequest
@@ -74,13 +74,13 @@ def device_forget(request: AuthenticatedRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def email_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """RULING P76: POST unsubscribes (one click, no login); GET only asks to confirm."""
-    found = unsubscribe.read(token)
+    found = email.token_read(token)
     if found is None:
         return render(request, "away/unsubscribe.html", {"invalid": True}, status=404)
     user_id, kind = found
     context: dict[str, object] = {"kind_label": kinds.get(kind).label, "token": token}
     if request.method == "POST":
-        if not unsubscribe.email_unsubscribe(user_id=user_id, kind=kind):
+        if not services.email_unsubscribe(user_id=user_id, kind=kind):
             return render(request, "away/unsubscribe.html", {"invalid": True}, status=404)
         context["done"] = True
     return render(request, "away/unsubscribe.html", context)

@@ -60,7 +60,7 @@ def muted_by(user_id: int) -> set[int]:
 def unseen_authors(user_id: int) -> set[int]:
     """Whose messages this reader is not shown: those they muted (RULING P28) and those on either
     side of a block with them (RULING P67: neither sees the other's chat)."""
-    return muted_by(user_id) | blocked_ids(user_id)
+    return muted_by(user_id) | blocked_ids(user_id=user_id)
 
 
 def muted_actor(recipient_id: int, actor_id: int) -> bool:
@@ -78,7 +78,7 @@ def panel_state(*, table_id: int, user: User) -> dict | None:
     spectator_chat = spectator_chat_on(table.pk)
     channels = rules.visible_channels(is_player=is_player, status=table.status, spectator_chat=spectator_chat)
     muted = muted_by(user.pk)
-    unseen = muted | blocked_ids(user.pk)
+    unseen = muted | blocked_ids(user_id=user.pk)
     write = rules.write_channel(is_player=is_player)
     notice = ""
     mute = mute_active(user_id=user.pk)

@@ -22,10 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
-from games import bots
 from games.bots import Bot, Move, StrongBot, strong_estimation, strong_sita, strong_sitaratas
 from games.bots import estimation as estimation_bot
 from games.bots import evaluate as evaluation
+from games.bots import registry as bot_registry
 from games.bots import sita as sita_bot
 from games.bots import sitaratas as sitaratas_bot
 from games.bots.budget import Budget
@@ -63,6 +63,9 @@ class Option:
     # The form field's name where it cannot be the option's: a control named "matches" shadows
     # the form element's own ``matches`` method in the browser, and htmx calls it.
     field: str = ""
+    # The option's label on the new-tournament form, where a tournament's creator chooses it too;
+    # empty: every table of a tournament plays the option's default.
+    tournament_label: StrOrPromise = ""
 
     @property
     def field_name(self) -> str:
@@ -169,6 +172,7 @@ GAMES: tuple[Game, ...] = (
                     Choice("mini", _("Mini · 10 rounds"), _("Mini")),
                     Choice("full", _("Full · 18 rounds"), _("Full")),
                 ),
+                tournament_label=_("Estimation length"),
             ),
         ),
         engine=estimation,
@@ -255,17 +259,11 @@ def get_engine(name: object) -> Engine[Any, Any, Any]:
 
 def get_bot(name: str, level: str = DEFAULT_BOT_LEVEL) -> Move[Any]:
     """The move of ``name``'s bot at ``level`` (accounts.bots.BOT_LEVELS, RULING P45; "random" is
-    the engine tests' baseline); ValueError for any other game or level."""
-    game = BY_NAME.get(name)
-    if game is None or (level not in BOT_LEVELS and level != "random"):
+    the engine tests' baseline), built by the library's own lookup (``games.bots.registry``);
+    ValueError for any other game or level."""
+    if name not in BY_NAME or (level not in BOT_LEVELS and level != "random"):
         raise ValueError(f"No {level!r} bot for {name!r}.")
-    if level == "random":
-        return bots.plain(bots.random_bot)
-    if level == "strong":
-        return bots.guarded(game.strong_bot, game.bot, game.name)
-    if level == "easy":
-        return bots.easy(game.bot)
-    return bots.plain(game.bot.choose)
+    return bot_registry.bot_for(name, level)
 
 
 def evaluate(view: JSON, rng: random.Random, samples: int) -> Evaluation:

@@ -1,4 +1,4 @@
-"""History pages: thin views over ``games.selectors.history`` and ``games.services.ratings`` (docs/style.md §10)."""
+"""History pages: thin views over ``games.selectors`` (history, reviews, fairness, ratings; docs/style.md §10)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from accounts.models import User
 from accounts.requests import HtmxRequest
 from games import catalog
 from games.selectors import fairness, history, reviews
-from games.services.ratings import leaderboard
+from games.selectors.ratings import leaderboard
 
 PAGE_SIZE = 20
 

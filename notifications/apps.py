@@ -8,7 +8,6 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.personal_data import PersonalData, register
-        from notifications import delivery, email
         from notifications.selectors import notifications_export
         from notifications.services import notifications_erase
 
@@ -21,4 +20,3 @@ class NotificationsConfig(AppConfig):
                 erase=notifications_erase,
             )
         )
-        delivery.channel_add(email.deliver)

@@ -3,8 +3,8 @@
 Each channel is a function ``deliver(notification) -> None`` that decides for itself whether the
 player wants it (their ``Preference``) and can receive it. The delivery task
 (``notifications.tasks.notification_deliver``) calls every registered channel once per
-notification; a channel that fails is logged and does not stop the others. E-mail is registered
-by this app; another channel (web push) registers from its own app's ``ready()``.
+notification; a channel that fails is logged and does not stop the others. The channels (e-mail
+and Web Push) are the away app's, registered from its ``ready()``: away sits above this app.
 """
 
 from __future__ import annotations

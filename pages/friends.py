@@ -89,9 +89,9 @@ def whereabouts(viewer: User) -> list[Whereabouts]:
 def friends(request: AuthenticatedRequest) -> HttpResponse:
     context = {
         "friends": whereabouts(request.user),
-        "received": social.requests_received(request.user),
-        "sent": social.requests_sent(request.user),
-        "blocked": social.blocked_by_me(request.user),
+        "received": social.requests_received(user_id=request.user.pk),
+        "sent": social.requests_sent(user_id=request.user.pk),
+        "blocked": social.blocked_by_me(user_id=request.user.pk),
         "nav": "friends",
     }
     return render(request, "pages/friends.html", context)

@@ -22,4 +22,4 @@ class SocialConfig(AppConfig):
             )
         )
         # RULING P67: nobody is notified by someone they blocked or who blocked them.
-        gate_add("blocks", blocked_either_way)
+        gate_add("blocks", lambda recipient_id, actor_id: blocked_either_way(user_id=recipient_id, other_id=actor_id))

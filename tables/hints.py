@@ -20,8 +20,7 @@ from games import catalog
 from games.bots.evaluate import Evaluation
 from games.catalog import evaluate, get_engine
 from games.models import Match
-from games.selectors.reviews import action_text
-from games.services.reviews import secret_rng
+from games.selectors.reviews import action_text, secret_rng
 from tables import matchstore
 from tables.caching import BoundedCache
 from tables.errors import TableError

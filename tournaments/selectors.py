@@ -1,19 +1,22 @@
-"""Reads of tournaments for the pages and the socket (docs/style.md §5)."""
+"""Reads of tournaments for the pages, the socket and the services (docs/style.md §5): listings,
+standings (RULINGS P78, P81), the monthly seasons' ladders (RULING P84), the player's own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+from fractions import Fraction
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.db.models import Count, Q, QuerySet
+from django.conf import settings
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from games.models import Match, MatchPlayer
 from tournaments import pairing
-from tournaments.models import Entry, Round, SeasonPlace, Tournament
-from tournaments.services import standings_lines
+from tournaments.models import Entry, Round, SeasonPlace, Sitting, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -64,6 +67,29 @@ def standings(tournament: Tournament) -> list[Row]:
     return rows
 
 
+def standings_lines(tournament: Tournament) -> dict[int, pairing.Line]:
+    """Every entry's standings line from the scored sittings (bots are not entries: RULING P81)."""
+    entries = list(tournament.entries.order_by("signed_up_at", "pk"))
+    lines = {
+        e.user_id: pairing.Line(player=e.user_id, half=e.half_points, order=index) for index, e in enumerate(entries)
+    }
+    sittings = Sitting.objects.filter(round_table__round__tournament=tournament, round_table__scored=True)
+    by_table: dict[int, list[tuple[int, int | None, int | None]]] = {}
+    for table_id, user_id, place, half in sittings.values_list(
+        "round_table_id", "entry__user_id", "place", "half_points"
+    ):
+        by_table.setdefault(table_id, []).append((user_id, place, half))
+    for members in by_table.values():
+        best = min((place for _, place, _half in members if place is not None), default=None)
+        firsts = [user_id for user_id, place, _half in members if place == 1]
+        for user_id, place, half in members:
+            line = lines[user_id]
+            line.opponents.extend(other for other, _p, _h in members if other != user_id)
+            if place == 1 and best == 1 and half:
+                line.wins += Fraction(1, len(firsts))
+    return lines
+
+
 def signup_open(tournament: Tournament, *, now: datetime | None = None) -> bool:
     """Whether players may still sign up or withdraw (RULING P82: until the start time)."""
     return tournament.state == Tournament.State.SIGNUP and (now or timezone.now()) < tournament.starts_at
@@ -91,6 +117,56 @@ def player_tournaments(user: User) -> list[Entry]:
 def season_badges(user: User) -> list[SeasonPlace]:
     """RULING P84: the player's places in frozen monthly ladders."""
     return list(SeasonPlace.objects.filter(user=user).select_related("season").order_by("-season__month")[:12])
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    rating: float
+    games: int
+
+
+def month_start(moment: datetime | date) -> date:
+    return date(moment.year, moment.month, 1)
+
+
+def previous_month(month: date) -> date:
+    return date(month.year - 1, 12, 1) if month.month == 1 else date(month.year, month.month - 1, 1)
+
+
+def next_month(month: date) -> date:
+    return date(month.year + 1, 1, 1) if month.month == 12 else date(month.year, month.month + 1, 1)
+
+
+def ladder(*, game: str, month: date) -> list[Standing]:
+    """RULING P84: the month's ladder, best first (equal ratings: more games, then the earlier account).
+
+    A player is on it with at least ``SEASON_MIN_GAMES`` rated games of that game finished in the
+    month; their figure is the rating after their last game of the month
+    (``MatchPlayer.rating_after``, the cautious μ − 3σ). Bots are rated but not on the ladder.
+    """
+    played = MatchPlayer.objects.filter(
+        match__game=game,
+        match__status=Match.Status.FINISHED,
+        match__ended_at__date__gte=month,
+        match__ended_at__date__lt=next_month(month),
+        user__is_bot=False,
+        rating_after__isnull=False,
+    )
+    counts = {
+        row["user_id"]: (row["games"], row["last"])
+        for row in played.values("user_id").annotate(games=Count("pk"), last=Max("match__ended_at"))
+        if row["games"] >= settings.SEASON_MIN_GAMES
+    }
+    ratings: dict[int, float] = {}
+    for user_id, rating, ended in played.filter(user_id__in=counts).values_list(
+        "user_id", "rating_after", "match__ended_at"
+    ):
+        if ended == counts[user_id][1] and rating is not None:  # never None: filtered above
+            ratings[user_id] = rating
+    rows = [Standing(user_id, ratings[user_id], counts[user_id][0]) for user_id in ratings]
+    rows.sort(key=lambda row: (-row.rating, -row.games, row.user_id))
+    return rows
 
 
 def local_time(moment: datetime, user: User | AnonymousUser) -> datetime:

@@ -1,5 +1,6 @@
 """Every write of tournaments: creation, sign-up and withdrawal, the start, rounds, scoring, the
-payout, cancellation, disqualification and re-seating (docs/style.md §5–8; RULINGS P77–P83).
+payout, cancellation, disqualification and re-seating (docs/style.md §5–8; RULINGS P77–P83); the
+monthly seasons' freeze (RULING P84).
 
 Each public function is one transaction that locks the Tournament row first (then tables, then
 ledger accounts, as the table services do), so the beat sweep, a task run twice and an admin
@@ -11,17 +12,17 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from fractions import Fraction
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import names
-from accounts.bots import DEFAULT_BOT_LEVEL, ensure_bot_accounts
+from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
+from accounts.services import ensure_bot_accounts
 from core.i18n import lazy_format, refusal
 from games import catalog
 from games.catalog import get_engine
@@ -34,7 +35,8 @@ from tables.services.endings import match_abort
 from tables.services.lobby import table_close, table_open
 from tables.services.scheduled import table_start_scheduled
 from tournaments import events, pairing, pot
-from tournaments.models import Entry, Round, RoundTable, Sitting, Tournament
+from tournaments.models import Entry, Round, RoundTable, Season, SeasonPlace, Sitting, Tournament
+from tournaments.selectors import ladder, month_start, previous_month, standings_lines
 
 State = Tournament.State
 MAX_ROUNDS = 10
@@ -559,29 +561,6 @@ def _active(tournament: Tournament) -> QuerySet[Entry]:
     return tournament.entries.filter(state=Entry.State.ACTIVE)
 
 
-def standings_lines(tournament: Tournament) -> dict[int, pairing.Line]:
-    """Every entry's standings line from the scored sittings (bots are not entries: RULING P81)."""
-    entries = list(tournament.entries.order_by("signed_up_at", "pk"))
-    lines = {
-        e.user_id: pairing.Line(player=e.user_id, half=e.half_points, order=index) for index, e in enumerate(entries)
-    }
-    sittings = Sitting.objects.filter(round_table__round__tournament=tournament, round_table__scored=True)
-    by_table: dict[int, list[tuple[int, int | None, int | None]]] = {}
-    for table_id, user_id, place, half in sittings.values_list(
-        "round_table_id", "entry__user_id", "place", "half_points"
-    ):
-        by_table.setdefault(table_id, []).append((user_id, place, half))
-    for members in by_table.values():
-        best = min((place for _, place, _half in members if place is not None), default=None)
-        firsts = [user_id for user_id, place, _half in members if place == 1]
-        for user_id, place, half in members:
-            line = lines[user_id]
-            line.opponents.extend(other for other, _p, _h in members if other != user_id)
-            if place == 1 and best == 1 and half:
-                line.wins += Fraction(1, len(firsts))
-    return lines
-
-
 def _met(tournament: Tournament) -> dict[int, set[int]]:
     """Who has sat with whom at this tournament's tables (humans only)."""
     met: dict[int, set[int]] = {}
@@ -614,3 +593,32 @@ def tournaments_due(*, now: datetime) -> dict[str, int]:
         done["tables"] += round_tables_start(round_id=round_id, now=now, early=True)
         done["rounds"] += int(round_check(round_id=round_id, now=now))
     return done
+
+
+# --- seasons ------------------------------------------------------------------------------
+
+SEASON_PLACES = 10  # RULING P84: the places a frozen season keeps
+
+
+def seasons_freeze(*, now: datetime) -> int:
+    """RULING P84: freeze every game's ladder (``selectors.ladder``) of each month that has ended
+    and is not frozen yet (the last one only: a site that was down for months freezes the month
+    before this one). Returns how many. The beat task runs hourly; a month already frozen is left
+    as it is, so running it twice, or late, changes nothing."""
+    month = previous_month(month_start(now))
+    frozen = 0
+    for game in catalog.GAMES:
+        if Season.objects.filter(game=game.name, month=month).exists():
+            continue
+        rows = ladder(game=game.name, month=month)[:SEASON_PLACES]
+        try:
+            with transaction.atomic():
+                season = Season.objects.create(game=game.name, month=month, frozen_at=now)
+                SeasonPlace.objects.bulk_create(
+                    SeasonPlace(season=season, user_id=row.user_id, rank=rank, rating=row.rating, games=row.games)
+                    for rank, row in enumerate(rows, start=1)
+                )
+        except IntegrityError:
+            continue  # frozen by a task running at the same moment
+        frozen += 1
+    return frozen

@@ -44,6 +44,6 @@ def tournaments_sweep() -> dict[str, int]:
 @shared_task(ignore_result=True)
 @retry_on_dead_connection
 def seasons_freeze() -> int:
-    from tournaments import seasons
+    from tournaments import services
 
-    return seasons.seasons_freeze(now=timezone.now())
+    return services.seasons_freeze(now=timezone.now())

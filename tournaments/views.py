@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.forms import time_zone_known
-from accounts.models import User
+from accounts.services import user_time_zone_guess
 from games import catalog
 from tournaments import selectors, services
 from tournaments.forms import TournamentForm
@@ -68,13 +68,12 @@ def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
         starts_at: datetime = data["starts_at"]
         if timezone.is_naive(starts_at):
             starts_at = starts_at.replace(tzinfo=zone)
-        options = {"length": data["length"]} if data["game"] == "estimation" and data["length"] else {}
         try:
             tournament = services.tournament_create(
                 creator=request.user,
                 name=data["name"],
                 game=data["game"],
-                options=options,
+                options=form.game_options(),
                 starts_at=starts_at,
                 rounds=data["rounds"],
                 table_size=data["table_size"],
@@ -98,5 +97,4 @@ def time_zone_guess(request: AuthenticatedRequest) -> HttpResponse:
     name = request.POST.get("time_zone", "")
     if not time_zone_known(name):
         return JsonResponse({"saved": False}, status=400)
-    saved = User.objects.filter(pk=request.user.pk, time_zone="").update(time_zone=name)
-    return JsonResponse({"saved": bool(saved)})
+    return JsonResponse({"saved": user_time_zone_guess(user_id=request.user.pk, time_zone=name)})

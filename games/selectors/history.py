@@ -24,8 +24,8 @@ from games.display.scoresheets import score_sheet
 from games.engines.cards import SUIT_SYMBOL, is_joker, rank_of, suit_of
 from games.engines.contract import Record
 from games.engines.sita import PENALTY
+from games.engines.sitaratas import sitaratas_seat
 from games.models import Match, MatchPlayer, Signature
-from games.services import sitaratas_player
 
 ENDED = [Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED, Match.Status.ABANDONED]
 
@@ -52,6 +52,20 @@ def matches_ended(*, game: str = "", player: User | None = None) -> QuerySet[Mat
     if player is not None:
         matches = matches.filter(match_players__user=player).distinct()
     return matches
+
+
+def sitaratas_player(match: Match) -> MatchPlayer | None:
+    """The player named the Sitaratas of a finished Sitaratas game (RULING S9), else None.
+
+    From the players' final totals, so it needs no record: the lowest total, and on a tie the
+    earliest seat of the original table order.
+    """
+    if not catalog.get(match.game).signature or match.status != Match.Status.FINISHED:
+        return None
+    players = sorted(match.match_players.all(), key=lambda player: player.seat)
+    if not players or any(player.total is None for player in players):
+        return None
+    return players[sitaratas_seat([player.total or 0 for player in players])]  # all totals are known here
 
 
 def mark_sitaratas(matches) -> None:

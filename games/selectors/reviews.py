@@ -1,5 +1,7 @@
-"""Reads for showing game reviews (issue 42): the game page's summary, the replay's marks and
-values, the profile's accuracy, and the JSON of a game's reviews.
+"""Reads for game reviews (issue 42): the game page's summary, the replay's marks and values,
+the profile's accuracy, the JSON of a game's reviews; and what the review run
+(``games.services.reviews``) and the practice tables' hints read: a seat's decisions from the
+action log, and each decision's generator.
 
 Who may read a player's review is the player's choice (``User.review_visibility``; default: the
 players of that game); the filter lives here, once, and every page asks through it. What a
@@ -9,9 +11,14 @@ from the seat's view at that decision (RULING P63), so a review never shows anot
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db.models import Avg, Count, Prefetch
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -23,7 +30,8 @@ if TYPE_CHECKING:
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from games import catalog
-from games.models import Match, Review, ReviewDecision
+from games.catalog import get_engine
+from games.models import Match, MatchEvent, Review, ReviewDecision
 from games.selectors import history
 
 COSTLIEST = 3
@@ -218,3 +226,43 @@ def accuracy_by_game(*, player: User, viewer: User | AnonymousUser | None) -> li
         if figures["games"]:
             rows.append({"game": game.name, "label": game.title, **figures})
     return rows
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One of a seat's decisions with a choice: the view it was made on, and what was played."""
+
+    version: int
+    view: dict
+    action: dict
+
+
+def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
+    """The seat's own decisions with more than one legal action, each with the seat's view at
+    that moment, from the game's seed and action log (the log is the truth). Moves the house
+    made for an absent player (RULING P11) are not the player's."""
+    engine = get_engine(match.game)
+    state = engine.new_game(match.players, match.options, match.seed)
+    found: list[Decision] = []
+    for event in (
+        MatchEvent.objects.filter(match=match)
+        .order_by("version")
+        .only("version", "seat", "user_id", "action", "by_clock")
+    ):
+        if (
+            event.seat == seat
+            and event.user_id == user_id
+            and not event.by_clock
+            and len(engine.legal_actions(state, seat)) > 1
+        ):
+            found.append(Decision(event.version, engine.view(state, seat), event.action))
+        state = engine.apply(state, event.seat, event.action)
+    return found
+
+
+def secret_rng(purpose: str, match_id: int, seat: int, version: int) -> random.Random:
+    """A decision's generator for a review or a hint: from the server's secret, never from the
+    deal's seed, so nobody can work the samples out; the same for the same decision."""
+    key = settings.SECRET_KEY.encode()
+    digest = hmac.new(key, f"{purpose}:{match_id}:{seat}:{version}".encode(), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))

@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from core.i18n import lazy_format
 from games import catalog
-from games.engines.sitaratas import sitaratas_seat
-from games.models import Match, MatchPlayer, Signature
+from games.models import Match, Signature
+from games.selectors.history import sitaratas_player
 
 SIGNATURE_MAX = 80
 
@@ -51,20 +51,6 @@ def signature_clean(text: object) -> str:
             )
         )
     return cleaned
-
-
-def sitaratas_player(match: Match) -> MatchPlayer | None:
-    """The player named the Sitaratas of a finished Sitaratas game (RULING S9), else None.
-
-    From the players' final totals, so it needs no record: the lowest total, and on a tie the
-    earliest seat of the original table order.
-    """
-    if not catalog.get(match.game).signature or match.status != Match.Status.FINISHED:
-        return None
-    players = sorted(match.match_players.all(), key=lambda player: player.seat)
-    if not players or any(player.total is None for player in players):
-        return None
-    return players[sitaratas_seat([player.total or 0 for player in players])]  # all totals are known here
 
 
 def signatures_clear(*, ids: list[int]) -> int:

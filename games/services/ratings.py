@@ -5,16 +5,14 @@
 that ended it. It is idempotent: a match whose players already carry
 ``rating_after`` is never counted again, so a retried save changes nothing.
 Dismissed and aborted games are never rated. Bots are rated like anyone, so a
-player can see how they fare against them.
+player can see how they fare against them. The leaderboard reads them (``games.selectors.ratings``).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Prefetch, QuerySet
 from openskill.models import PlackettLuce
 
-from accounts.selectors import users_named_publicly
 from games.models import Match, MatchPlayer, Rating
 
 MU = 25.0
@@ -73,11 +71,3 @@ def _lock_ratings(*, game: str, user_ids: set[int]) -> dict[int, Rating]:
     )
     rows = Rating.objects.select_for_update().filter(game=game, user_id__in=user_ids).order_by("user_id")
     return {rating.user_id: rating for rating in rows}
-
-
-def leaderboard(*, game: str, limit: int = 100) -> QuerySet[Rating]:
-    # RULING P54: the names as public lists show them (a muted player's withheld).
-    ratings = Rating.objects.filter(game=game, games__gt=0).prefetch_related(
-        Prefetch("user", queryset=users_named_publicly())
-    )
-    return ratings.order_by("-ordinal", "user_id")[:limit]

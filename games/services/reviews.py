@@ -23,12 +23,8 @@ a re-run. The samples per decision adapt so that the whole review stays within
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import math
-import random
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -42,8 +38,9 @@ from accounts.models import User
 from core import metrics
 from games import catalog
 from games.bots.evaluate import Evaluation
-from games.catalog import evaluate, get_engine
-from games.models import Match, MatchEvent, Review, ReviewDecision
+from games.catalog import evaluate
+from games.models import Match, Review, ReviewDecision
+from games.selectors.reviews import Decision, decisions_of, secret_rng
 
 # The fewest samples a decision gets, whatever the budget: below this the values are noise.
 MIN_SAMPLES = 8
@@ -113,46 +110,6 @@ def reviews_dispatch(*, now: datetime | None = None) -> list[int]:
             transaction.on_commit(partial(review_run.delay, review_id), robust=True)
     metrics.reviews_waiting(waiting)
     return queued
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One of a seat's decisions with a choice: the view it was made on, and what was played."""
-
-    version: int
-    view: dict
-    action: dict
-
-
-def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
-    """The seat's own decisions with more than one legal action, each with the seat's view at
-    that moment, from the game's seed and action log (the log is the truth). Moves the house
-    made for an absent player (RULING P11) are not the player's."""
-    engine = get_engine(match.game)
-    state = engine.new_game(match.players, match.options, match.seed)
-    found: list[Decision] = []
-    for event in (
-        MatchEvent.objects.filter(match=match)
-        .order_by("version")
-        .only("version", "seat", "user_id", "action", "by_clock")
-    ):
-        if (
-            event.seat == seat
-            and event.user_id == user_id
-            and not event.by_clock
-            and len(engine.legal_actions(state, seat)) > 1
-        ):
-            found.append(Decision(event.version, engine.view(state, seat), event.action))
-        state = engine.apply(state, event.seat, event.action)
-    return found
-
-
-def secret_rng(purpose: str, match_id: int, seat: int, version: int) -> random.Random:
-    """A decision's generator for a review or a hint: from the server's secret, never from the
-    deal's seed, so nobody can work the samples out; the same for the same decision."""
-    key = settings.SECRET_KEY.encode()
-    digest = hmac.new(key, f"{purpose}:{match_id}:{seat}:{version}".encode(), hashlib.sha256).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
 
 
 def moment_of(view: dict) -> int:

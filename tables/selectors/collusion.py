@@ -37,7 +37,7 @@ def badges(*, table: Table, seated: dict[int, int]) -> dict[int, dict[str, list[
     users = {user_id: position for position, user_id in seated.items()}
     digests = dict(SeatAddress.objects.filter(table=table, user_id__in=users).values_list("user_id", "digest"))
     marks: dict[int, dict[str, list[int]]] = {}
-    friends_of = {user_id: friend_ids(user_id) for user_id in users}
+    friends_of = {user_id: friend_ids(user_id=user_id) for user_id in users}
     for a, b in combinations(sorted(users), 2):
         kinds = []
         if b in friends_of[a] or a in friends_of[b]:

@@ -36,15 +36,18 @@ def _seated(table: Table, user: User) -> bool:
 def may_sit(*, table: Table, user: User) -> bool:
     if not table.private or user.pk == table.host_id:
         return True
-    if blocked_either_way(table.host_id, user.pk):
+    if blocked_either_way(user_id=table.host_id, other_id=user.pk):
         return False
-    return are_friends(table.host_id, user.pk) or TableInvite.objects.filter(table=table, user=user).exists()
+    return (
+        are_friends(user_id=table.host_id, other_id=user.pk)
+        or TableInvite.objects.filter(table=table, user=user).exists()
+    )
 
 
 def may_watch(*, table: Table, user: User) -> bool:
     if not table.private or user.pk == table.host_id or _seated(table, user):
         return True
-    if blocked_either_way(table.host_id, user.pk):
+    if blocked_either_way(user_id=table.host_id, other_id=user.pk):
         return False
     if table.spectators == Spectators.ANYONE:
         return True

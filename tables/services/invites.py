@@ -75,7 +75,7 @@ def link_follow(*, token: str, user: User, now: datetime | None = None) -> Table
             raise TableError(LINK_INVALID)
         if table.status != Table.Status.LOBBY:
             raise TableError(LINK_EXPIRED)
-        if blocked_either_way(table.host_id, user.pk):
+        if blocked_either_way(user_id=table.host_id, other_id=user.pk):
             raise TableError(LINK_INVALID)  # RULING P67: said as for any link that does not hold
         if user.pk != table.host_id:
             TableInvite.objects.get_or_create(table=table, user=user, defaults={"created_at": now or timezone.now()})
@@ -98,7 +98,7 @@ def invite_send(
         table = table_lock(table_id)
         if not may_invite(table=table, user=by):
             raise TableError(_("You cannot invite players to this table now."))
-        if not are_friends(by.pk, friend.pk):
+        if not are_friends(user_id=by.pk, other_id=friend.pk):
             raise TableError(_("You can invite your friends; send anyone else the table's link."))
         if table.seats.filter(user=friend).exists():
             raise TableError(_("That player is already at the table."))

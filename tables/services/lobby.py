@@ -17,8 +17,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name, ensure_bot_accounts
+from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_base_name
 from accounts.models import User
+from accounts.services import ensure_bot_accounts
 from core.i18n import lazy_format, refusal
 from games import catalog
 from games.models import Match

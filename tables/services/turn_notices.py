@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from away.push import replace, replacement_text
+from away.push import replacement_text
+from away.tasks import pushes_replace
 from games.models import Match
 from notifications import kinds
 from notifications.models import Notification
@@ -63,7 +64,7 @@ def _withdraw(match: Match, *, keep: set[int]) -> None:
     stale = Notification.objects.filter(kind=kinds.YOUR_TURN, table_id=match.table_id).exclude(recipient_id__in=keep)
     for notification in stale.select_related("recipient"):
         if notification.delivered_at is not None:
-            replace(
+            pushes_replace(
                 user_id=notification.recipient_id,
                 table_id=match.table_id,
                 body=replacement_text(language=notification.recipient.language, table_id=match.table_id),

@@ -10,7 +10,8 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import AccountError, account_anonymise
 from games.models import MatchPlayer, Signature
-from games.services import signature_add, sitaratas_player
+from games.selectors.history import sitaratas_player
+from games.services import signature_add
 from payouts.models import Entry
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match

@@ -17,7 +17,8 @@ from accounts.models import User
 from accounts.services import AccountError, account_delete_own
 from chat import services as chat
 from games.models import MatchEvent, MatchPlayer
-from games.services import signature_add, sitaratas_player
+from games.selectors.history import sitaratas_player
+from games.services import signature_add
 from payouts.models import Entry, Transfer
 from tables.live import guard
 from tests.games.history_helpers import finished_match

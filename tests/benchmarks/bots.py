@@ -39,10 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.bots.budget import DEFAULT_CPU_SECONDS, DEFAULT_SAMPLES, Budget  # noqa: E402
-from games.catalog import (
-    get_bot,  # noqa: E402
-    get_engine,  # noqa: E402
-)
+from games.bots.registry import bot_for  # noqa: E402  (the library's own lookup: no Django set-up needed)
+from games.engines.registry import engine_for  # noqa: E402
 
 PLAYERS = 4
 OPTIONS = {
@@ -65,8 +63,8 @@ class Game:
 
 def play(game: str, options: dict, seed: int, strong_seat: int, samples: int, cpu_seconds: float) -> Game:
     """One game, the strong bot at ``strong_seat``."""
-    engine = get_engine(game)
-    strong, normal = get_bot(game, "strong"), get_bot(game, "normal")
+    engine = engine_for(game)
+    strong, normal = bot_for(game, "strong"), bot_for(game, "normal")
     state = engine.new_game(PLAYERS, options, seed)
     result = Game(0.0, 0.0)
     chosen = hashlib.sha256()

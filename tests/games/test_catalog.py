@@ -8,6 +8,7 @@ from django.template.loader import get_template
 
 from accounts.bots import BOT_LEVELS as LEVELS
 from games import catalog
+from games.bots import registry as bot_registry
 from games.catalog import get_bot, get_engine
 from games.engines import registry
 
@@ -22,6 +23,10 @@ def test_every_game_of_the_catalogue_has_each_of_its_parts() -> None:
         assert callable(game.bot.choose) and callable(game.strong_bot.choose)
         assert callable(game.records.replay_steps) and callable(game.records.sheet_row)
         assert callable(PRESENTERS[game.name].present)
+    assert set(PRESENTERS) == set(catalog.BY_NAME)
+    # The pure tools' own lookups (games.records.storage and verify; the bot benchmarks) hold the same parts.
+    assert {game.name: (game.bot, game.strong_bot) for game in catalog.GAMES} == bot_registry.BOTS
+    assert set(LEVELS) < set(bot_registry.PLAYERS)  # every level a host chooses is a player the library makes
     # The pure tools find each engine by its game's name (games.records.storage, games.records.verify),
     # and find no engine the catalogue does not offer.
     assert dict(registry.ENGINES) == catalog.ENGINES

@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import Match, MatchPlayer, Rating
-from games.services.ratings import leaderboard, ratings_update
+from games.selectors.ratings import leaderboard
+from games.services.ratings import ratings_update
 from tables.services import endings
 from tests.games.history_helpers import finished_match, play_to_end, started_match
 

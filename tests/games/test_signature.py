@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 
 from games.models import Match, MatchPlayer, Signature
-from games.services import GameError, signature_add, sitaratas_player
+from games.selectors.history import sitaratas_player
+from games.services import GameError, signature_add
 from tables.render import fragment
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, started_match

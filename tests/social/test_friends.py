@@ -24,8 +24,9 @@ def test_a_request_notifies_and_accepting_makes_friends_both_ways(host, player) 
     request = services.friend_request_send(sender=host, recipient_id=player.pk)
     assert Notification.objects.get(recipient=player).kind == kinds.FRIEND_REQUEST
     services.friend_request_accept(user=player, request_id=request.pk)
-    assert selectors.are_friends(host, player) and selectors.are_friends(player, host)
-    assert selectors.friend_ids(host) == {player.pk}
+    assert selectors.are_friends(user_id=host.pk, other_id=player.pk)
+    assert selectors.are_friends(user_id=player.pk, other_id=host.pk)
+    assert selectors.friend_ids(user_id=host.pk) == {player.pk}
     assert not FriendRequest.objects.exists()
     accepted = Notification.objects.get(recipient=host)
     assert accepted.kind == kinds.FRIEND_ACCEPTED and accepted.actor == player
@@ -36,7 +37,7 @@ def test_a_request_notifies_and_accepting_makes_friends_both_ways(host, player) 
 def test_asking_someone_who_already_asked_you_makes_you_friends(host, player) -> None:
     services.friend_request_send(sender=host, recipient_id=player.pk)
     services.friend_request_send(sender=player, recipient_id=host.pk)
-    assert selectors.are_friends(host, player)
+    assert selectors.are_friends(user_id=host.pk, other_id=player.pk)
     assert not FriendRequest.objects.exists()
 
 
@@ -82,8 +83,9 @@ def test_a_block_ends_the_friendship_and_requests_and_unread_notifications(host,
     services.friend_remove(user=host, friend_id=player.pk)
     services.friend_request_send(sender=player, recipient_id=host.pk)
     services.block(user=host, blocked_id=player.pk)
-    assert selectors.blocked_either_way(host, player) and selectors.blocked_either_way(player, host)
-    assert selectors.blocked_ids(player) == {host.pk}
+    assert selectors.blocked_either_way(user_id=host.pk, other_id=player.pk)
+    assert selectors.blocked_either_way(user_id=player.pk, other_id=host.pk)
+    assert selectors.blocked_ids(user_id=player.pk) == {host.pk}
     assert not FriendRequest.objects.exists()
     assert not Notification.objects.filter(recipient=host, actor=player, read_at=None).exists()
     # RULING P67: the blocker is told to unblock first; the blocked player's request is dropped quietly.
@@ -91,8 +93,8 @@ def test_a_block_ends_the_friendship_and_requests_and_unread_notifications(host,
         services.friend_request_send(sender=host, recipient_id=player.pk)
     quiet = services.friend_request_send(sender=player, recipient_id=host.pk)
     assert quiet.quiet
-    assert selectors.requests_sent(player) == [quiet]  # the sender sees it waiting
-    assert selectors.requests_received(host) == []  # the recipient never does
+    assert selectors.requests_sent(user_id=player.pk) == [quiet]  # the sender sees it waiting
+    assert selectors.requests_received(user_id=host.pk) == []  # the recipient never does
     assert not Notification.objects.filter(recipient=host, read_at=None).exists()
     with pytest.raises(SocialError):
         services.friend_request_accept(user=host, request_id=quiet.pk)

@@ -6,7 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Signature
-from games.services import sitaratas_player
+from games.selectors.history import sitaratas_player
 from tests.games.history_helpers import finished_match
 from tests.tables.socket_helpers import connect, drain, receive_with
 

@@ -86,6 +86,20 @@ def test_any_player_creates_a_free_tournament_from_the_form(client, player) -> N
     assert tournament.entry_fee == 0 and tournament.creator == player
 
 
+@pytest.mark.django_db
+def test_the_form_offers_the_options_the_catalogue_lets_a_tournament_choose(client, player) -> None:
+    client.force_login(player)
+    page = client.get(reverse("tournament_new")).content.decode()
+    assert 'name="length"' in page and "Estimation length" in page  # Estimation's length (catalog.Option)
+    assert 'name="deck"' not in page and 'name="match_count"' not in page  # the other games: their defaults
+    start = (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {"starts_at": start, "rounds": 2, "min_players": 4, "max_players": 20, "length": "mini"}
+    client.post(reverse("tournament_new"), {**form, "name": "Long night", "game": "estimation", "table_size": 4})
+    client.post(reverse("tournament_new"), {**form, "name": "Card night", "game": "sita", "table_size": 5})
+    assert Tournament.objects.get(name="Long night").options == {"length": "mini"}
+    assert Tournament.objects.get(name="Card night").options == {"matches": 1}  # Estimation's length is not SITA's
+
+
 # Transactional: the consumer works on Channels' threads, on connections of their own.
 @pytest.mark.django_db(transaction=True)
 async def test_the_standings_are_pushed_when_someone_signs_up() -> None:

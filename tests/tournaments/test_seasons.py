@@ -9,7 +9,7 @@ import pytest
 from games.models import Match, MatchPlayer
 from tables.models import Table
 from tests.tournaments.helpers import players
-from tournaments import seasons
+from tournaments import services
 from tournaments.models import Season, SeasonPlace
 from tournaments.selectors import season_badges
 
@@ -42,9 +42,9 @@ def test_the_months_ladder_is_frozen_once_with_its_top_players(settings) -> None
     finished_game([ada, bo], [12.0, 15.0], november.replace(day=20))
     finished_game([ada, bo], [30.0, 30.0], datetime(2026, 12, 1, tzinfo=UTC))  # next month: not counted
     now = datetime(2026, 12, 1, 1, tzinfo=UTC)
-    assert seasons.seasons_freeze(now=now) == 3  # one archive per game, empty for the unplayed ones
+    assert services.seasons_freeze(now=now) == 3  # one archive per game, empty for the unplayed ones
     season = Season.objects.get(game="sita")
     places = list(SeasonPlace.objects.filter(season=season).values_list("user", "rank", "rating", "games"))
     assert places == [(bo.pk, 1, 15.0, 2), (ada.pk, 2, 12.0, 2)]  # cy played once: not on the ladder
-    assert seasons.seasons_freeze(now=now) == 0  # twice is once
+    assert services.seasons_freeze(now=now) == 0  # twice is once
     assert [p.rank for p in season_badges(bo)] == [1]

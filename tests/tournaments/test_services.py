@@ -299,7 +299,7 @@ def test_sitaratas_rounds_use_one_reserved_pass_each() -> None:
 
 
 def test_a_bot_cannot_sign_up() -> None:
-    from accounts.bots import ensure_bot_accounts
+    from accounts.services import ensure_bot_accounts
 
     tournament = create(make_user("maker"))
     with pytest.raises(TournamentError, match="Bots"):

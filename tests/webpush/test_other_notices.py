@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from away.models import Device
-from away.push import push_send
+from away.tasks import push_send
 from notifications import kinds
 from notifications.models import Notification
 from social import services as social

@@ -114,7 +114,7 @@ def the_queued_push(user) -> tuple[int, int]:
 def test_a_turn_taken_before_the_push_goes_out_is_not_sent(
     turn, check, subscribe, push_service, queued_only, django_capture_on_commit_callbacks
 ):
-    from away.push import push_send
+    from away.tasks import push_send
 
     match, user, seat = turn
     device = subscribe(user)
@@ -130,7 +130,7 @@ def test_a_turn_taken_before_the_push_goes_out_is_not_sent(
 def test_a_player_back_at_the_table_before_the_push_goes_out_gets_none(
     turn, check, subscribe, push_service, queued_only
 ):
-    from away.push import push_send
+    from away.tasks import push_send
 
     match, user, _seat = turn
     device = subscribe(user)

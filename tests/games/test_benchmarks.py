@@ -1,0 +1,84 @@
+"""The benchmarks of the pure library run on a fresh clone: no settings, no database, no Redis.
+
+Each runs at its smallest size in a fresh interpreter whose environment names no settings module
+and no database. Those that use only the library (the engines, the bots, the tournaments'
+pairing) also run with every import of Django and of the site's apps made to fail, so a module of
+the library that reaches the site again fails here, not on the next person to measure it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from config.processes import ROOT
+
+BENCHMARKS = ROOT / "tests" / "benchmarks"
+# What the library may not import (docs/design.md: the held-out rule), nor its benchmarks.
+SITE = ("django", "channels", "celery", "psycopg", "redis", "config", "core", "accounts", "payouts", "tables")
+SITE += ("notifications", "social", "chat", "away", "pages", "ops")
+PURE = [
+    ("bots.py", "--game", "sita", "--deals", "1"),
+    ("engine_sitaratas.py", "--quick"),
+    ("engine_estimation.py", "--seconds", "0.1", "--bot-games", "1", "--margin-games", "1"),
+    ("engine_sita.py", "--seconds", "0.1", "--matches", "1"),
+    ("tournaments.py", "--players", "8", "--rounds", "1"),
+]
+SLOW = {"bots.py", "engine_sitaratas.py"}  # several seconds each, even at their smallest
+
+
+def _run(arguments: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},  # no DJANGO_SETTINGS_MODULE, DATABASE_URL, REDIS_URL or secret key
+        timeout=120,
+    )
+
+
+def _refusing(code: str) -> list[str]:
+    """``python -c`` running ``code`` with every import of the site refused."""
+    guard = (
+        "import runpy, sys\n"
+        "class Refuse:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name.split('.')[0] in {SITE!r}:\n"
+        "            raise ImportError('not allowed: ' + name)\n"
+        "sys.meta_path.insert(0, Refuse())\n"
+    )
+    return ["-c", guard + code]
+
+
+def _as_main(script: str, *options: str) -> str:
+    """The benchmark run as its own ``__main__``, as ``python tests/benchmarks/<script>`` runs it."""
+    return f"sys.argv = {[script, *options]!r}\nrunpy.run_path({str(BENCHMARKS / script)!r}, run_name='__main__')\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [pytest.param(command, marks=[pytest.mark.slow] if command[0] in SLOW else []) for command in PURE],
+    ids=[command[0] for command in PURE],
+)
+def test_a_benchmark_of_the_library_runs_without_django(command: tuple[str, ...]) -> None:
+    result = _run(_refusing(_as_main(*command)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip(), result.stderr  # it measured something and said so
+
+
+def test_the_guard_refuses_the_site() -> None:
+    # What makes the test above fail for a benchmark that reaches the site (here, through the catalogue).
+    result = _run(_refusing("import games.catalog\n"))
+    assert result.returncode != 0 and "not allowed: django" in result.stderr
+
+
+def test_the_review_benchmark_runs_without_the_sites_settings() -> None:
+    """It reads the review thresholds from the catalogue, so it configures a bare Django itself."""
+    result = _run(
+        [str(BENCHMARKS / "review.py"), "--games", "sita", "--samples", "8", "--points", "1", "--playouts", "1"]
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "sita {'matches': 1}" in result.stdout and "calibration on 1 points" in result.stdout
