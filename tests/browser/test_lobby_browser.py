@@ -24,7 +24,7 @@ def prepared() -> dict:
     from tables import invites, privacy
     from tables.services import lobby
     from tests.conftest import make_user
-    from tests.social.test_friends import befriend
+    from tests.social.helpers import befriend
     from tests.tables.helpers import open_table, start_table
     from tests.tournaments.helpers import create, staff
 

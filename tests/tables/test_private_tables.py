@@ -14,7 +14,7 @@ from tables.errors import TableError
 from tables.models import Spectators, Table, TableInvite
 from tables.services import lobby
 from tests.conftest import make_user
-from tests.social.test_friends import befriend
+from tests.social.helpers import befriend
 from tests.tables.helpers import open_table, start_table
 
 pytestmark = pytest.mark.django_db
