@@ -167,6 +167,14 @@ def pytest_configure(config) -> None:
     processes.stop_all_on_termination()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item) -> None:
+    # tests/helpers.py needs_tool: on CI a tool a test runs is missing, which fails it, not skips it.
+    missing = item.get_closest_marker("missing_tool")
+    if missing is not None:
+        pytest.fail(f"{missing.args[0]}, and CI=true", pytrace=False)
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if "worker" in getattr(item, "fixturenames", ()):

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connections, transaction
@@ -68,6 +69,15 @@ def database_url() -> str:
 def in_ci() -> bool:
     """On CI (.ci/run sets CI=true), a missing tool fails the run instead of skipping its tests."""
     return os.environ.get("CI", "").lower() == "true"
+
+
+def needs_tool(found: object, missing: str) -> pytest.MarkDecorator:
+    """The mark of a test that runs a tool of the machine's (``found``: where it is, or None):
+    skipped where the tool is missing, but on CI failed before its fixtures start anything,
+    saying what is missing (tests/conftest.py), for .ci/run installs every tool."""
+    if found or not in_ci():
+        return pytest.mark.skipif(not found, reason=missing)
+    return pytest.mark.missing_tool(missing)
 
 
 def is_browser_test(item) -> bool:

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.names import NameRefused, name_clean, name_html, skeleton
-from tests.accounts.test_signup import SIGNUP
+from tests.accounts.helpers import SIGNUP
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_sign_up")]
 

@@ -24,8 +24,7 @@ from tables.live import guard
 from tests.games.history_helpers import finished_match
 from tests.payouts.helpers import assert_coins_conserved, assert_passes_conserved, wallet
 from tests.tables.helpers import open_table
-from tests.tables.socket_helpers import connect, drain, session_cookie
-from tests.tables.test_abuse_sockets import closed_with, connect_with_cookie
+from tests.tables.socket_helpers import closed_with, connect, connect_with_cookie, drain, session_cookie
 
 PASSWORD = "a-long-pass-phrase"  # tests/conftest.py's make_user
 

@@ -6,16 +6,9 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
+from tests.accounts.helpers import SIGNUP
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_sign_up")]
-
-
-SIGNUP = {
-    "username": "mari",
-    "email": "mari@example.com",
-    "password1": "Kolm-Kaardi-Trikk",
-    "password2": "Kolm-Kaardi-Trikk",
-}
 
 
 def test_a_new_player_signs_up_logs_out_and_logs_back_in(client) -> None:

@@ -13,7 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
-from tests.browser.test_play_screen import LAPTOP, PHONE, started_at_my_turn
+from tests.browser.helpers import LAPTOP, PHONE, started_at_my_turn
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match
 from tests.tables.helpers import open_table

@@ -6,13 +6,16 @@ make them (each a MatchEvent): the site's engine replays them all to verify the 
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from accounts.models import User
 from games.engines import sita
 from games.models import Match
+from tables.models import DealCommitment
 from tests.browser.conftest import in_thread, open_table, screenshot, sign_up
 from tests.games.history_helpers import played_on
 
@@ -29,6 +32,13 @@ def at_the_last_turn(host: str) -> None:
         Match.objects.get(table__host__username=host),
         until=lambda engine, state: state.turn == sita.HAND_SIZE and state.pending is None,
     )
+
+
+def frozen_values(commitment: str) -> dict[str, str | None]:
+    """The value each seat's account was frozen with at the start (RULING P32), by username."""
+    seats = DealCommitment.objects.get(commitment=commitment).contributions["values"]
+    names = dict(User.objects.filter(pk__in=[seat["account"] for seat in seats]).values_list("pk", "username"))
+    return {names[seat["account"]]: seat["value"] for seat in seats}
 
 
 def play_until_over(pages: list) -> None:
@@ -56,8 +66,10 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     table_url = open_table(host, "sita", bots=1, players=3, match_count=1)
     commitment = host.get_attribute("#fair-deal", "data-commitment")
     assert len(commitment) == 64 and commitment in host.inner_text("#fair-deal")
+    # The host's browser drew it (static/js/fairness.js): 16 bytes in hex, kept for this commitment.
     drawn = host.input_value("#fair-value")
-    assert len(drawn) == 32 and int(drawn, 16) >= 0  # the host's browser drew it
+    assert re.fullmatch(r"[0-9a-f]{32}", drawn), drawn
+    assert host.evaluate("key => sessionStorage.getItem(key)", "fair-value:" + commitment) == drawn
 
     guest.goto(table_url)
     guest.wait_for_selector("#socket-status:has-text('Connected')")
@@ -76,6 +88,9 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     guest.wait_for_selector("#live #game")
     values = host.inner_text("#fair-deal .fair-values")
     assert drawn in values and TYPED in values and "bot, no value" in values
+    # "Start" sent the value the page drew, and the deal's record froze it at the host's seat.
+    frozen = in_thread(lambda: frozen_values(commitment))
+    assert (frozen["fairhost"], frozen["fairguest"]) == (drawn, TYPED)
     assert host.get_attribute("#fair-deal", "data-commitment") == commitment  # it never changed
     assert "revealed when the game is over" in host.inner_text("#fair-deal")
 

@@ -16,7 +16,7 @@ from games import catalog
 from games.models import Match
 from tables.services import lobby, play
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
-from tests.browser.test_play_screen import ACTIONS, CONTEXT, HAND, LAPTOP, PHONE, assert_in_viewport, assert_not_covered
+from tests.browser.helpers import ACTIONS, CONTEXT, HAND, LAPTOP, PHONE, assert_in_viewport, assert_not_covered
 from tests.conftest import make_user
 from tests.games.history_helpers import play_out
 from tests.helpers import fair_value

@@ -23,7 +23,7 @@ def prepared() -> dict:
 
     from tables.services import invites, lobby, privacy
     from tests.conftest import make_user
-    from tests.social.test_friends import befriend
+    from tests.social.helpers import befriend
     from tests.tables.helpers import open_table, start_table
     from tests.tournaments.helpers import create, staff
 

@@ -6,13 +6,22 @@ player's first turn, then the page is checked with Playwright's bounding boxes a
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tables.services import lobby, play
 from tests.browser.conftest import ARTIFACTS, in_thread, log_in
+from tests.browser.helpers import (
+    ACTIONS,
+    CONTEXT,
+    HAND,
+    LAPTOP,
+    PHONE,
+    assert_in_viewport,
+    assert_not_covered,
+    started_at_my_turn,
+    table_page,
+)
 from tests.conftest import USER_PASSWORD, make_user
 from tests.games.history_helpers import finished_match, play_out
 from tests.helpers import fair_value
@@ -21,84 +30,13 @@ from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_hum
 # transactional_db: the site under test (Daphne and a Celery worker, other processes) reads what the tests write.
 pytestmark = pytest.mark.browser
 
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
-
-# Every button the player may press, per game, and the hand.
-ACTIONS = "#game button:not([disabled])"
-HAND = {"sitaratas": "#game .st-hand .card", "estimation": "#game .est-hand .card", "sita": "#game .sita-hand .card"}
-# Seen at the same time as the hand: whose turn it is, and the trick (the rows in SITA) with the trump.
-CONTEXT = {
-    "sitaratas": ["#game .st-status", "#game .st-trick", "#game .st-trump"],
-    "estimation": ["#game .est-headline", "#game .est-trick"],
-    "sita": ["#game .sita-status", "#game .sita-row[data-row='1']", "#game .sita-row[data-row='4'] .sita-slot.takes"],
-}
-OPTIONS = {"sitaratas": ({"deck": "jokers"}, 4), "estimation": ({"length": "mini"}, 4), "sita": ({"matches": 1}, 6)}
-
-
-def started_at_my_turn(game: str, username: str):
-    """A table of ``game`` with the player (the host) and bots, played on to the player's turn."""
-    host = make_user(username)
-    options, seats = OPTIONS[game]
-    table = open_table(host, game, seat_count=seats, options=options)
-    fill_with_bots(table, host)
-    match = play_bots_until_human(lobby.table_start(table_id=table.pk, host=host, entropy=fair_value()))
-    return table, match
 
 
 def shot(page, name: str) -> None:
     """The viewport as the player sees it (not the full page): that is what this issue is about."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"play-{name}.png"))
-
-
-BOXES = """els => els.map((el) => el.getBoundingClientRect()).filter((r) => r.width || r.height)
-    .map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}))"""
-
-
-def laid_out_boxes(page, selector: str, seconds: float = 5.0) -> list[dict]:
-    """The boxes of the selector's laid-out elements, waiting a few seconds for there to be one.
-
-    The socket's first push replaces the server-rendered view just after the page loads, so the
-    element may be missing for a moment. Each try measures every element in one turn of the
-    page's script: a push that replaces the region between finding and measuring cannot leave
-    nothing measured. Playwright's own selectors (`:has-text`) work here, unlike in
-    `querySelectorAll`.
-    """
-    deadline = time.monotonic() + seconds
-    while True:
-        boxes = page.locator(selector).evaluate_all(BOXES)
-        if boxes or time.monotonic() > deadline:
-            return boxes
-        page.wait_for_timeout(100)
-
-
-def assert_in_viewport(page, selector: str, what: str) -> int:
-    size = page.viewport_size
-    boxes = laid_out_boxes(page, selector)
-    assert boxes, f"no {what} on the page ({selector})"
-    for box in boxes:
-        assert box["x"] >= -0.5 and box["y"] >= -0.5, f"{what} above or left of the viewport: {box}"
-        assert box["x"] + box["width"] <= size["width"] + 0.5, f"{what} right of the viewport: {box}"
-        assert box["y"] + box["height"] <= size["height"] + 0.5, f"{what} below the viewport: {box}"
-    return len(boxes)
-
-
-def assert_not_covered(page, selector: str) -> None:
-    """The element is what the player sees at its centre (the docked hand does not lie over it)."""
-    covered = page.evaluate(
-        """sel => {
-        const el = document.querySelector(sel); const r = el.getBoundingClientRect();
-        for (const y of [r.top + Math.min(r.height / 2, 20), r.bottom - 3]) {  // its top and its bottom edge
-            const top = document.elementFromPoint(r.left + r.width / 2, y);
-            if (top && !el.contains(top) && !top.contains(el)) return top.className || top.tagName;
-        }
-        return "";
-    }""",
-        selector,
-    )
-    assert not covered, f"{selector} is covered by {covered}"
 
 
 @pytest.mark.parametrize("game", ["sitaratas", "estimation", "sita"])
@@ -131,16 +69,6 @@ def test_game_over_shows_in_view(browser, site_url, transactional_db, game) -> N
         assert_in_viewport(page, "#result .placements li:first-child", "the winner's line")
         assert f"game #{match.pk}" in page.inner_text(".table-head h1")
         page.context.close()
-
-
-def table_page(browser, site_url, username: str, table_id: int, options: dict, timeout: int = 15_000):
-    """A fresh browser of the given size, logged in as ``username``, on the table's page."""
-    context = browser.new_context(base_url=site_url, **options)
-    context.set_default_timeout(timeout)
-    page = context.new_page()
-    log_in(page, username, USER_PASSWORD)
-    page.goto(f"/tables/{table_id}/")
-    return page
 
 
 def _my_turn_page(browser, site_url, game: str, username: str, options: dict = LAPTOP):

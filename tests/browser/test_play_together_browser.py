@@ -71,12 +71,12 @@ def test_play_now_seats_two_players_at_one_table(browser, site_url, transactiona
 
 def _friends_after_a_game():
     from social import services as social
-    from tests.tables.test_rematch import finished
+    from tests.games.history_helpers import finished_table
 
     hana, piet = make_user("hana"), make_user("piet")
     request = social.friend_request_send(sender=hana, recipient_id=piet.pk)
     social.friend_request_accept(user=piet, request_id=request.pk)
-    return finished(hana, "sitaratas", [piet]).pk
+    return finished_table(hana, "sitaratas", [piet]).pk
 
 
 def test_two_friends_rematch_and_the_new_table_starts_when_both_are_ready(browser, site_url, transactional_db) -> None:

@@ -13,7 +13,7 @@ from tables import clock
 from tables.models import Table
 from tables.services import endings, lobby
 from tests.browser.conftest import in_thread
-from tests.browser.test_play_screen import LAPTOP, PHONE, table_page
+from tests.browser.helpers import LAPTOP, PHONE, table_page
 from tests.conftest import make_user
 from tests.helpers import fair_value
 from tests.payouts.helpers import play_to_end

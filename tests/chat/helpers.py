@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Awaitable
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from tests.tables.helpers import open_table, seat_guests, start_table
-from tests.tables.socket_helpers import connect, drain
+from tests.tables.socket_helpers import connect, drain, nothing_before
 
 
 def seated_sita_table(host, player, *, start: bool = False):
@@ -51,9 +52,16 @@ async def errors_received(communicator: WebsocketCommunicator, count: int = 1, w
     return found
 
 
-async def no_chat(communicator: WebsocketCommunicator, quiet: float = 0.3) -> list[dict]:
-    """The chat frames that arrive until a quiet spell: for checking that none does."""
-    return chat_frames(await drain(communicator, quiet=quiet))
+async def no_chat_before(
+    communicator: WebsocketCommunicator, text: str, *, cause: Awaitable[object] | None = None
+) -> None:
+    """No chat frame came before the chat line ``text``, said (by ``cause``, or by what the caller
+    did just before) after anything that should not have come: ``nothing_before`` for the chat."""
+
+    def said(received: str) -> bool:
+        return texts(chat_frames([received])) == [text]
+
+    await nothing_before(communicator, said, cause=cause, unwanted='{"chat"')
 
 
 async def open_sockets(table_id: int, *users) -> list[WebsocketCommunicator]:
@@ -69,7 +77,6 @@ async def open_sockets(table_id: int, *users) -> list[WebsocketCommunicator]:
         frames = []
         while not any(frame["type"] == "state" for frame in frames):
             frames += chat_frames([await socket.receive_from(timeout=5)])
-        frames += await no_chat(socket, quiet=0.1)
         assert [frame["type"] for frame in frames] == ["state"]
     return sockets
 

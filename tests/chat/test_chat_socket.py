@@ -11,7 +11,16 @@ from django.utils import timezone
 
 from chat import rules, services
 from chat.models import ChatMessage, ChatReport
-from tests.chat.helpers import chat_received, errors, errors_received, no_chat, open_sockets, say, sita_table, texts
+from tests.chat.helpers import (
+    chat_received,
+    errors,
+    errors_received,
+    no_chat_before,
+    open_sockets,
+    say,
+    sita_table,
+    texts,
+)
 from tests.conftest import make_user
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
@@ -37,9 +46,11 @@ async def test_during_a_game_players_see_only_their_chat_and_spectators_see_both
 
     await say(watcher, "What a hand", channel="spectators")
     assert texts(await chat_received(watcher)) == ["What a hand"]
-    # RULING P25: the players are not shown the spectators' chat while they play.
-    assert await no_chat(host_socket) == []
-    assert await no_chat(player_socket) == []
+    # RULING P25: the players are not shown the spectators' chat while they play: the players'
+    # next line comes first.
+    await say(player_socket, "Your lead")
+    await no_chat_before(host_socket, "Your lead")
+    await no_chat_before(player_socket, "Your lead")
     await close(host_socket, player_socket, watcher)
 
 
@@ -78,12 +89,12 @@ async def test_a_spectator_is_refused_in_the_players_chat_and_nothing_is_written
     frames = await chat_received(watcher, count=2)  # the refusal, then the panel's state
     assert errors(frames) == ["Spectators write only in the spectators' chat."]
     assert frames[-1]["type"] == "state" and frames[-1]["write"] == "spectators"  # the panel is put right
-    assert await no_chat(host_socket) == []
     assert await count_messages() == 0
+    await no_chat_before(host_socket, "Good luck", cause=say(host_socket, "Good luck"))  # nor was it sent
     # Nor may a player write in the spectators' chat.
     await say(host_socket, "hello watchers", channel="spectators")
     assert await errors_received(host_socket) == ["Players write only in the players' chat."]
-    assert await count_messages() == 0
+    assert await count_messages() == 1  # "Good luck" alone
     await close(host_socket, watcher)
 
 
@@ -95,11 +106,10 @@ async def test_messages_are_trimmed_and_at_most_300_characters(host, player) -> 
     assert await errors_received(host_socket) == ["A message can be at most 300 characters; yours has 301."]
     await say(host_socket, "   \n\t ")
     assert await errors_received(host_socket) == ["Type a message first."]
-    assert await no_chat(player_socket) == []
     assert await count_messages() == 0
 
-    await say(host_socket, "  " + "y" * 300 + "\n")
-    assert texts(await chat_received(player_socket)) == ["y" * 300]
+    # Trimmed, the first line the player is sent: neither refused one came before it.
+    await no_chat_before(player_socket, "y" * 300, cause=say(host_socket, "  " + "y" * 300 + "\n"))
     # Markup is stored and sent as the text it is; the page makes it text nodes.
     await say(host_socket, '<b onclick="x()">hi</b>\nhttp://example.com')
     assert texts(await chat_received(player_socket)) == ['<b onclick="x()">hi</b> http://example.com']
@@ -146,8 +156,8 @@ async def test_a_hidden_message_disappears_live_for_everyone(host, player, outsi
     host_socket, player_socket, watcher = await open_sockets(table.pk, host, player, outsider)
     await say(player_socket, "rude words")
     message_id = (await chat_received(host_socket))[0]["message"]["id"]
-    await no_chat(player_socket)
-    await no_chat(watcher)
+    await chat_received(player_socket)
+    await chat_received(watcher)
 
     await database_sync_to_async(services.message_hide)(message_id=message_id, by=admin_user, reason="Insults")
     for socket in (host_socket, player_socket, watcher):
@@ -177,8 +187,8 @@ async def test_a_muted_user_is_refused_with_the_reason_and_the_end(host, player,
     )
     assert frames[-1]["type"] == "state"
     assert (frames[-1]["can_write"], frames[-1]["notice"]) == (False, refusal)
-    assert await no_chat(host_socket) == []
     assert await count_messages() == 0
+    await no_chat_before(host_socket, "anyone there?", cause=say(host_socket, "anyone there?"))  # nor was it sent
     await close(host_socket, player_socket)
 
 
@@ -190,13 +200,14 @@ async def test_a_personal_mute_hides_one_author_from_one_viewer_only(host, playe
     assert state["muted_users"] == [{"id": outsider.pk, "name": outsider.name}]
 
     await say(watcher, "spam spam", channel="spectators")
-    assert await no_chat(player_socket) == []  # RULING P28
     assert texts(await chat_received(host_socket)) == ["spam spam"]
     assert texts(await chat_received(watcher)) == ["spam spam"]
+    # RULING P28: the host's line, said after it, is the first the player is sent.
+    await no_chat_before(player_socket, "quiet please", cause=say(host_socket, "quiet please"))
 
     await player_socket.send_json_to({"command": "chat_unmute", "user": outsider.pk})
     state = (await chat_received(player_socket))[0]
-    assert [m["text"] for m in state["messages"]] == ["spam spam"]
+    assert [m["text"] for m in state["messages"]] == ["spam spam", "quiet please"]
     await player_socket.send_json_to({"command": "chat_mute", "user": player.pk})
     assert await errors_received(player_socket) == ["You cannot mute yourself."]
     await close(host_socket, player_socket, watcher)
@@ -207,7 +218,7 @@ async def test_the_host_turns_the_spectators_chat_off(host, player, outsider) ->
     host_socket, player_socket, watcher = await open_sockets(table.pk, host, player, outsider)
     await say(watcher, "before", channel="spectators")
     for socket in (host_socket, player_socket, watcher):
-        await no_chat(socket)
+        assert texts(await chat_received(socket)) == ["before"]
 
     await player_socket.send_json_to({"command": "chat_spectators", "on": False})
     assert await errors_received(player_socket) == ["Only the host can turn spectators' chat on or off."]
@@ -232,8 +243,8 @@ async def test_anyone_who_sees_a_message_may_report_it_once(host, player, outsid
     spectator_message = (await chat_received(watcher))[0]["message"]["id"]
     await say(host_socket, "you are all bad")
     message_id = (await chat_received(host_socket))[0]["message"]["id"]
-    await no_chat(player_socket)
-    await no_chat(watcher)
+    await chat_received(player_socket)
+    await chat_received(watcher)
 
     report = {"command": "chat_report", "id": message_id, "reason": "Insult"}
     await watcher.send_json_to(report)

@@ -14,7 +14,7 @@ from django.test import RequestFactory
 from accounts.adapters import AccountAdapter
 from config.env import env_proxies
 from core import addresses
-from tests.config.test_settings import ROOT, start_django
+from tests.config.helpers import ROOT, start_django
 
 
 def test_without_a_proxy_the_address_is_the_peer_whatever_the_header_says(settings) -> None:

@@ -17,11 +17,13 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from tests.helpers import in_ci
+from tests.helpers import needs_tool
 
 ROOT = Path(settings.BASE_DIR)
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 DOMAINS = ["django", "djangojs"]
+# The fresh extraction runs makemessages, which runs GNU gettext's xgettext.
+NEEDS_GETTEXT = needs_tool(shutil.which("xgettext"), "gettext is not installed (apt-get install gettext)")
 # What a template may show untranslated: symbols and codes that read the same in every language.
 ALLOWED_LITERALS = {"SHA-256", "NT", "JOKER", "HTTP", "JSON"}
 # The English names of game terms, shown as a tooltip beside the translated term where players
@@ -71,12 +73,8 @@ def test_the_compiled_catalogues_are_up_to_date(language: str, domain: str) -> N
     assert mo == po, f"{mo_path} is stale: run `python manage.py compilemessages`"
 
 
-@pytest.mark.skipif(
-    shutil.which("xgettext") is None and not in_ci(), reason="gettext is not installed (apt-get install gettext)"
-)
+@NEEDS_GETTEXT
 def test_the_catalogues_hold_what_makemessages_extracts(tmp_path: Path, settings) -> None:
-    # On CI (CI=true) a missing gettext fails here instead of skipping: .ci/run installs it.
-    assert shutil.which("xgettext"), "gettext is not installed (apt-get install gettext)"
     # A copy of the tree, so the check never rewrites the committed catalogues.
     # Every package of the project (its apps, config, core) with the templates, static files and catalogues.
     packages = [path.name for path in ROOT.iterdir() if (path / "__init__.py").exists() and path.name != "tests"]
@@ -219,7 +217,7 @@ def test_the_extraction_reads_jinja2_calls_and_blocks() -> None:
     ]
 
 
-@pytest.mark.skipif(shutil.which("xgettext") is None, reason="gettext is not installed (apt-get install gettext)")
+@NEEDS_GETTEXT
 def test_the_extraction_reads_the_scripts(tmp_path: Path, settings) -> None:
     # What makes the makemessages comparison above fail for a new text of a script.
     (tmp_path / "static" / "js").mkdir(parents=True)

@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 from config import proxy
+from tests.helpers import needs_tool
 
 
 def test_a_name_without_a_value_is_refused() -> None:
@@ -25,7 +26,7 @@ def test_the_production_file_routes_a_tables_sockets_by_their_path_and_limits_pe
     assert "return 301 https://$host$request_uri;" in text
 
 
-@pytest.mark.skipif(proxy.nginx_binary() is None, reason="nginx is not installed (apt-get install nginx)")
+@needs_tool(proxy.nginx_binary(), "nginx is not installed (apt-get install nginx)")
 def test_nginx_accepts_the_local_configuration(tmp_path) -> None:
     front = proxy.LocalProxy(["127.0.0.1:9"], 1, prefix=tmp_path)
     front.write()

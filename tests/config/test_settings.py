@@ -5,23 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def start_django(**overrides: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, **overrides}
-    return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.config.helpers import ROOT, start_django
 
 
 @pytest.mark.parametrize(

@@ -28,13 +28,14 @@ import psycopg
 import pytest
 
 from config import launch, processes, proxy, serve
+from tests.faults.helpers import check_log_and_ledgers, current_version, play, scene
 from tests.faults.hosts import Host, Network, established
 from tests.faults.stack import PYTHON, Stack, launch_dsn, say, scratch
-from tests.faults.test_faults import check_log_and_ledgers, current_version, play, scene
+from tests.helpers import needs_tool
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(proxy.nginx_binary() is None, reason="nginx is not installed (apt-get install nginx)"),
+    needs_tool(proxy.nginx_binary(), "nginx is not installed (apt-get install nginx)"),
 ]
 
 DAPHNE_PORT = 8000  # what nginx reaches on a web host

@@ -31,13 +31,14 @@ import websockets
 
 from config import proxy
 from tables.live.guard import HANDSHAKE_BURST
+from tests.faults.helpers import ReconnectingPlayer, check_log_and_ledgers, scene
 from tests.faults.stack import Stack, say
-from tests.faults.test_faults import ReconnectingPlayer, check_log_and_ledgers, scene
-from tests.tables.test_multiprocess import Game
+from tests.helpers import needs_tool
+from tests.tables.multiprocess_helpers import Game
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(proxy.nginx_binary() is None, reason="nginx is not installed (apt-get install nginx)"),
+    needs_tool(proxy.nginx_binary(), "nginx is not installed (apt-get install nginx)"),
 ]
 
 BEHIND_NGINX = {"DJANGO_BEHIND_PROXY": "1"}

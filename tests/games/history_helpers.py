@@ -14,6 +14,7 @@ from games.models import Match
 from games.records import storage
 from tables import clock, matchstore
 from tables.errors import TableError
+from tables.models import Table
 from tables.services import play
 from tests.tables.helpers import play_bots_until_human, start_table, state_of
 
@@ -53,6 +54,15 @@ def finished_match(host: User, game: str, *, humans: tuple[User, ...] = (), opti
     """A game played to its end in memory, its last action through the service (``play_out``)."""
     match = started_match(host, game, humans=humans, options=options)
     return play_out(match, bot_choice(match))
+
+
+def finished_table(host: User, game: str, guests=(), *, stake: int = 0) -> Table:
+    """A table whose game has just ended, its last move through the service (``play_out``)."""
+    table, match = start_table(host, game, guests=guests, options=SHORT[game], stake=stake)
+    play_out(match, bot_choice(match))
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    return table
 
 
 def play_out(match: Match, choose) -> Match:

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import Match
 from tests.helpers import database_url
-from tests.ops.test_verify_matches import finished_staked_game
+from tests.ops.helpers import finished_staked_game
 from tests.tables.helpers import start_sitaratas_with_a_bot
 
 # Transactional: pg_dump and the restore read committed rows.

@@ -9,7 +9,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from tables.tasks import close_idle_lobbies
 from tests.helpers import wait_for
-from tests.tables.test_bots_on_celery import idle_lobby, is_closed
+from tests.tables.helpers import idle_lobby, is_closed
 
 # Transactional: another process (a Celery worker, Daphne) reads what the test writes.
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

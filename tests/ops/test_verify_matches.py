@@ -12,14 +12,10 @@ from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
 from ops.tasks import verify_matches_nightly
 from tests.conftest import make_user
-from tests.payouts.helpers import play_to_end
-from tests.tables.helpers import start_sitaratas_with_a_bot, start_table
+from tests.ops.helpers import finished_staked_game
+from tests.tables.helpers import start_sitaratas_with_a_bot
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_staked_game(host, player) -> Match:
-    return play_to_end(start_table(host, "estimation", stake=101, guests=[player])[1])
 
 
 def verify(*args: str) -> tuple[str, str]:

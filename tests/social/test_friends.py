@@ -11,13 +11,9 @@ from social import selectors, services
 from social.models import Block, FriendRequest, Friendship
 from social.services import SocialError
 from tests.conftest import make_user
+from tests.social.helpers import befriend
 
 pytestmark = pytest.mark.django_db
-
-
-def befriend(a, b) -> None:
-    request = services.friend_request_send(sender=a, recipient_id=b.pk)
-    services.friend_request_accept(user=b, request_id=request.pk)
 
 
 def test_a_request_notifies_and_accepting_makes_friends_both_ways(host, player) -> None:

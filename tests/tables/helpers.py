@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
 from accounts.models import User
 from games.catalog import get_engine
 from games.models import Match
@@ -17,6 +22,18 @@ def open_table(host: User, game: str, *, seat_count: int | None = None, options:
     return lobby.table_create(
         host=host, game=game, seat_count=seat_count or DEFAULT_SEATS[game], options=options or {}, stake=stake
     )
+
+
+def idle_lobby(host: User) -> Table:
+    """A lobby idle for longer than LOBBY_IDLE_HOURS: the ``close_idle_lobbies`` task closes it (RULING P8)."""
+    table = open_table(host, "sita")
+    idle_since = timezone.now() - timedelta(hours=settings.LOBBY_IDLE_HOURS + 1)
+    Table.objects.filter(pk=table.pk).update(last_activity_at=idle_since)
+    return table
+
+
+def is_closed(table: Table) -> bool:
+    return Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
 
 
 def fill_with_bots(table, host: User, count: int | None = None) -> None:
@@ -50,6 +67,11 @@ def start_table(
     seat_guests(table, guests)
     fill_with_bots(table, host, bots)
     return table, lobby.table_start(table_id=table.pk, host=host, entropy=entropy or fair_value())
+
+
+def start_sitaratas(host: User, guests, seat_count: int = 3) -> Match:
+    """A started Sitaratas game of the host and ``guests``, bots in the seats left."""
+    return start_table(host, "sitaratas", seat_count=seat_count, guests=guests)[1]
 
 
 def start_sitaratas_with_a_bot(host: User, player: User) -> Match:

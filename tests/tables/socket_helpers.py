@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Awaitable, Callable
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -116,7 +117,58 @@ async def receive_all_until(communicator: WebsocketCommunicator, text: str, time
 
 
 async def drain(communicator: WebsocketCommunicator, quiet: float = 0.2) -> list[str]:
+    """What came until a quiet spell: for what a socket is expected to have been sent, never to
+    show that something was not (``nothing_before``)."""
     received = []
     while not await communicator.receive_nothing(timeout=quiet):
         received.append(await receive(communicator))
     return received
+
+
+async def nothing_before(
+    communicator: WebsocketCommunicator,
+    later: str | Callable[[str], bool],
+    *,
+    cause: Awaitable[object] | None = None,
+    unwanted: str | None = None,
+    timeout: float = 5,
+) -> None:
+    """That a message did not come, shown by order rather than by a quiet spell (which passes
+    when the message is merely slow): ``cause`` (or what the caller did just before) makes the
+    site send a later message, the first that ``later`` matches (a text it holds, or a test of
+    it); every message up to it is read, and any before it fails the test (with ``unwanted``, any
+    holding that text). The later message must come the way the unwanted one would have, after
+    it: a push through the channel layer for a group event, the socket's own reply for one of its
+    replies. Each way keeps its order; the two together do not."""
+    if cause is not None:
+        await cause
+    matches = (lambda text: later in text) if isinstance(later, str) else later
+    while True:
+        text = await receive(communicator, timeout)
+        if matches(text):
+            return
+        if unwanted is None or unwanted in text:
+            what = "a message" if unwanted is None else repr(unwanted)
+            raise AssertionError(f"{what} came before the later one: {text[:500]}")
+
+
+async def connect_with_cookie(table_id: int, cookie: str) -> tuple[WebsocketCommunicator, bool]:
+    """A table socket sent ``cookie`` as it stands (a browser's own session cookie)."""
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())]
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+async def closed_with(communicator: WebsocketCommunicator, timeout: float = 3) -> int | None:
+    """The close code, after whatever the socket sent before closing."""
+    while True:
+        output = await communicator.receive_output(timeout=timeout)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+async def still_open(communicator: WebsocketCommunicator) -> bool:
+    """The socket answers a resync with the live view."""
+    await communicator.send_json_to({"command": "resync"})
+    return 'id="live"' in " ".join(await drain(communicator, quiet=0.5))

@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.conf import settings
-from django.utils import timezone
 
 from games.models import Match
-from tables.models import Table
 from tables.services import lobby
 from tables.tasks import close_idle_lobbies
 from tests.helpers import fair_value, wait_for
-from tests.tables.helpers import open_table
+from tests.tables.helpers import idle_lobby, is_closed, open_table
 
 # Transactional: another process (a Celery worker, Daphne) reads what the test writes.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def idle_lobby(host) -> Table:
-    """A lobby idle for longer than LOBBY_IDLE_HOURS: the ``close_idle_lobbies`` task closes it (RULING P8)."""
-    table = open_table(host, "sita")
-    idle_since = timezone.now() - timedelta(hours=settings.LOBBY_IDLE_HOURS + 1)
-    Table.objects.filter(pk=table.pk).update(last_activity_at=idle_since)
-    return table
-
-
-def is_closed(table: Table) -> bool:
-    return Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
 
 
 def test_a_task_queued_with_a_countdown_runs_on_a_real_worker(host, worker) -> None:

@@ -14,7 +14,7 @@ from games.models import Match, MatchEvent
 from tables.services import lobby, play
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, start_table, state_of
-from tests.tables.socket_helpers import connect, drain, receive_until_version, version_of
+from tests.tables.socket_helpers import connect, drain, nothing_before, receive_until_version, version_of
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -87,14 +87,14 @@ async def test_refused_messages_go_to_their_sender_alone_and_change_nothing(host
     # A foreign user (the spectator) acting is refused too.
     await spectator_socket.send_json_to({"command": "act", "action": action, "version": match.version})
     assert any("not playing" in reply for reply in await drain(spectator_socket))
-    # Nobody else heard about any of it, and nothing changed.
-    acting_socket = host_socket if awaited == 0 else player_socket
-    assert await acting_socket.receive_nothing(timeout=0.2)
+    # Nothing changed, and nobody else heard about any of it: the push of the next move is the
+    # first thing the acting seat is sent.
     after = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     assert (after.version, after.state) == (match.version, match.state)
+    acting_socket = host_socket if awaited == 0 else player_socket
+    move = acting_socket.send_json_to({"command": "act", "action": action, "version": match.version})
+    await nothing_before(acting_socket, lambda text: (version_of(text) or 0) > match.version, cause=move)
     # Stale and duplicate: the right move with an old version is refused after it was applied once.
-    await acting_socket.send_json_to({"command": "act", "action": action, "version": match.version})
-    await receive_until_version(acting_socket, match.version + 1)
     await acting_socket.send_json_to({"command": "act", "action": action, "version": match.version})
     assert any("moved on" in reply for reply in await drain(acting_socket))
     for communicator in (host_socket, player_socket, spectator_socket):

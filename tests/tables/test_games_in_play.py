@@ -10,9 +10,9 @@ from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.services import lobby, quickplay, rematch
 from tests.conftest import make_user
+from tests.games.history_helpers import finished_table
 from tests.helpers import race
 from tests.tables.helpers import open_table, start_table
-from tests.tables.test_rematch import finished
 from tests.tournaments import helpers as tournaments
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("queued")]
@@ -62,7 +62,7 @@ def test_play_now_past_the_cap_is_refused(two_in_play, player, outsider) -> None
 
 def test_a_rematch_past_the_cap_is_refused(settings, host, player) -> None:
     # RULING P87: the rematch's new table is one more game.
-    source = finished(host, "sita", [player])
+    source = finished_table(host, "sita", [player])
     settings.MAX_GAMES_IN_PLAY = 1
     lobby.seat_take(table_id=open_table(make_user("ada"), "sita", seat_count=4).pk, user=player, position=1)
     tables_before = Table.objects.count()

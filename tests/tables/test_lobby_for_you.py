@@ -14,7 +14,7 @@ from tables.models import Table
 from tables.services import invites, lobby, privacy
 from tests.conftest import make_user
 from tests.helpers import fair_value
-from tests.social.test_friends import befriend
+from tests.social.helpers import befriend
 from tests.tables.helpers import fill_with_bots, open_table, start_table
 from tests.tournaments.helpers import create, staff
 from tournaments import services as tournament_services

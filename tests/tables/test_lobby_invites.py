@@ -8,8 +8,8 @@ from django.urls import reverse
 from tables import lobby_slots
 from tables.models import SeatAddress, Table
 from tables.services import lobby as services
+from tests.games.history_helpers import finished_table
 from tests.tables.helpers import open_table
-from tests.tables.test_rematch import finished
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_a_card_lists_its_waiting_tables_and_games_in_play_but_no_practice_table
 def test_a_rematch_waiting_for_your_answer_is_offered(client, host, player) -> None:
     from tables.services import rematch
 
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     rematch.rematch_accept(table_id=source.pk, user=player)
     client.force_login(host)
     page = client.get(reverse("lobby")).content.decode()

@@ -16,7 +16,7 @@ from tables.selectors import privacy
 from tables.services import invites, lobby
 from tables.services.privacy import privacy_set
 from tests.conftest import make_user
-from tests.social.test_friends import befriend
+from tests.social.helpers import befriend
 from tests.tables.helpers import open_table, start_table
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,7 @@ from django.utils import timezone
 from games.models import Match
 from tables.models import DismissalVote
 from tables.services import play, recovery, votes
-from tests.tables.helpers import play_bots_until_human, state_of
-from tests.tables.test_votes import start_sitaratas
+from tests.tables.helpers import play_bots_until_human, start_sitaratas, state_of
 
 pytestmark = pytest.mark.django_db
 BOT_SEAT = 2

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from games.catalog import get_bot
 from games.models import Match
 from payouts import selectors as payout_selectors
 from payouts.services import coins_grant
@@ -15,27 +12,15 @@ from tables.models import DealCommitment, Rematch, RematchAnswer, Table
 from tables.services import lobby as services
 from tables.services import rematch
 from tests.conftest import make_user
-from tests.games.history_helpers import SHORT, play_out
+from tests.games.history_helpers import finished_table
 from tests.helpers import fair_value
 from tests.tables.helpers import start_table
 
 pytestmark = pytest.mark.django_db
 
 
-def finished(host, game: str, guests=(), *, stake: int = 0) -> Table:
-    """A table whose game has just ended, its last move through the service."""
-    table, match = start_table(host, game, guests=guests, options=SHORT[game], stake=stake)
-    play_out(
-        match,
-        lambda engine, state, seat: get_bot(game)(engine.view(state, seat), random.Random(f"{match.pk}:{seat}")),
-    )
-    table.refresh_from_db()
-    assert table.status == Table.Status.FINISHED
-    return table
-
-
 def test_the_first_accept_opens_the_same_game_and_seats_with_a_new_commitment(host, player) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     new = rematch.rematch_accept(table_id=source.pk, user=player)
     assert (new.game, new.options, new.seat_count, new.stake, new.clock) == (
         source.game,
@@ -57,7 +42,7 @@ def test_the_first_accept_opens_the_same_game_and_seats_with_a_new_commitment(ho
 
 
 def test_a_second_accept_joins_the_same_rematch(host, player) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     first = rematch.rematch_accept(table_id=source.pk, user=player)
     second = rematch.rematch_accept(table_id=source.pk, user=host)
     assert first == second and Rematch.objects.count() == 1
@@ -65,7 +50,7 @@ def test_a_second_accept_joins_the_same_rematch(host, player) -> None:
 
 
 def test_accepting_reserves_a_pass_again(host, player) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     before = payout_selectors.pass_counts(user=player)
     rematch.rematch_accept(table_id=source.pk, user=player)
     after = payout_selectors.pass_counts(user=player)
@@ -74,7 +59,7 @@ def test_accepting_reserves_a_pass_again(host, player) -> None:
 
 def test_accepting_holds_the_stake_again_and_is_refused_without_the_coins(host, player, outsider) -> None:
     coins_grant(user=outsider, amount=500, memo="test")
-    source = finished(host, "estimation", [player, outsider], stake=900)
+    source = finished_table(host, "estimation", [player, outsider], stake=900)
     poor = min((host, player, outsider), key=lambda user: payout_selectors.coin_balance(user=user))
     rich = max((host, player, outsider), key=lambda user: payout_selectors.coin_balance(user=user))
     assert payout_selectors.coin_balance(user=poor) < 900 <= payout_selectors.coin_balance(user=rich)
@@ -89,7 +74,7 @@ def test_accepting_holds_the_stake_again_and_is_refused_without_the_coins(host, 
 
 
 def test_a_seat_waiting_for_its_player_cannot_be_taken_or_given_a_bot(host, player, outsider) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     new = rematch.rematch_accept(table_id=source.pk, user=player)
     with pytest.raises(TableError, match="kept"):
         services.seat_take(table_id=new.pk, user=outsider, position=0)
@@ -99,7 +84,7 @@ def test_a_seat_waiting_for_its_player_cannot_be_taken_or_given_a_bot(host, play
 
 
 def test_declining_frees_the_seat_for_the_host_to_fill(host, player, outsider) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     new = rematch.rematch_accept(table_id=source.pk, user=player)
     rematch.rematch_decline(table_id=source.pk, user=host)
     assert RematchAnswer.objects.get(user=host).answer == "declined"
@@ -110,7 +95,7 @@ def test_declining_frees_the_seat_for_the_host_to_fill(host, player, outsider) -
 
 
 def test_declining_after_accepting_gives_the_pass_back(host, player) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     rematch.rematch_accept(table_id=source.pk, user=player)
     rematch.rematch_accept(table_id=source.pk, user=host)
     before = payout_selectors.pass_counts(user=host)
@@ -119,7 +104,7 @@ def test_declining_after_accepting_gives_the_pass_back(host, player) -> None:
 
 
 def test_it_starts_when_every_human_who_accepted_is_ready(host, player) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     new = rematch.rematch_accept(table_id=source.pk, user=player)
     rematch.rematch_accept(table_id=source.pk, user=host)
     services.seat_ready(table_id=new.pk, user=player, ready=True, entropy=fair_value())
@@ -136,7 +121,7 @@ def test_it_starts_when_every_human_who_accepted_is_ready(host, player) -> None:
 
 
 def test_it_waits_for_players_who_have_not_answered(host, player) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     new = rematch.rematch_accept(table_id=source.pk, user=player)
     services.seat_ready(table_id=new.pk, user=player, ready=True, entropy=fair_value())
     assert rematch.rematch_start_when_ready(table_id=new.pk) is None
@@ -150,14 +135,14 @@ def test_only_the_players_of_a_finished_game_can_rematch(host, player, outsider)
     table, _match = start_table(host, "sitaratas", guests=[player])
     with pytest.raises(TableError, match="over"):
         rematch.rematch_accept(table_id=table.pk, user=player)
-    source = finished(make_user("hugo"), "sitaratas", [player])
+    source = finished_table(make_user("hugo"), "sitaratas", [player])
     with pytest.raises(TableError, match="players"):
         rematch.rematch_accept(table_id=source.pk, user=outsider)
     assert not Rematch.objects.exists()
 
 
 def test_a_rematch_counts_against_the_open_lobbies(host, player, settings) -> None:
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     settings.MAX_OPEN_LOBBIES = 1
     services.table_create(host=player, game="sita", seat_count=3)
     with pytest.raises(TableError, match="waiting for players"):
@@ -169,7 +154,7 @@ def test_the_other_players_are_offered_the_rematch_in_their_notifications(host, 
     from notifications.models import Notification
     from notifications.texts import link
 
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     rematch.rematch_accept(table_id=source.pk, user=player)
     offer = Notification.objects.get(recipient=host, kind="rematch_offer")
     assert offer.actor == player and link(offer) == f"/tables/{source.pk}/#rematch"
@@ -182,7 +167,7 @@ def test_a_private_tables_rematch_is_private_and_its_players_invited(host, playe
     from tables.models import TableInvite
     from tables.selectors import privacy
 
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     Table.objects.filter(pk=source.pk).update(private=True, spectators="nobody")
     new = rematch.rematch_accept(table_id=source.pk, user=player)
     assert (new.private, new.spectators) == (True, "nobody")
@@ -194,7 +179,7 @@ def test_a_private_tables_rematch_is_private_and_its_players_invited(host, playe
 def test_the_game_over_panel_shows_each_answer_and_leads_who_accepted_to_the_new_table(host, player) -> None:
     from tables.render import fragment
 
-    source = finished(host, "sitaratas", [player])
+    source = finished_table(host, "sitaratas", [player])
     new = rematch.rematch_accept(table_id=source.pk, user=player)
     snap = fragment.load_snapshot(source.pk)
     mine = str(fragment.render_live(snap, user_id=player.pk, connected=set()))

@@ -7,15 +7,15 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tables.models import DealCommitment, Rematch
+from tests.games.history_helpers import finished_table
 from tests.tables.socket_helpers import connect, drain, receive_all_until
-from tests.tables.test_rematch import finished
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def test_an_answer_shows_live_and_no_frame_holds_the_new_secret(host, player, outsider) -> None:
-    source = await database_sync_to_async(finished)(host, "sitaratas", [player])
+    source = await database_sync_to_async(finished_table)(host, "sitaratas", [player])
     sockets = {}
     for user in (host, player, outsider):
         sockets[user.pk], connected = await connect(source.pk, user)

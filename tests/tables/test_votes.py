@@ -19,13 +19,9 @@ from tables.tasks import vote_expire
 from tests.conftest import make_user
 from tests.helpers import fair_value
 from tests.payouts.helpers import assert_passes_conserved
-from tests.tables.helpers import play_bots_until_human, start_table
+from tests.tables.helpers import play_bots_until_human, start_sitaratas
 
 pytestmark = pytest.mark.django_db
-
-
-def start_sitaratas(host, guests, seat_count=3) -> Match:
-    return start_table(host, "sitaratas", seat_count=seat_count, guests=guests)[1]
 
 
 def restart(match: Match, host, guests) -> Match:

@@ -20,9 +20,8 @@ from payouts import selectors
 from tables.models import DismissalVote, Table
 from tables.tasks import vote_expire
 from tests.conftest import make_user
-from tests.tables.helpers import play_bots_until_human
+from tests.tables.helpers import play_bots_until_human, start_sitaratas
 from tests.tables.socket_helpers import receive_with
-from tests.tables.test_votes import start_sitaratas
 
 # Transactional: the consumer works on Channels' threads, on connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from away.models import Device
 from away.services import DeviceError, device_add
-from tests.webpush.push_service import check_vapid
+from tests.away.push_service import check_vapid
 
 pytestmark = pytest.mark.django_db
 

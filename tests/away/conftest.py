@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from away.vapid import key_pair
-from tests.webpush.push_service import PushService
+from tests.away.push_service import PushService
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from tests.webpush.push_service import b64decode, decrypt
+from tests.away.push_service import b64decode, decrypt
 
 # RFC 8291 §5 "Push Message Encryption Example", with the keys of Appendix A.
 PLAINTEXT = b"When I grow up, I want to be a watermelon"
