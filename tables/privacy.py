@@ -25,10 +25,11 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from core import outbox
 from social.models import Friendship
 from social.selectors import are_friends, blocked_either_way
-from tables import outbox
 from tables.errors import TableError
+from tables.events import TableChanged
 from tables.models import Spectators, Table, TableInvite
 
 NOT_INVITED = _("This table is for the host's friends and invited players.")
@@ -109,7 +110,7 @@ def access_changed(table_ids: Iterable[int], *, users: Iterable[int] | None = No
     Table.objects.filter(pk__in=ids).update(access_version=F("access_version") + 1)
     named = tuple(sorted(set(users))) if users is not None else None
     for table_id in ids:
-        outbox.send(outbox.TableChanged(table_id=table_id, lobby=True, access_users=named))
+        outbox.send(TableChanged(table_id=table_id, lobby=True, access_users=named))
 
 
 def relation_ended(user_ids: Iterable[int]) -> None:

@@ -19,12 +19,13 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
-from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
+from core import outbox
 from notifications.live import group_name as notify_group
+from tables.events import AccountSaved
 from tables.live import presence
 
 logger = logging.getLogger(__name__)
@@ -76,5 +77,9 @@ def _password_changed(sender, request, user, **kwargs) -> None:
 def _account_saved(sender, instance: User, created: bool, **kwargs) -> None:
     if not created and not instance.is_bot:
         # After the commit: the sockets re-read the account and must see the new password hash.
-        user_id = instance.pk
-        transaction.on_commit(lambda: _tell_safely(user_id, {"type": "session.check"}))
+        outbox.send(AccountSaved(user_id=instance.pk))
+
+
+def account_saved(event: AccountSaved) -> None:
+    """The outbox's handler (tables/delivery.py): the account's save has committed."""
+    _tell_safely(event.user_id, {"type": "session.check"})

@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from accounts import services as accounts
 from chat import services as chat
+from core import outbox
 from games.models import Match
 from social import services as social
-from tables import outbox, privacy
+from tables import privacy
 from tables.live import consumer
 from tables.models import Spectators, Table
 from tables.services import lobby, play
