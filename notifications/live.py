@@ -26,6 +26,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from notifications import selectors, texts
+from notifications.events import BellChanged
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +42,11 @@ def group_name(user_id: int) -> str:
 def push(user_id: int, *, notification_id: int | None = None) -> None:
     """Tell every open socket of the player to look at their bell again (after a commit)."""
     tell(user_id, {"type": "notify.changed", "notification": notification_id})
+
+
+def bell_changed(event: BellChanged) -> None:
+    """The outbox's handler (notifications/events.py): a write that changed the bell has committed."""
+    push(event.user_id, notification_id=event.notification_id)
 
 
 def tell(user_id: int, event: dict) -> None:
