@@ -8,9 +8,20 @@ class ChatConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.personal_data import PersonalData, register
+        from chat import broadcast
+        from chat.events import ChatChanged, MessageHidden, MuteChanged
         from chat.selectors import chat_export, muted_actor
         from chat.services import personal_mutes_erase
+        from core import outbox
         from notifications.gates import gate_add
+        from social.events import BlockChanged
+
+        # Where the chat writes' events go after commit (core/outbox.py): the table's and the player's sockets.
+        outbox.handle(MessageHidden, broadcast.message_hidden)
+        outbox.handle(ChatChanged, broadcast.chat_changed)
+        outbox.handle(MuteChanged, broadcast.mute_changed)
+        # RULING P67: a block reaches the chat panels, which are chat's: social cannot import it.
+        outbox.handle(BlockChanged, broadcast.block_changed)
 
         # RULINGS P23, P55: what the player wrote, reported and muted is in their data; their own
         # mutes go with the account, the messages stay (append-only, RULING P29).

@@ -2,21 +2,22 @@
 
 Each consumer of the table decides for its own viewer whether an event is shown
 (tables/live/chat.py), as it renders its own view of a move. Events are small: one
-message, one hidden id, or "re-read the chat".
+message, one hidden id, or "re-read the chat". A posted message is sent by the poster's
+socket; the writes' events (chat/events.py, and social's block) come here from the outbox
+(core/outbox.py) after commit, registered in ``ChatConfig.ready``.
 """
 
 from __future__ import annotations
 
-from functools import partial
-
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
 from django.utils import timezone
 
+from chat.events import ChatChanged, MessageHidden, MuteChanged
 from chat.models import ChatMessage
 from core.groups import table_group
 from notifications import live
+from social.events import BlockChanged
 
 
 def message_payload(message: ChatMessage, *, author_name: str) -> dict:
@@ -41,15 +42,20 @@ def _send(table_id: int, event: dict) -> None:
     async_to_sync(get_channel_layer().group_send)(table_group(table_id), event)
 
 
-def hidden_on_commit(table_id: int, message_id: int) -> None:
-    transaction.on_commit(lambda: _send(table_id, {"type": "chat.hidden", "id": message_id}))
+def message_hidden(event: MessageHidden) -> None:
+    _send(event.table_id, {"type": "chat.hidden", "id": event.message_id})
 
 
-def sync_on_commit(table_id: int) -> None:
-    transaction.on_commit(lambda: _send(table_id, {"type": "chat.sync"}))
+def chat_changed(event: ChatChanged) -> None:
+    _send(event.table_id, {"type": "chat.sync"})
 
 
-def user_sync_on_commit(user_id: int) -> None:
-    """Every open socket of the player (on every table) re-reads the chat: a site-wide mute set
-    or lifted (RULING P29) shows at once, not at the next page."""
-    transaction.on_commit(partial(live.tell, user_id, {"type": "chat.sync"}))
+def mute_changed(event: MuteChanged) -> None:
+    live.tell(event.user_id, {"type": "chat.sync"})
+
+
+def block_changed(event: BlockChanged) -> None:
+    """Social's block or unblock (RULING P67): the open table sockets of both read their chat
+    again, without (or again with) the other's messages."""
+    for user_id in event.user_ids:
+        live.tell(user_id, {"type": "chat.sync"})

@@ -2,8 +2,8 @@
 
 Each public function is one transaction and raises ``ChatError`` with a message a
 person can read; a refused write changes nothing. Moderation (hide, dismiss reports,
-mute, lift a mute) writes an admin ``LogEntry`` in the same transaction. Broadcasts go
-out after commit.
+mute, lift a mute) writes an admin ``LogEntry`` in the same transaction. What the sockets
+must hear goes to the outbox (chat/events.py) and out after commit.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from chat import broadcast, rules
+from chat import rules
+from chat.events import ChatChanged, MessageHidden, MuteChanged
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from chat.selectors import mute_active, mute_message, spectator_chat_on, viewer_role
+from core import outbox
 from core.i18n import lazy_format
 
 REASON_LENGTH = 200
@@ -141,7 +143,7 @@ def message_hide(*, message_id: int, by: User, reason: str) -> ChatMessage:
         message.save(update_fields=["hidden", "hidden_by", "hidden_reason", "hidden_at"])
         ChatReport.objects.filter(message=message, resolved_at=None).update(resolved_at=now)
         _log(by, message, CHANGE, f"Hid the message: {reason}")
-        broadcast.hidden_on_commit(message.table_id, message.pk)
+        outbox.send(MessageHidden(table_id=message.table_id, message_id=message.pk))
     return message
 
 
@@ -172,7 +174,7 @@ def mute_create(*, user: User, by: User, reason: str, until: datetime) -> ChatMu
     with transaction.atomic():
         mute = ChatMute.objects.create(user=user, reason=reason, until=until, created_by=by, created_at=now)
         _log(by, mute, ADDITION, f"Muted {user.username} from chat until {until:%Y-%m-%d %H:%M %Z}: {reason}")
-        broadcast.user_sync_on_commit(user.pk)  # the player's open chat panels say so at once
+        outbox.send(MuteChanged(user_id=user.pk))  # the player's open chat panels say so at once
     return mute
 
 
@@ -191,7 +193,7 @@ def mute_lift(*, mute_id: int, by: User, reason: str) -> ChatMute:
         mute.until = now
         mute.save(update_fields=["until"])
         _log(by, mute, CHANGE, f"Lifted the mute early: {reason}")
-        broadcast.user_sync_on_commit(mute.user_id)
+        outbox.send(MuteChanged(user_id=mute.user_id))
     return mute
 
 
@@ -217,7 +219,7 @@ def spectator_chat_set(*, table_id: int, by: User, on: bool) -> None:
         if table.host_id != by.pk:
             raise ChatError(_("Only the host can turn spectators' chat on or off."))
         ChatRoom.objects.update_or_create(table=table, defaults={"spectator_chat": on})
-        broadcast.sync_on_commit(table.pk)
+        outbox.send(ChatChanged(table_id=table.pk))
 
 
 def _log(by: User, obj, flag: int, text: str) -> None:

@@ -7,5 +7,6 @@ P19, ``ReasonedAdmin``, the read-only bases), a dead database connection retried
 (``connections``), the name of every socket group (``groups``), the Redis clients (``redis``:
 one per event loop, one per process) and the limits counted there (``limits``), and the
 metrics and structured logs (``metrics``: Prometheus, multi-process; ``logs``: one JSON line
-per request, command and task).
+per request, command and task), and the one after-commit outbox every app's writes hand their
+events to (``outbox``).
 """

@@ -7,8 +7,15 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.personal_data import PersonalData, register
+        from core import outbox
+        from games import tasks
+        from games.events import ReviewQueued, ReviewsWaiting
         from games.selectors import games_export, ratings_export
         from games.services import signatures_erase
+
+        # Where the reviews' events go after commit (core/outbox.py): their tasks.
+        outbox.handle(ReviewsWaiting, tasks.reviews_waiting)
+        outbox.handle(ReviewQueued, tasks.review_queued)
 
         # RULINGS P23, P55: the games are the player's data and stay, under the anonymous name, as
         # other players' histories need them; only a signature's words go.

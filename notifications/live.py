@@ -26,6 +26,7 @@ from django.conf import settings
 from core.groups import notify_group
 from core.redis import async_client, key_prefix, script, sync_client
 from notifications import selectors, texts
+from notifications.events import BellChanged
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +38,11 @@ TOO_MANY = "You have too many pages of this site open. Close some of them to see
 def push(user_id: int, *, notification_id: int | None = None) -> None:
     """Tell every open socket of the player to look at their bell again (after a commit)."""
     tell(user_id, {"type": "notify.changed", "notification": notification_id})
+
+
+def bell_changed(event: BellChanged) -> None:
+    """The outbox's handler (notifications/events.py): a write that changed the bell has committed."""
+    push(event.user_id, notification_id=event.notification_id)
 
 
 def tell(user_id: int, event: dict) -> None:

@@ -3,13 +3,13 @@
 ``notify`` is the one way any app tells a player something: it records the notification in the
 caller's transaction and, only after that commits, pushes it to the player's open sockets and
 queues its away delivery (e-mail, and whatever other channel is registered), so a notification
-about something that rolled back is never seen.
+about something that rolled back is never seen. Both go through the outbox (core/outbox.py,
+notifications/events.py).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from functools import partial
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -18,7 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from notifications import gates, kinds, live
+from core import outbox
+from notifications import gates, kinds
+from notifications.events import BellChanged, DeliveryDue
 from notifications.models import Notification, Preference, Sent
 from notifications.selectors import preference_of
 
@@ -72,16 +74,9 @@ def notify(
         created_at=now,
         expires_at=now + timedelta(days=settings.NOTIFICATION_DAYS),  # RULING P69
     )
-    notification_id, user_id = notification.pk, user.pk
-    transaction.on_commit(lambda: _after_commit(notification_id, user_id))
+    outbox.send(BellChanged(user_id=user.pk, notification_id=notification.pk))
+    outbox.send(DeliveryDue(notification_id=notification.pk))
     return notification
-
-
-def _after_commit(notification_id: int, user_id: int) -> None:
-    from notifications.tasks import notification_deliver
-
-    live.push(user_id, notification_id=notification_id)
-    notification_deliver.delay(notification_id)
 
 
 def notification_read(*, user: User, notification_id: int, now: datetime | None = None) -> None:
@@ -91,13 +86,13 @@ def notification_read(*, user: User, notification_id: int, now: datetime | None 
         if not mine.exists():
             raise NotificationError(_("That notification is not there any more."))
         mine.filter(read_at=None).update(read_at=now or timezone.now())
-        transaction.on_commit(lambda: live.push(user.pk))
+        outbox.send(BellChanged(user_id=user.pk))
 
 
 def notifications_read_all(*, user: User, now: datetime | None = None) -> int:
     with transaction.atomic():
         count = Notification.objects.filter(recipient=user, read_at=None).update(read_at=now or timezone.now())
-        transaction.on_commit(lambda: live.push(user.pk))
+        outbox.send(BellChanged(user_id=user.pk))
     return count
 
 
@@ -138,4 +133,4 @@ def notifications_erase(user: User) -> None:
     Preference.objects.filter(user=user).delete()
     Sent.objects.filter(user=user).delete()
     for recipient_id in told:  # their bells drop what is gone
-        transaction.on_commit(partial(live.push, recipient_id))
+        outbox.send(BellChanged(user_id=recipient_id))

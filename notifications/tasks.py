@@ -1,8 +1,12 @@
-"""Notifications' Celery tasks: away delivery and the expiry sweep. Each runs twice or late harmlessly."""
+"""Notifications' Celery tasks: away delivery and the expiry sweep. Each runs twice or late harmlessly.
+
+The services queue the delivery through the outbox (core/outbox.py), whose handler is here."""
 
 from __future__ import annotations
 
 from celery import shared_task
+
+from notifications.events import DeliveryDue
 
 
 @shared_task
@@ -15,6 +19,11 @@ def notification_deliver(notification_id: int) -> int:
     if notification is None:
         return 0
     return deliver_away(notification)
+
+
+def delivery_due(event: DeliveryDue) -> None:
+    """The outbox's handler (notifications/events.py): queued once the notification has committed."""
+    notification_deliver.delay(event.notification_id)
 
 
 @shared_task

@@ -9,7 +9,6 @@ are limited per sender per hour.
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -19,12 +18,15 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from accounts.models import User
+from core import outbox
 from core.i18n import lazy_format
 from core.limits import hourly_take
-from notifications import gates, kinds, live
+from notifications import gates, kinds
+from notifications.events import BellChanged
 from notifications.models import Notification
 from notifications.services import notify
 from social import signals
+from social.events import BlockChanged
 from social.models import Block, FriendRequest, Friendship
 
 
@@ -171,9 +173,8 @@ def block(*, user: User, blocked_id: object, now: datetime | None = None) -> Blo
         Notification.objects.filter(recipient=user, actor=other, read_at=None).delete()
         signals.relation_ended.send(sender=block, user_ids=(user.pk, other.pk))
         # Open table sockets of both read their chat again, without the other's messages.
-        for user_id in (user.pk, other.pk):
-            transaction.on_commit(partial(live.tell, user_id, {"type": "chat.sync"}))
-        transaction.on_commit(lambda: live.push(user.pk))
+        outbox.send(BlockChanged(user_ids=(user.pk, other.pk)))
+        outbox.send(BellChanged(user_id=user.pk))
     return row
 
 
@@ -181,9 +182,7 @@ def unblock(*, user: User, blocked_id: object) -> None:
     other_id = _number(blocked_id)
     with transaction.atomic():
         Block.objects.filter(blocker=user, blocked_id=other_id).delete()
-        for user_id in (user.pk, other_id):
-            if user_id is not None:
-                transaction.on_commit(partial(live.tell, user_id, {"type": "chat.sync"}))
+        outbox.send(BlockChanged(user_ids=tuple(user_id for user_id in (user.pk, other_id) if user_id is not None)))
 
 
 def _mark_answered(*, recipient: User, sender: User) -> None:

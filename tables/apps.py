@@ -16,7 +16,7 @@ class TablesConfig(AppConfig):
         from tables.live.presence import user_connected_now
         from tables.selectors import turn_notices
 
-        delivery.connect()  # where the write side's after-commit events go (tables/outbox.py)
+        delivery.connect()  # where the write side's after-commit events go (tables/events.py)
         # RULINGS P66, P67: a block or an unfriending reaches the open sockets of private tables.
         relation_ended.connect(_relation_ended, dispatch_uid="tables.relation_ended")
         # RULING P74: each notice about a table is checked again at send time.

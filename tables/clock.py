@@ -4,7 +4,7 @@ Pure arithmetic on a locked ``Match`` in memory, with ``now`` passed in: no data
 no wall clock. The services (tables/services/) call it inside their transaction and write the
 result with the move, so a deadline is set in the same transaction as the move that makes a
 seat awaited; when a function arms a new countdown it returns its ``Timer``, and the service
-hands it to the outbox (tables/outbox.py), which queues the task after commit. What a viewer
+hands it to the outbox (core/outbox.py), which queues the task after commit. What a viewer
 sees of the clock is read by tables/selectors.py (``clock_public``) and drawn by
 tables/render/clock_view.py; import-linter holds it to this (``.importlinter``).
 

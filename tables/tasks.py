@@ -1,6 +1,6 @@
 """Celery tasks. Each takes ids, re-reads, and is harmless when run twice or late (docs/style.md §7).
 
-The services hand their tasks to the outbox (tables/outbox.py), which queues them after commit
+The services hand their tasks to the outbox (core/outbox.py), which queues them after commit
 through tables/delivery.py; no service imports this module, so it imports them at the top.
 """
 

@@ -9,13 +9,24 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.personal_data import PersonalData, register
+        from core import outbox
         from tables import lobby_slots
-        from tournaments import receivers  # noqa: F401  (a finished table tells its round)
+        from tournaments import (
+            consumer,
+            receivers,  # noqa: F401  (a finished table tells its round)
+            tasks,
+        )
+        from tournaments.events import RoundTableFinished, StartDue, TablesStartDue, TournamentChanged
         from tournaments.lobby import next_tournaments
         from tournaments.selectors import season_places_export, tournaments_export
         from tournaments.services import entries_erase
 
         lobby_slots.register(next_tournaments, place=lobby_slots.TOURNAMENTS)  # issue 39: in the lobby
+        # Where the writes' events go after commit (core/outbox.py): the page's sockets, the tasks.
+        outbox.handle(TournamentChanged, consumer.send_changed)
+        outbox.handle(StartDue, tasks.start_due)
+        outbox.handle(TablesStartDue, tasks.tables_start_due)
+        outbox.handle(RoundTableFinished, tasks.round_table_finished)
         # RULINGS P23, P55, P82: in the player's data; a deleted account withdraws from what is still going.
         register(
             PersonalData(

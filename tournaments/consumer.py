@@ -7,15 +7,25 @@ them; htmx swaps each in by its id. Nothing here is private: the same fragment i
 
 from __future__ import annotations
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from core.groups import tournament_group
 from core.i18n import scope_language
 from tournaments import selectors
+from tournaments.events import TournamentChanged
 from tournaments.models import Tournament
+
+
+def send_changed(event: TournamentChanged) -> None:
+    """The outbox's handler (tournaments/events.py): a write of the tournament has committed."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(tournament_group(event.tournament_id), {"type": "tournament.changed"})
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):

@@ -1,31 +1,48 @@
-"""What a tournament tells others after commit: its page's sockets, and its players' bells.
+"""What a tournament tells others after commit: its page's sockets, its tasks, and its players' bells.
 
-The socket event is small ("re-read the standings"); each consumer renders the fragment for its
-own viewer's language. Notifications go through the notifications app, inside the caller's
-transaction (it pushes and delivers after commit itself).
+The typed events below are handed to the outbox (core/outbox.py) inside the write's transaction.
+Where they go is registered in ``TournamentsConfig.ready``: the page's group
+(tournaments/consumer.py) and the tasks (tournaments/tasks.py). The socket event is small ("read
+the standings again"), and each consumer renders the fragment in its own viewer's language.
+Every push renders from the database, so a page that missed one is put right by the next. A
+lost task is made good by beat's sweep (``tournaments_due``). Notifications go through the
+notifications app, inside the caller's transaction (it pushes and delivers after commit itself).
 """
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
-
-from core.groups import tournament_group
-
-logger = logging.getLogger(__name__)
+from dataclasses import dataclass
+from datetime import datetime
 
 
-def changed_on_commit(tournament_id: int) -> None:
-    transaction.on_commit(lambda: _send(tournament_id), robust=True)
+@dataclass(frozen=True, slots=True)
+class TournamentChanged:
+    """Every open page of the tournament renders its standings, rounds and facts again."""
+
+    tournament_id: int
 
 
-def _send(tournament_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(tournament_group(tournament_id), {"type": "tournament.changed"})
+@dataclass(frozen=True, slots=True)
+class StartDue:
+    """The tournament is to start at ``at`` (an ETA task)."""
+
+    tournament_id: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TablesStartDue:
+    """The round's tables start when their players' ``seconds`` to get ready are over (RULING P80)."""
+
+    round_id: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTableFinished:
+    """A table of the round finished its game: the round checks whether it is over."""
+
+    round_id: int
 
 
 def notify_players(tournament_id: int, *, kind: str, user_ids: list[int], minutes: int | None = None) -> None:

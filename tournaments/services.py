@@ -23,6 +23,7 @@ from accounts import names
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from accounts.services import ensure_bot_accounts
+from core import outbox
 from core.i18n import lazy_format, refusal
 from games import catalog
 from games.catalog import get_engine
@@ -138,11 +139,8 @@ def payouts_max_fee() -> int:
 
 
 def _schedule_start(tournament: Tournament) -> None:
-    from tournaments.tasks import tournament_start_due
-
-    tournament_id, eta = tournament.pk, tournament.starts_at
     # robust: if the broker is down the beat sweep starts it (tournaments_sweep).
-    transaction.on_commit(lambda: tournament_start_due.apply_async((tournament_id,), eta=eta), robust=True)
+    outbox.send(events.StartDue(tournament_id=tournament.pk, at=tournament.starts_at), robust=True)
 
 
 # --- sign-up -----------------------------------------------------------------------------
@@ -176,7 +174,7 @@ def entry_signup(*, tournament_id: int, user: User, now: datetime | None = None)
             pot.entry_hold(user=user, tournament=tournament)
         except PayoutError as error:
             raise TournamentError(str(error)) from None
-        events.changed_on_commit(tournament.pk)
+        outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
     return entry
 
 
@@ -200,7 +198,7 @@ def entry_withdraw(*, tournament_id: int, user: User, now: datetime | None = Non
             pot.passes_release(
                 user=user, tournament=tournament, memo="Tournament over: passes for unplayed rounds freed."
             )
-        events.changed_on_commit(tournament.pk)
+        outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
 
 
 def entries_erase(user: User) -> None:
@@ -291,7 +289,7 @@ def _round_seat(tournament: Tournament, *, number: int, now: datetime) -> Round 
     tournament.save(update_fields=["current_round"])
     _schedule_tables_start(round_)
     events.notify_players(tournament.pk, kind="round_ready", user_ids=list(entries))
-    events.changed_on_commit(tournament.pk)
+    outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
     return round_
 
 
@@ -309,11 +307,8 @@ def _table_open(tournament: Tournament, *, users: list[User], host: User, now: d
 
 
 def _schedule_tables_start(round_: Round) -> None:
-    from tournaments.tasks import round_tables_start
-
-    round_id = round_.pk
-    countdown = settings.TOURNAMENT_READY_SECONDS
-    transaction.on_commit(lambda: round_tables_start.apply_async((round_id,), countdown=countdown), robust=True)
+    seconds = settings.TOURNAMENT_READY_SECONDS
+    outbox.send(events.TablesStartDue(round_id=round_.pk, seconds=seconds), robust=True)
 
 
 def round_tables_start(*, round_id: int, now: datetime | None = None, early: bool = False) -> int:
@@ -346,7 +341,7 @@ def round_tables_start(*, round_id: int, now: datetime | None = None, early: boo
                     sitting.save(update_fields=["absent"])
             started += 1
     if started:
-        events.changed_on_commit(tournament.pk)
+        outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
     return started
 
 
@@ -381,7 +376,7 @@ def round_check(*, round_id: int, now: datetime | None = None) -> bool:
                 pending = True
                 continue
             _score(round_table, match)
-        events.changed_on_commit(tournament.pk)
+        outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
         if pending:
             return False
         round_.state = Round.State.FINISHED
@@ -450,7 +445,7 @@ def _finish(tournament: Tournament, *, now: datetime) -> None:
     tournament.ended_at = now
     tournament.end_reason = "Finished."
     tournament.save(update_fields=["state", "ended_at", "end_reason"])
-    events.changed_on_commit(tournament.pk)
+    outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
 
 
 # --- admin -------------------------------------------------------------------------------
@@ -488,7 +483,7 @@ def _cancel(tournament: Tournament, *, memo: str, now: datetime, by: User | None
     tournament.ended_at = now
     tournament.end_reason = (f"{memo} {reason}".strip())[:200]
     tournament.save(update_fields=["state", "ended_at", "end_reason"])
-    events.changed_on_commit(tournament.pk)
+    outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
 
 
 def entry_disqualify(*, entry_id: int, by: User, reason: str) -> Entry:
@@ -514,7 +509,7 @@ def entry_disqualify(*, entry_id: int, by: User, reason: str) -> Entry:
             pot.entry_release(user=entry.user, tournament=tournament, memo=memo, by=by)
         else:
             pot.passes_release(user=entry.user, tournament=tournament, memo=memo, by=by)
-        events.changed_on_commit(tournament.pk)
+        outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
     return entry
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 import time
 from datetime import datetime, timedelta
-from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -35,10 +34,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from core import metrics
+from core import metrics, outbox
 from games import catalog
 from games.bots.evaluate import Evaluation
 from games.catalog import evaluate
+from games.events import ReviewQueued, ReviewsWaiting
 from games.models import Match, Review, ReviewDecision
 from games.selectors.reviews import Decision, decisions_of, secret_rng
 
@@ -66,23 +66,19 @@ def reviews_request(*, match: Match, now: datetime | None = None) -> list[Review
         for seat, user_id in humans
     ]
     if made:
-        _dispatch_on_commit()
+        _dispatch_after_commit()
     return made
 
 
-def _dispatch_on_commit() -> None:
-    from games.tasks import reviews_dispatch
-
+def _dispatch_after_commit() -> None:
     # robust: the game has committed; a lost dispatch is sent again by beat's.
-    transaction.on_commit(reviews_dispatch.delay, robust=True)
+    outbox.send(ReviewsWaiting(), robust=True)
 
 
 def reviews_dispatch(*, now: datetime | None = None) -> list[int]:
     """Queue pending reviews, oldest first, within the site-wide and per-player limits; returns
     the ids queued. A review left running far past its budget (its worker died: the task was
     acknowledged late and redelivered, but the row stayed claimed) waits in line again."""
-    from games.tasks import review_run
-
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.REVIEW_CPU_SECONDS * STALE_AFTER + 60)
     with transaction.atomic():
@@ -107,7 +103,7 @@ def reviews_dispatch(*, now: datetime | None = None) -> list[int]:
         Review.objects.filter(pk__in=queued).update(status=Review.Status.QUEUED)
         waiting = Review.objects.filter(status__in=WAITING).count()
         for review_id in queued:
-            transaction.on_commit(partial(review_run.delay, review_id), robust=True)
+            outbox.send(ReviewQueued(review_id=review_id), robust=True)
     metrics.reviews_waiting(waiting)
     return queued
 
@@ -164,7 +160,7 @@ def review_run(*, review_id: int, now: datetime | None = None) -> bool:
             runs=review.runs + 1,
             finished_at=now or timezone.now(),
         )
-        _dispatch_on_commit()
+        _dispatch_after_commit()
     metrics.review_timed(review.match.game, cpu, time.perf_counter() - wall, len(items))
     return True
 
@@ -232,5 +228,5 @@ def review_rerun(*, review_id: int, by: User, reason: str, now: datetime | None 
         review.reason = reason[:150]
         review.requested_at = now or timezone.now()
         review.save(update_fields=["status", "reason", "requested_at"])
-        _dispatch_on_commit()
+        _dispatch_after_commit()
     return review

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
 
 from core.groups import table_group
 
@@ -53,7 +52,7 @@ def send_table_changed(
         "state": state,
         "lobby": lobby,
         "clock": clock,
-        "access": access,  # RULING P66: see tables/outbox.py TableChanged
+        "access": access,  # RULING P66: see tables/events.py TableChanged
         "access_users": list(access_users) if access_users is not None else None,
         "id": uuid.uuid4().hex,
     }
@@ -123,7 +122,3 @@ def _sent(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
         # The state is committed; the next change or a resync heals every view.
         logger.error("table broadcast failed", exc_info=task.exception())
-
-
-def table_changed_on_commit(table_id: int, **kwargs) -> None:
-    transaction.on_commit(lambda: send_table_changed(table_id, **kwargs))

@@ -16,13 +16,14 @@ from allauth.account.signals import password_changed
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
-from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
+from core import outbox
 from core.groups import notify_group
 from core.redis import sync_client
+from tables.events import AccountSaved
 from tables.live import presence
 
 logger = logging.getLogger(__name__)
@@ -66,5 +67,9 @@ def _password_changed(sender, request, user, **kwargs) -> None:
 def _account_saved(sender, instance: User, created: bool, **kwargs) -> None:
     if not created and not instance.is_bot:
         # After the commit: the sockets re-read the account and must see the new password hash.
-        user_id = instance.pk
-        transaction.on_commit(lambda: _tell_safely(user_id, {"type": "session.check"}))
+        outbox.send(AccountSaved(user_id=instance.pk))
+
+
+def account_saved(event: AccountSaved) -> None:
+    """The outbox's handler (tables/delivery.py): the account's save has committed."""
+    _tell_safely(event.user_id, {"type": "session.check"})

@@ -11,8 +11,9 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from tables import outbox
+from core import outbox
 from tables.errors import TableError
+from tables.events import TableChanged
 from tables.models import Spectators, Table
 from tables.services.steps import table_lock
 
@@ -44,7 +45,7 @@ def access_recheck(*, table_ids: Iterable[int], users: Iterable[int] | None = No
     with transaction.atomic():
         Table.objects.filter(pk__in=ids).update(access_version=F("access_version") + 1)
         for table_id in ids:
-            outbox.send(outbox.TableChanged(table_id=table_id, lobby=True, access_users=named))
+            outbox.send(TableChanged(table_id=table_id, lobby=True, access_users=named))
 
 
 def relation_access_recheck(*, user_ids: Iterable[int]) -> None:

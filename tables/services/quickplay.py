@@ -25,11 +25,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from core import outbox
 from games import catalog
 from games.models import Rating
 from payouts import selectors as payout_selectors
-from tables import held_seats, outbox, selectors
+from tables import held_seats, selectors
 from tables.errors import TableError
+from tables.events import QuickFillDue
 from tables.models import QuickPlayChoice, QuickTable, Seat, Table
 from tables.services import collusion, lobby
 
@@ -184,5 +186,5 @@ def _open(user: User, choice: QuickPlayChoice, *, now: datetime) -> Table:
     table = lobby.table_create(host=user, game=game.name, seat_count=seat_count, options=choice.options or {})
     QuickTable.objects.create(table=table, wait=choice.wait, bots_at=now + timedelta(seconds=choice.wait))
     # robust: the table is committed; a lost task leaves the host to add bots by hand.
-    outbox.send(outbox.QuickFillDue(table_id=table.pk, seconds=choice.wait), robust=True)
+    outbox.send(QuickFillDue(table_id=table.pk, seconds=choice.wait), robust=True)
     return table

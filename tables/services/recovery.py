@@ -20,9 +20,11 @@ from django.conf import settings
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+from core import outbox
 from games.catalog import get_engine
 from games.models import Match, MatchEvent, MatchPlayer
-from tables import matchstore, outbox
+from tables import matchstore
+from tables.events import BotsDue
 from tables.models import DismissalVote
 from tables.services.votes import vote_close_expired
 
@@ -48,6 +50,6 @@ def stalled_work_resume(*, now: datetime) -> dict[str, int]:
         bot_seats = set(MatchPlayer.objects.filter(match_id=match_id, user__is_bot=True).values_list("seat", flat=True))
         # A human thinking is no stall: only a game waiting for one of its bots is resumed.
         if bot_seats & set(get_engine(game).to_act(matchstore.loaded(game, match_id, version, text))):
-            outbox.send(outbox.BotsDue(match_id=match_id, version=version, delay=False))
+            outbox.send(BotsDue(match_id=match_id, version=version, delay=False))
             queued += 1
     return {"votes_closed": closed, "bots_queued": queued}

@@ -6,7 +6,7 @@ then ``move_save`` once (docs/design.md, "How a move flows"); a table's attempt 
 ``match_start``. Each step is handed the seats the
 state awaits and hands back the new state's, so ``engine.to_act`` runs once per state. A game
 that ends without a result goes through ``close_unfinished``, a dismissed one through
-``match_dismiss``. What must happen after commit goes to the outbox (tables/outbox.py).
+``match_dismiss``. What must happen after commit goes to the outbox (core/outbox.py, tables/events.py).
 """
 
 from __future__ import annotations
@@ -15,21 +15,21 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
-from core import metrics
+from core import metrics, outbox
 from core.i18n import lazy_format, refusal
 from games.catalog import get_engine
 from games.models import Match, MatchPlayer
 from games.records import storage
 from games.records.places import places_from_groups
-from tables import clock, fairness, matchstore, outbox, selectors
+from tables import clock, fairness, matchstore, selectors
 from tables.errors import TableError
+from tables.events import BotsDue, ClockDue, RoundsStored, TableChanged, TurnNoticeDue
 from tables.models import DealCommitment, Seat, Table
 from tables.moves import MoveEvent
 from tables.services import handoff
@@ -94,7 +94,7 @@ def bot_level(user_id: int) -> str:
 def clock_armed(match: Match, timer: clock.Timer | None) -> None:
     """Queue the countdown a clock step armed, after commit (tables/clock.py)."""
     if timer is not None:
-        outbox.send(outbox.ClockDue(match_id=match.pk, version=timer.version, at=timer.at))
+        outbox.send(ClockDue(match_id=match.pk, version=timer.version, at=timer.at))
 
 
 def action_apply(
@@ -242,8 +242,7 @@ def move_save(
     rounds_write = storage.rounds_write(stored, rounds)
     matchstore.remember(match.game, match.pk, match.version, match.state, state)
     if rounds_write != (None, None):
-        seed = state.seed
-        transaction.on_commit(lambda: matchstore.remember_rounds(match.pk, seed, rounds))
+        outbox.send(RoundsStored(match_id=match.pk, seed=state.seed, rounds=rounds))
     humans = {seat for seat, _, is_bot in matchstore.seating(match) if not is_bot}
     clock_armed(match, clock.after_move(match, awaited=to_act, humans=humans, events=events, now=now))
     if events:
@@ -255,7 +254,7 @@ def move_save(
     # A finished game changes more than the state (places, payouts): consumers re-read it all.
     finished = match.status != Match.Status.PLAYING
     outbox.send(
-        outbox.TableChanged(
+        TableChanged(
             table_id=match.table_id,
             match_id=match.pk,
             version=match.version,
@@ -277,7 +276,7 @@ def turn_notice_queue(match: Match, *, humans: set[int], events: list[MoveEvent]
     human_acted = any(event.seat in humans for event in events)
     if human_acted or new_turn or match.status != Match.Status.PLAYING:
         # robust: a broker that is down loses a notice, never the move.
-        outbox.send(outbox.TurnNoticeDue(match_id=match.pk, version=match.version), robust=True)
+        outbox.send(TurnNoticeDue(match_id=match.pk, version=match.version), robust=True)
 
 
 def bots_queue(*, match: Match, to_act: list[int]) -> None:
@@ -288,7 +287,7 @@ def bots_queue(*, match: Match, to_act: list[int]) -> None:
     if bot_seats & set(to_act):
         # robust: the move has committed; if the broker is down the task is lost, not the move, and
         # beat's sweep queues it again (RULING P35, tables/services/recovery.py).
-        outbox.send(outbox.BotsDue(match_id=match.pk, version=match.version), robust=True)
+        outbox.send(BotsDue(match_id=match.pk, version=match.version), robust=True)
 
 
 def _settle(match: Match, state, engine, *, now: datetime) -> None:
@@ -333,7 +332,7 @@ def match_dismiss(*, match: Match, now: datetime) -> None:
 
 def table_changed(table_id: int) -> None:
     """Every socket of the table reads it again after commit (seats, status, votes: not only a state)."""
-    outbox.send(outbox.TableChanged(table_id=table_id, lobby=True))
+    outbox.send(TableChanged(table_id=table_id, lobby=True))
 
 
 def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> None:

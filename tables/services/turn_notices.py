@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from away.push import replacement_text
-from away.tasks import pushes_replace
+from core import outbox
 from games.models import Match
 from notifications import kinds
 from notifications.models import Notification
 from notifications.services import notify
 from tables import matchstore
+from tables.events import TurnNoticeWithdrawn
 from tables.selectors.turn_notices import Connected, awaited_users
 
 
@@ -64,10 +64,9 @@ def _withdraw(match: Match, *, keep: set[int]) -> None:
     stale = Notification.objects.filter(kind=kinds.YOUR_TURN, table_id=match.table_id).exclude(recipient_id__in=keep)
     for notification in stale.select_related("recipient"):
         if notification.delivered_at is not None:
-            pushes_replace(
-                user_id=notification.recipient_id,
-                table_id=match.table_id,
-                body=replacement_text(language=notification.recipient.language, table_id=match.table_id),
+            language = notification.recipient.language
+            outbox.send(
+                TurnNoticeWithdrawn(user_id=notification.recipient_id, table_id=match.table_id, language=language)
             )
     stale.delete()
 

@@ -22,12 +22,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from core import outbox
 from core.i18n import lazy_format
 from games import catalog
 from games.catalog import get_engine
 from games.models import Match
-from tables import clock, matchstore, outbox, selectors
+from tables import clock, matchstore, selectors
 from tables.errors import TableError
+from tables.events import VoteDue
 from tables.models import DismissalVote
 from tables.services import steps
 
@@ -74,7 +76,7 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
         clock.pause(match, now=now)
         match.save(update_fields=["deadlines", "clock_due", "clock_seats"])
         if not _decide(match, vote, voters=len(humans), now=now):
-            outbox.send(outbox.VoteDue(vote_id=vote.pk, seconds=settings.DISMISSAL_VOTE_SECONDS))
+            outbox.send(VoteDue(vote_id=vote.pk, seconds=settings.DISMISSAL_VOTE_SECONDS))
         steps.table_changed(match.table_id)
         return vote
 
@@ -114,7 +116,7 @@ def vote_close_expired(*, vote_id: int, now: datetime | None = None) -> bool:
             return False
         if now < vote.deadline:
             # Delivered early (a clock or a retry): look again at the deadline.
-            outbox.send(outbox.VoteDue(vote_id=vote_id, seconds=(vote.deadline - now).total_seconds()))
+            outbox.send(VoteDue(vote_id=vote_id, seconds=(vote.deadline - now).total_seconds()))
             return False
         _close(match, vote, Status.EXPIRED, now=now)
         return True

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from accounts import services as accounts
 from chat import services as chat
+from core import outbox
 from games.models import Match
 from social import services as social
-from tables import outbox
 from tables.live import consumer
 from tables.models import Spectators, Table
 from tables.selectors import privacy

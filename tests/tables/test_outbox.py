@@ -1,5 +1,5 @@
-"""The write side's outbox (tables/outbox.py): its events go out once the transaction commits,
-and never for a write that rolled back."""
+"""Tables' events through the outbox (core/outbox.py, tables/events.py): they go out once the
+transaction commits, and never for a write that rolled back."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from core import outbox
 from core.groups import table_group
-from tables import outbox
+from tables.events import TableChanged
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ class RolledBack(Exception):
 def _write(version: int, *, commit: bool) -> None:
     try:
         with transaction.atomic():
-            outbox.send(outbox.TableChanged(table_id=91, match_id=4, version=version, state=f"state-{version}"))
+            outbox.send(TableChanged(table_id=91, match_id=4, version=version, state=f"state-{version}"))
             if not commit:
                 raise RolledBack
     except RolledBack:
@@ -55,7 +56,7 @@ def test_an_event_goes_out_after_commit_and_never_for_a_write_that_rolled_back(
 
 
 def test_an_event_with_no_handler_is_refused_with_the_reason(django_capture_on_commit_callbacks) -> None:
-    class Unwired(outbox.TableChanged):
+    class Unwired(TableChanged):
         pass
 
     with pytest.raises(RuntimeError, match="No handler for Unwired"), django_capture_on_commit_callbacks(execute=True):

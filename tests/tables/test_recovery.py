@@ -42,7 +42,7 @@ def test_a_game_waiting_for_its_bot_longer_than_the_limit_gets_its_task_again(
     queued.clear()  # the task the move queued: lost
     with time_machine.travel(start + timedelta(seconds=9), tick=False):
         assert recovery.stalled_work_resume(now=timezone.now()) == {"votes_closed": 0, "bots_queued": 0}
-    # The task is queued after commit (tables/outbox.py): the test's transaction never commits.
+    # The task is queued after commit (core/outbox.py): the test's transaction never commits.
     with (
         time_machine.travel(start + timedelta(seconds=11), tick=False),
         django_capture_on_commit_callbacks(execute=True),

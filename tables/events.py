@@ -1,23 +1,16 @@
-"""The write side's after-commit side effects, handed over as typed events (docs/style.md §7).
+"""Tables' typed events: what a table's write hands the outbox (core/outbox.py) for after commit.
 
-A service never tells the sockets or queues a task itself: it hands an event to ``send``, which
-holds it until the transaction commits (nothing is sent for a write that rolls back) and then
-gives it to the handler registered for its type. The handlers (tables/delivery.py, wired in
-``TablesConfig.ready``) send the table's group message and queue the Celery tasks; this module
-imports nothing of tables, so the write modules reach neither ``tables.live`` nor
-``tables.tasks``. It is in-process, not a table: an event lost with its process (a crash between
-commit and send) is made good as before, by the next change (sockets) and by beat's sweeps
-(tasks, tables/services/recovery.py and the clock's sweep).
+Where each goes is tables/delivery.py (the table's sockets, the tasks, this process's caches),
+wired in ``TablesConfig.ready``; this module imports nothing of tables, so the write modules
+reach neither ``tables.live`` nor ``tables.tasks``. A lost event is made good as before: by the
+next change (sockets) and by beat's sweeps (tasks, tables/services/recovery.py and the clock's
+sweep).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
-
-from django.db import transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +67,16 @@ class QuickFillDue:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnNoticeWithdrawn:
+    """A "your turn" notice that is no longer true, already shown on the player's devices: each
+    device's is replaced by a quiet one with the same tag (RULING P74)."""
+
+    user_id: int
+    table_id: int
+    language: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class TurnNoticeDue:
     """Check in a while whom to tell that the game awaits them (RULING P74); at version 0 also
     whom to tell that it started."""
@@ -82,24 +85,19 @@ class TurnNoticeDue:
     version: int
 
 
-Event = TableChanged | BotsDue | ClockDue | VoteDue | QuickFillDue | TurnNoticeDue
+@dataclass(frozen=True, slots=True)
+class RoundsStored:
+    """A move wrote the match's newly finished rounds: this process keeps them (tables/matchstore.py)
+    once they are committed."""
 
-_handlers: dict[type, Callable[[Any], None]] = {}
-
-
-def handle(kind: type, handler: Callable[[Any], None]) -> None:
-    """Register where events of ``kind`` go (once, at start-up)."""
-    _handlers[kind] = handler
-
-
-def send(event: Event, *, robust: bool = False) -> None:
-    """Deliver ``event`` once the transaction commits (at once outside one). ``robust``: a failure
-    to deliver is logged, not raised: the write has committed, and a sweep makes good the loss."""
-    transaction.on_commit(partial(_deliver, event), robust=robust)
+    match_id: int
+    seed: object
+    rounds: list[Any]
 
 
-def _deliver(event: Event) -> None:
-    handler = _handlers.get(type(event))
-    if handler is None:
-        raise RuntimeError(f"No handler for {type(event).__name__}: tables.delivery is not connected.")
-    handler(event)
+@dataclass(frozen=True, slots=True)
+class AccountSaved:
+    """An account was saved (a new password, deactivation): each of its open sockets reads its
+    session again once the save commits, and sees the new password hash (RULING P18)."""
+
+    user_id: int
