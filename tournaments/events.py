@@ -8,6 +8,7 @@ transaction (it pushes and delivers after commit itself).
 from __future__ import annotations
 
 import logging
+import uuid
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -25,7 +26,9 @@ def changed_on_commit(tournament_id: int) -> None:
 def _send(tournament_id: int) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(tournament_group(tournament_id), {"type": "tournament.changed"})
+        # The id lets a process's sockets share one read of the change (tournaments/consumer.py).
+        event = {"type": "tournament.changed", "id": uuid.uuid4().hex}
+        async_to_sync(layer.group_send)(tournament_group(tournament_id), event)
 
 
 def notify_players(tournament_id: int, *, kind: str, user_ids: list[int], minutes: int | None = None) -> None:
