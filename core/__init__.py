@@ -5,8 +5,9 @@ client's address, for requests and sockets, behind the ``DJANGO_BEHIND_PROXY`` p
 (``addresses``), the admin's shared helpers (``admin_tools``: the page that asks why, RULING
 P19, ``ReasonedAdmin``, the read-only bases), a dead database connection retried
 (``connections``), the name of every socket group (``groups``), the Redis clients (``redis``:
-one per event loop, one per process) and the limits counted there (``limits``), and the
-metrics and structured logs (``metrics``: Prometheus, multi-process; ``logs``: one JSON line
-per request, command and task), and the one after-commit outbox every app's writes hand their
+one per event loop, one per process) and the limits counted there (``limits``), the sockets'
+one read per process of a change (``fanout``) and their dispatch (``sockets``), the metrics
+and structured logs (``metrics``: Prometheus, multi-process; ``logs``: one JSON line per
+request, command and task), and the one after-commit outbox every app's writes hand their
 events to (``outbox``).
 """

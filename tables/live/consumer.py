@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError, DataError
@@ -25,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from core import addresses, limits, metrics
 from core.groups import table_group
 from core.i18n import scope_language
+from core.sockets import LoopDispatch
 from notifications.consumer import BellSocketMixin
 from tables.errors import TableError
 from tables.live import broadcast, fanout, guard, layer_watch, observe, presence
@@ -47,7 +47,7 @@ NOT_UNDERSTOOD = _("That message could not be understood.")
 logger = logging.getLogger(__name__)
 
 
-class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer):
+class TableConsumer(ChatSocketMixin, BellSocketMixin, LoopDispatch, AsyncJsonWebsocketConsumer):
     # Chat rides on this socket; its commands and group events live in tables/live/chat.py (issue 23).
     # So does the bell (notifications/consumer.py): a table page opens no second socket for it.
     connected: AbstractSet[int] | None = None
@@ -133,19 +133,12 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, AsyncJsonWebsocketConsumer
                 await self._announce_presence()
 
     async def dispatch(self, message: dict) -> None:
-        # Channels (4.2+) first closes stale database connections on the one shared thread of
-        # database_sync_to_async, before every message: each seat's update would queue behind
-        # the moves of every other table in the process (issue 9). Our handlers reach the
-        # database only through database_sync_to_async, which does the same around each call.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
         if self.language is None:
             self.language = scope_language(self.scope)
         # Issue 26: every render and refusal of this socket in its viewer's language; the
         # services it calls off the loop inherit it (sync_to_async copies the context).
         with translation.override(self.language):
-            await handler(message)
+            await super().dispatch(message)  # on the loop, with no hop to Channels' thread (LoopDispatch)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> object:

@@ -4,8 +4,8 @@ A lobby change (a seat taken, a ready flag) and a presence change reach every so
 of the table, and each used to read the table (or Redis) and render its own view: 50
 sockets cost 50 reads per change. Each such event now carries an id; the first socket
 of a process to handle it starts the read, and the others of that process await the
-same result. A move's event carries its new state, and the sockets of a process that
-held the same view before it share one new snapshot too (``moved``). Views are rendered
+same result (core/fanout.py). A move's event carries its new state, and the sockets of a
+process that held the same view before it share one new snapshot too (``moved``). Views are rendered
 once per (snapshot, what the viewer may see, their language, who is connected): a user's five windows on
 one table share one render, and so do all the spectators of a table (the view depends
 on the viewer only through their seat and whether they host the table).
@@ -18,32 +18,27 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable
 from collections.abc import Set as AbstractSet
-from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.safestring import SafeString
 
+from core.fanout import KEEP_SECONDS, once
 from tables.live import presence
 from tables.render import fragment
 
-KEEP_SECONDS = 5.0  # long enough for every socket of the process to take its turn at the event
 # A move's snapshot and renders: the process's sockets of the table take their turns at a move
 # within one pass of the loop, and a busy table makes several moves a second, each with a
 # fragment per seat; kept as long as a lobby read, they added up to megabytes.
 MOVE_KEEP_SECONDS = 1.0
 
-Result = TypeVar("Result")
-
 
 class _Shared:
-    """Per event loop: reads in flight or just done, by event id, moves' snapshots by event id,
-    and renders by snapshot."""
+    """Per event loop: moves' snapshots by event id, and renders by snapshot."""
 
     def __init__(self) -> None:
-        self.reads: dict[tuple, asyncio.Future] = {}
         self.moves: dict[str, list[tuple[fragment.Snapshot, fragment.Snapshot]]] = {}
         self.renders: dict[int, tuple[fragment.Snapshot, dict]] = {}
 
@@ -59,23 +54,11 @@ def _here() -> _Shared:
     return shared
 
 
-async def _once(key: tuple, read: Callable[[], Coroutine[Any, Any, Result]]) -> Result:
-    shared = _here()
-    future = shared.reads.get(key)
-    if future is None:
-        loop = asyncio.get_running_loop()
-        future = shared.reads[key] = loop.create_task(read())
-        loop.call_later(KEEP_SECONDS, shared.reads.pop, key, None)
-    return await asyncio.shield(future)
-
-
 async def table_snapshot(table_id: int, event_id: str | None) -> fragment.Snapshot | None:
     """The table as read once for ``event_id`` in this process (read alone when there is no id)."""
     load = database_sync_to_async(fragment.load_snapshot)
-    if not event_id:
-        return await load(table_id)
-    result = await _once(("snapshot", table_id, event_id), lambda: load(table_id))
-    if result is not None:
+    result = await once(event_id, ("snapshot", table_id), lambda: load(table_id))
+    if event_id and result is not None:
         _remember(result)
     return result
 
@@ -103,9 +86,7 @@ def moved(
 
 async def connected(table_id: int, event_id: str | None) -> frozenset[int]:
     """Who is connected, read once for ``event_id`` in this process."""
-    if not event_id:
-        return frozenset(await presence.connected_users(table_id))
-    return await _once(("connected", table_id, event_id), lambda: _frozen(presence.connected_users(table_id)))
+    return await once(event_id, ("connected", table_id), lambda: _frozen(presence.connected_users(table_id)))
 
 
 async def _frozen(users: Awaitable[set[int]]) -> frozenset[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -131,3 +132,52 @@ async def test_the_start_pushes_the_new_state_and_closes_the_sign_up() -> None:
     assert 'id="t-facts"' in pushed and "Running" in pushed and "4 / 40" in pushed
     assert 'id="t-actions"' in pushed and "<form" not in pushed
     await socket.disconnect()
+
+
+def _as(user) -> object:
+    """The tournament routes with ``user`` in the scope, as the site's authentication puts them."""
+    router = URLRouter(websocket_urlpatterns)
+
+    async def app(scope, receive, send):
+        return await router({**scope, "user": user}, receive, send)
+
+    return app
+
+
+# Transactional: the consumer works on Channels' threads, on connections of their own.
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_is_read_once_per_process_and_rendered_once_per_kind_of_viewer(monkeypatch) -> None:
+    # tournaments/consumer.py: the sockets of a process share the read (core/fanout.py), and a render
+    # wherever their viewers see the same: language, time zone, and whether a row is theirs; no
+    # message first waits its turn on Channels' one database thread (core/sockets.py).
+    import channels.consumer
+
+    from tournaments import consumer
+
+    hops = []
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", lambda: hops.append(1) or asyncio.sleep(0))
+
+    tournament = await sync_to_async(create)(await sync_to_async(staff)())
+    entrant, abroad, onlooker, newcomer = await sync_to_async(players)(4, "viewer")
+    await sync_to_async(sign_up)(tournament, [entrant])
+    abroad.time_zone = "Asia/Dubai"
+    await sync_to_async(abroad.save)()
+    viewers = [None, None, onlooker, entrant, abroad]  # two visitors and an onlooker see the same
+    sockets = [WebsocketCommunicator(_as(user), f"/ws/tournaments/{tournament.pk}/") for user in viewers]
+    for socket in sockets:
+        assert (await socket.connect())[0]
+    reads, renders = [], []
+    read, render = consumer.standings_read, consumer.standings_render
+    monkeypatch.setattr(consumer, "standings_read", lambda tournament_id: reads.append(1) or read(tournament_id))
+    monkeypatch.setattr(
+        consumer, "standings_render", lambda standings, **k: renders.append(1) or render(standings, **k)
+    )
+    await sync_to_async(sign_up)(tournament, [newcomer])
+    pushed = [await socket.receive_from(timeout=5) for socket in sockets]
+    assert len(reads) == 1 and len(renders) == 3
+    assert pushed[0] == pushed[1] == pushed[2] and newcomer.username in pushed[0]
+    assert 'class="me"' in pushed[3] and 'class="me"' not in pushed[0]
+    assert "+04" in pushed[4] and "+04" not in pushed[0]
+    assert hops == []
+    for socket in sockets:
+        await socket.disconnect()
