@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.utils import translation
 
-from accounts import sessions
+from accounts import services, sessions
 from accounts.names import NameRefused, name_clean
 from core.addresses import limit_key, request_address
 from core.i18n import supported
@@ -74,7 +74,7 @@ class AccountAdapter(DefaultAccountAdapter):
         if request is not None and request.user == user and request.session.session_key:
             # The hash the session will carry: a later change elsewhere makes another, which still ends it.
             sessions.rotation_expect(request.session.session_key, auth_hash=user.get_session_auth_hash())
-        user.save()
+        services.password_save(user=user)
 
 
 def login_account(credentials: dict) -> str:

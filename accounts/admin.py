@@ -5,7 +5,6 @@ from typing import TYPE_CHECKING, cast
 
 from allauth.account.admin import EmailAddressAdmin as AllauthEmailAddressAdmin
 from allauth.account.models import EmailAddress
-from allauth.account.utils import user_email
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.models import LogEntry
@@ -20,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
-from accounts.services import AccountError, account_anonymise
+from accounts.services import AccountError, account_anonymise, email_primary_set
 from core.admin_tools import ReasonedAdmin, ask_reason
 
 if TYPE_CHECKING:
@@ -144,11 +143,10 @@ class EmailAddressAdmin(ReasonedAdmin, AllauthEmailAddressAdmin):
         return False  # a player adds their own addresses, and confirms them
 
     def save_model(self, request: HttpRequest, obj: EmailAddress, form, change: bool) -> None:
-        if "primary" in form.changed_data and obj.primary:
-            EmailAddress.objects.filter(user=obj.user_id, primary=True).exclude(pk=obj.pk).update(primary=False)
-        super().save_model(request, obj, form, change)
         if obj.primary:
-            user_email(obj.user, obj.email, commit=True)  # the account's address is its primary one
+            email_primary_set(address=obj)  # the account's address is its primary one
+        else:
+            super().save_model(request, obj, form, change)
 
 
 # A group's permissions are what its staff may do here: changing or deleting one says why (RULING P19).

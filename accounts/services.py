@@ -115,6 +115,35 @@ def _sessions_end(user_id: int) -> None:
     Session.objects.filter(pk__in=doomed).delete()
 
 
+PROFILE_FIELDS = ("display_name", "four_colour_suits", "language", "review_visibility", "time_zone")
+
+
+def profile_update(*, user: User, fields: dict) -> None:
+    """The player's own profile, from the profile form's checked fields (a save, so whatever
+    listens to an account's save hears it)."""
+    changed = [name for name in PROFILE_FIELDS if name in fields]
+    for name in changed:
+        setattr(user, name, fields[name])
+    user.save(update_fields=changed)
+
+
+def password_save(*, user: User) -> None:
+    """The new password's hash, set on ``user`` by allauth's adapter, saved: with it the session
+    hash changes, which ends the account's other logins (RULING P18)."""
+    user.save(update_fields=["password"])
+
+
+def email_primary_set(*, address: EmailAddress) -> None:
+    """RULING P19: the address an admin made primary is the account's only primary one, and the
+    account's own e-mail field follows it."""
+    from allauth.account.utils import user_email
+
+    with transaction.atomic():
+        EmailAddress.objects.filter(user=address.user_id, primary=True).exclude(pk=address.pk).update(primary=False)
+        address.save(update_fields=["primary"])
+        user_email(address.user, address.email, commit=True)
+
+
 def user_language_set(*, user_id: int, language: str) -> None:
     """Remember a player's language (issue 26); the caller has checked that the site speaks it."""
     User.objects.filter(pk=user_id).update(language=language)

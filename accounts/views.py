@@ -36,7 +36,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if own:
         form = ProfileForm(request.POST or None, instance=player)
         if request.method == "POST" and form.is_valid():
-            form.save()
+            services.profile_update(user=player, fields=form.cleaned_data)
             messages.success(request, _("Profile saved."))
             if form.cleaned_data["language"]:
                 # The new language shows from this very answer on (the next page, the socket).

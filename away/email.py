@@ -4,7 +4,7 @@ Off for every kind unless the player turned it on, and only to a verified addres
 the player's own language (their profile's, else the site's), with a link back to the site.
 
 A table sends one player at most one mail an hour, and a player gets at most
-``EMAILS_PER_HOUR`` of them in all (RULING P76, ``notifications.limits``): the mails are a
+``EMAILS_PER_HOUR`` of them in all (RULING P76, ``notifications.services.sent_claim``): the mails are a
 fallback, not a transcript.
 The channel only queues (``away.tasks.email_channel``); the mail is written and sent by the
 ``email_send`` task through ``mail_send``, which asks again whether the notification is still
@@ -31,9 +31,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core.i18n import supported
-from notifications import current, kinds, limits, texts
+from notifications import current, kinds, texts
 from notifications.models import Notification, Sent
 from notifications.selectors import preference_of
+from notifications.services import sent_claim
 
 RETRIES = 5
 # The tokens' salt is the one they were first signed with, so the links of every mail sent keep working.
@@ -54,7 +55,7 @@ def address_of(notification: Notification) -> str | None:
 
 def _within_limits(notification: Notification) -> bool:
     """RULING P76: one mail per table per hour, and EMAILS_PER_HOUR per player."""
-    return limits.claim(notification, channel=Sent.Channel.EMAIL, per_hour=settings.EMAILS_PER_HOUR, per_table=1)
+    return sent_claim(notification, channel=Sent.Channel.EMAIL, per_hour=settings.EMAILS_PER_HOUR, per_table=1)
 
 
 def to_send(notification: Notification) -> bool:

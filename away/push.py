@@ -30,9 +30,10 @@ from pywebpush import WebPushException, webpush
 from away import vapid
 from away.models import Device
 from core.i18n import supported
-from notifications import kinds, limits, texts
+from notifications import kinds, texts
 from notifications.models import Notification, Sent
 from notifications.selectors import preference_of
+from notifications.services import sent_claim
 
 TIMEOUT_SECONDS = 5
 RETRIES = 5
@@ -75,7 +76,7 @@ def devices_to_tell(notification: Notification) -> list[int]:
         return []
     devices = list(Device.objects.filter(user_id=notification.recipient_id).values_list("pk", flat=True))
     # RULING P75: at most PUSHES_PER_HOUR notices a player's devices get in an hour.
-    if not devices or not limits.claim(notification, channel=Sent.Channel.PUSH, per_hour=settings.PUSHES_PER_HOUR):
+    if not devices or not sent_claim(notification, channel=Sent.Channel.PUSH, per_hour=settings.PUSHES_PER_HOUR):
         return []
     return devices
 

@@ -1,7 +1,7 @@
 """Notifications: the one way to tell a player anything, on the site and away from it.
 
 ``models`` holds ``Notification``, the per-kind ``Preference`` and ``Sent`` (what the away
-channels' hourly limits count, ``limits``). ``services.notify`` writes a notification in its
+channels' hourly limits count, ``services.sent_claim``). ``services.notify`` writes a notification in its
 caller's transaction; after commit the player's sockets are told and a task (``tasks``) hands it
 once to every away channel registered in ``delivery``: ``email`` here, web push from ``away``.
 ``kinds`` names every kind, ``texts`` says what one says and where it leads in its reader's

@@ -10,10 +10,10 @@ notifications/events.py).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -23,9 +23,6 @@ from notifications import gates, kinds
 from notifications.events import BellChanged, DeliveryDue
 from notifications.models import Notification, Preference, Sent
 from notifications.selectors import preference_of
-
-if TYPE_CHECKING:
-    from tables.models import Table  # only annotated here (notifications sits below tables)
 
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -48,7 +45,7 @@ def notify(
     *,
     user: User,
     kind: str,
-    table: Table | None = None,
+    table: Model | None = None,  # a table (notifications sits below tables: its FK is by name)
     actor: User | None = None,
     data: dict | None = None,
     now: datetime | None = None,
@@ -69,7 +66,7 @@ def notify(
         recipient=user,
         kind=kind,
         actor=actor,
-        table=table,
+        table_id=table.pk if table is not None else None,
         data=cleaned,
         created_at=now,
         expires_at=now + timedelta(days=settings.NOTIFICATION_DAYS),  # RULING P69
@@ -134,3 +131,39 @@ def notifications_erase(user: User) -> None:
     Sent.objects.filter(user=user).delete()
     for recipient_id in told:  # their bells drop what is gone
         outbox.send(BellChanged(user_id=recipient_id))
+
+
+HOUR = timedelta(hours=1)
+
+
+def sent_claim(
+    notification: Notification,
+    *,
+    channel: str,
+    per_hour: int,
+    per_table: int | None = None,
+    now: datetime | None = None,
+) -> bool:
+    """The away channels' hourly limits (RULINGS P75, P76), counted in ``Sent`` rows: decided and
+    recorded in one transaction, under a lock on the player's row, so two workers sending to the
+    same player at once cannot both take the last place.
+
+    Take one of the player's places this hour on ``channel`` for ``notification``; False if none is left
+    (``per_hour`` in all, ``per_table`` for the notification's table)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=notification.recipient_id).first()
+        recent = Sent.objects.filter(user_id=notification.recipient_id, channel=channel, sent_at__gt=now - HOUR)
+        if recent.count() >= per_hour:
+            return False
+        table_id = notification.table_id
+        if per_table is not None and table_id and recent.filter(table_id=table_id).count() >= per_table:
+            return False
+        Sent.objects.create(
+            user_id=notification.recipient_id,
+            channel=channel,
+            table_id=notification.table_id,
+            kind=notification.kind,
+            sent_at=now,
+        )
+    return True

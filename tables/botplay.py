@@ -17,7 +17,7 @@ from core import metrics
 from games.bots.budget import Budget
 from games.catalog import bot_move, get_bot
 from games.models import Match
-from tables import fairness
+from tables.selectors import fairness
 
 
 def bot_action(*, match: Match, seat: int, level: str, view: dict) -> dict:

@@ -30,14 +30,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypedDict
 
 from core.i18n import gettext as _  # the render's catalogue in a live render (core/i18n.py)
 from games import catalog
 
 if TYPE_CHECKING:
-    from games.models import ClockSeats, Match
     from tables.moves import MoveEvent
+
+
+class ClockSeats(TypedDict, total=False):
+    """``Match.clock_seats`` (``games.models.ClockSeats``, the same keys): per seat, as strings."""
+
+    expiries: dict[str, int]  # the seat's clock expiries in a row
+    away: dict[str, int]  # since when the seat is away, epoch ms
+    paused: dict[str, int]  # during a dismissal vote: the ms the seat had left
+    timer: list[int]  # the armed countdown task: [epoch ms, match version]
+
+
+class Match(Protocol):
+    """What the clock reads and sets of a locked match (``games.models.Match``; the clock names no
+    model: it is arithmetic on whatever row the caller holds)."""
+
+    version: int
+    turn_clock: int
+    deadlines: Any  # {"seat": [deadline in epoch ms, version that set it]}
+    clock_due: datetime | None
+    clock_seats: ClockSeats
+
 
 CHOICES = (0, 30, 60, 120)  # RULING P9: seconds per decision; 0 = no clock.
 AWAY_AFTER = 2  # RULING P12: consecutive expiries that mark a seat away.

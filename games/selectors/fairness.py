@@ -1,6 +1,6 @@
 """Fair deals on the game page (docs/fairness.md, RULINGS P33–P34): what the "Verify this deal"
 panel shows and the server's deal check. Reads only the stored record: the site adds its
-``fairness`` key when the game ends (``tables.fairness.with_fairness``).
+``fairness`` key when the game ends (``tables.selectors.fairness.with_fairness``).
 """
 
 from __future__ import annotations

@@ -7,10 +7,11 @@ from django.utils.translation import gettext_lazy as _
 from accounts.bots import DEFAULT_BOT_LEVEL
 from accounts.models import User
 from core.connections import retry_on_dead_connection
-from tables import fairness, hints
+from tables import hints
 from tables.errors import TableError
 from tables.live.messages import Message
 from tables.render import fragment
+from tables.selectors import fairness
 from tables.services import lobby, play, rematch, signatures, timeouts, votes
 
 

@@ -23,10 +23,10 @@ from accounts.services import ensure_bot_accounts
 from core.i18n import lazy_format, refusal
 from games import catalog
 from games.models import Match
-from tables import clock, fairness, held_seats, selectors
+from tables import clock, held_seats, selectors
 from tables.errors import TableError
 from tables.models import Seat, Spectators, Table
-from tables.services import collusion, handoff
+from tables.services import collusion, fairness, handoff
 from tables.services.steps import engine_for, lobby_room_require, match_start, table_changed, table_lock, vacate
 
 MAX_STAKE = 1_000_000

@@ -17,8 +17,8 @@ from django.db import transaction
 
 from games.models import Match
 from games.records import fairness as protocol
-from tables import fairness
 from tables.models import DealCommitment, Seat, Table
+from tables.services import fairness
 from tables.services.steps import match_start
 
 if TYPE_CHECKING:

@@ -27,12 +27,13 @@ from games.catalog import get_engine
 from games.models import Match, MatchPlayer
 from games.records import storage
 from games.records.places import places_from_groups
-from tables import clock, fairness, matchstore, selectors
+from tables import clock, matchstore, selectors
 from tables.errors import TableError
 from tables.events import BotsDue, ClockDue, RoundsStored, TableChanged, TurnNoticeDue
 from tables.models import DealCommitment, Seat, Table
 from tables.moves import MoveEvent
-from tables.services import handoff
+from tables.selectors.fairness import with_fairness
+from tables.services import fairness, handoff
 
 
 def engine_for(game: str):
@@ -294,7 +295,7 @@ def _settle(match: Match, state, engine, *, now: datetime) -> None:
     """The last move: record the result, places and totals in the same transaction (docs/design.md)."""
     record = engine.record(state)
     match.status = Match.Status.FINISHED
-    match.record = fairness.with_fairness(match, record)  # RULING P33: the secret, now the game is over
+    match.record = with_fairness(match, record)  # RULING P33: the secret, now the game is over
     match.ended_at = now
     match.end_reason = "Finished."
     places = places_from_groups(record["placements"])
@@ -339,6 +340,6 @@ def _end_attempt(match: Match, *, status: str, reason: str, now: datetime) -> No
     engine = engine_for(match.game)
     match.status, match.end_reason, match.ended_at = status, reason[:200], now
     state = matchstore.loaded(match.game, match.pk, match.version, match.state)
-    match.record = fairness.with_fairness(match, engine.record(state))  # RULING P33
+    match.record = with_fairness(match, engine.record(state))  # RULING P33
     match.save(update_fields=["status", "end_reason", "ended_at", "record"])
     table_changed(match.table_id)

@@ -12,9 +12,10 @@ from django.urls import reverse
 from games.engines import estimation
 from games.models import Match
 from games.records import fairness as protocol
-from tables import fairness, tasks
+from tables import tasks
 from tables.errors import TableError
 from tables.models import DealCommitment, Table
+from tables.selectors import fairness
 from tables.services import endings, votes
 from tables.services import lobby as lobby_service
 from tests.games.history_helpers import play_to_end
