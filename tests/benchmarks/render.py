@@ -30,6 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ["DJANGO_DEBUG"] = "false"
 os.environ.setdefault("DJANGO_SECRET_KEY", "render-benchmark-only-" + "k" * 40)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The settings ask for the services' addresses; the render reads no row and no key of either.
+os.environ.setdefault("DATABASE_URL", "postgres://127.0.0.1/unused")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1/0")
 
 import django  # noqa: E402
 
@@ -41,8 +44,8 @@ from games.catalog import get_bot, get_engine  # noqa: E402
 
 try:
     from tables.render.fragment import SeatInfo, Snapshot, render_live  # noqa: E402
-except ImportError:  # a commit before tables/live/ (to compare with the base)
-    from tables.live import SeatInfo, Snapshot, render_live  # noqa: E402
+except ImportError:  # a commit before tables/render/ (to compare with the start)
+    from tables.live.snapshot import SeatInfo, Snapshot, render_live  # noqa: E402
 
 GAME, SEATS, SEED, POSITIONS = "estimation", 4, 7, 61
 
