@@ -9,7 +9,7 @@ class ChatConfig(AppConfig):
     def ready(self) -> None:
         from accounts.personal_data import PersonalData, register
         from chat import broadcast
-        from chat.events import ChatChanged, MessageHidden, MuteChanged
+        from chat.events import ChatChanged, MessageHidden, MessagePosted, MuteChanged
         from chat.selectors import chat_export, muted_actor
         from chat.services import personal_mutes_erase
         from core import outbox
@@ -17,6 +17,7 @@ class ChatConfig(AppConfig):
         from social.events import BlockChanged
 
         # Where the chat writes' events go after commit (core/outbox.py): the table's and the player's sockets.
+        outbox.handle(MessagePosted, broadcast.message_posted)
         outbox.handle(MessageHidden, broadcast.message_hidden)
         outbox.handle(ChatChanged, broadcast.chat_changed)
         outbox.handle(MuteChanged, broadcast.mute_changed)

@@ -10,6 +10,15 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class MessagePosted:
+    """A message was posted: every socket of the table shows it to its viewer if their channel is
+    theirs to read (RULING P25; tables/live/chat.py decides per socket)."""
+
+    table_id: int
+    message: dict  # chat.selectors.message_payload: only what its author typed, and who and when
+
+
+@dataclass(frozen=True, slots=True)
 class MessageHidden:
     """A moderator hid the message: every socket of the table takes it off its panel."""
 

@@ -14,10 +14,23 @@ from accounts.models import User
 from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from chat import rules
-from chat.broadcast import message_payload
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
 from games.models import Match
 from social.selectors import blocked_ids
+
+
+def message_payload(message: ChatMessage, *, author_name: str) -> dict:
+    """What a browser gets of a message: nothing but what its author typed, and who and when."""
+    at = timezone.localtime(message.created_at)
+    return {
+        "id": message.pk,
+        "channel": message.channel,
+        "author_id": message.author_id,
+        "author": author_name,
+        "text": message.text,
+        "at": at.isoformat(),
+        "time": f"{at:%H:%M}",
+    }
 
 
 def mute_active(*, user_id: int, now: datetime | None = None) -> ChatMute | None:

@@ -17,9 +17,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from chat import rules
-from chat.events import ChatChanged, MessageHidden, MuteChanged
+from chat.events import ChatChanged, MessageHidden, MessagePosted, MuteChanged
 from chat.models import Channel, ChatMessage, ChatMute, ChatReport, ChatRoom, PersonalMute, table_model
-from chat.selectors import mute_active, mute_message, spectator_chat_on, viewer_role
+from chat.selectors import message_payload, mute_active, mute_message, spectator_chat_on, viewer_role
 from core import outbox
 from core.i18n import lazy_format
 
@@ -77,9 +77,11 @@ def message_post(*, table_id: int, user: User, channel: str, text: object, now: 
         if allowed == Channel.SPECTATORS and not spectator_chat_on(table.pk):
             raise ChatError(_("The host has turned spectators' chat off at this table."))  # RULING P26
         _check_rate(user=user, text=text, now=now)
-        return ChatMessage.objects.create(
+        message = ChatMessage.objects.create(
             table=table, match=match, author=user, channel=allowed, text=text, created_at=now
         )
+        outbox.send(MessagePosted(table_id=table.pk, message=message_payload(message, author_name=user.name)))
+        return message
 
 
 def _check_rate(*, user: User, text: str, now: datetime) -> None:

@@ -19,10 +19,9 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 
+from core import groups
 from core.groups import notify_group
 from core.redis import async_client, key_prefix, script, sync_client
 from notifications import selectors, texts
@@ -48,7 +47,7 @@ def bell_changed(event: BellChanged) -> None:
 def tell(user_id: int, event: dict) -> None:
     """Send ``event`` to every open socket of the player (their table sockets and page sockets)."""
     try:
-        async_to_sync(get_channel_layer().group_send)(notify_group(user_id), event)
+        groups.send(notify_group(user_id), event)
     except Exception:  # noqa: BLE001 (what was written is saved: the next page load shows it)
         logger.warning("could not tell the sockets of user %s", user_id, exc_info=True)
 

@@ -21,6 +21,7 @@ from tables.events import (
     ClockDue,
     QuickFillDue,
     RoundsStored,
+    SessionEnded,
     TableChanged,
     TurnNoticeDue,
     TurnNoticeWithdrawn,
@@ -40,6 +41,7 @@ def connect() -> None:
     outbox.handle(TurnNoticeWithdrawn, turn_notice_withdrawn)
     outbox.handle(RoundsStored, rounds_stored)
     outbox.handle(AccountSaved, sessions.account_saved)
+    outbox.handle(SessionEnded, sessions.session_ended)
 
 
 def table_changed(event: TableChanged) -> None:

@@ -96,6 +96,14 @@ class RoundsStored:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionEnded:
+    """A login ended (a logout): the sockets opened under that session close (RULING P18)."""
+
+    user_id: int
+    session_key: str
+
+
+@dataclass(frozen=True, slots=True)
 class AccountSaved:
     """An account was saved (a new password, deactivation): each of its open sockets reads its
     session again once the save commits, and sees the new password hash (RULING P18)."""

@@ -17,13 +17,12 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from core import groups
 from core.fanout import once
 from core.groups import tournament_group
 from core.i18n import scope_language
@@ -36,10 +35,7 @@ from tournaments.models import Round, Tournament
 def send_changed(event: TournamentChanged) -> None:
     """The outbox's handler (tournaments/events.py): a write of the tournament has committed. The
     id lets a process's sockets share one read of the change (``once`` below)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        message = {"type": "tournament.changed", "id": uuid.uuid4().hex}
-        async_to_sync(layer.group_send)(tournament_group(event.tournament_id), message)
+    groups.send(tournament_group(event.tournament_id), {"type": "tournament.changed", "id": uuid.uuid4().hex})
 
 
 @dataclass(frozen=True)

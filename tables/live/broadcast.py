@@ -4,32 +4,19 @@ Sent only after the transaction commits (docs/style.md §7), so a consumer never
 a state that might still roll back. The event carries the new state text, so
 consumers need no database read per move; they never send it to a client.
 
-A command that came in over a socket runs on the consumer's database thread. Its
-broadcast is handed to the consumer's event loop and not waited for: blocking
-the database thread until the busy loop gets round to the send would hold up
-every other table's move in that process (issue 9). Elsewhere (Celery, views,
-tests) the send completes before the call returns.
+It leaves through ``core.groups.send``: handed to the consumer's loop when a socket's command
+made the change, sent at once elsewhere; on the loop, a table's lobby changes are coalesced.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import uuid
 import weakref
-from contextvars import ContextVar
 from dataclasses import dataclass
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
+from core import groups
 from core.groups import table_group
-
-logger = logging.getLogger(__name__)
-
-# Set by a consumer: the event loop its commands' broadcasts are sent from.
-socket_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("socket_loop", default=None)
-_sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
 
 def send_table_changed(
@@ -56,13 +43,9 @@ def send_table_changed(
         "access_users": list(access_users) if access_users is not None else None,
         "id": uuid.uuid4().hex,
     }
-    loop = socket_loop.get()
-    if loop is not None and loop.is_running():
-        # Simultaneous moves of one table (SITA) commit in order but may be handed over out of
-        # order by their threads; a consumer never replaces a newer version with an older one.
-        loop.call_soon_threadsafe(_start_sending, table_group(table_id), event)
-    else:
-        async_to_sync(get_channel_layer().group_send)(table_group(table_id), event)
+    # Simultaneous moves of one table (SITA) commit in order but may be handed over out of order
+    # by their threads; a consumer never replaces a newer version with an older one.
+    groups.send(table_group(table_id), event, on_loop=_start_sending)
 
 
 # Issue 34: lobby changes of one table (a seat taken or left, ready, not ready) sent from one process
@@ -94,31 +77,18 @@ def _start_sending(group: str, event: dict) -> None:
             return
         sends.last = loop.time()
         loop.call_later(LOBBY_COALESCE_SECONDS * 2, _forget_quiet, loop, group, sends)
-    _send(group, event)
+    groups.send_on_loop(group, event)
 
 
 def _send_trailing(group: str, event: dict, sends: _LobbySends) -> None:
     loop = asyncio.get_running_loop()
     sends.trailing, sends.last = None, loop.time()
     # A fresh id: the sockets of each process read the table once for it, after every change it carries.
-    _send(group, {**event, "id": uuid.uuid4().hex})
+    groups.send_on_loop(group, {**event, "id": uuid.uuid4().hex})
     loop.call_later(LOBBY_COALESCE_SECONDS * 2, _forget_quiet, loop, group, sends)
 
 
 def _forget_quiet(loop: asyncio.AbstractEventLoop, group: str, sends: _LobbySends) -> None:
-    groups = _lobby_sends.get(loop, {})
-    if sends.trailing is None and loop.time() - sends.last >= LOBBY_COALESCE_SECONDS and groups.get(group) is sends:
-        del groups[group]
-
-
-def _send(group: str, event: dict) -> None:
-    task = asyncio.get_running_loop().create_task(get_channel_layer().group_send(group, event))
-    _sending.add(task)
-    task.add_done_callback(_sent)
-
-
-def _sent(task: asyncio.Task) -> None:
-    _sending.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        # The state is committed; the next change or a resync heals every view.
-        logger.error("table broadcast failed", exc_info=task.exception())
+    by_group = _lobby_sends.get(loop, {})
+    if sends.trailing is None and loop.time() - sends.last >= LOBBY_COALESCE_SECONDS and by_group.get(group) is sends:
+        del by_group[group]

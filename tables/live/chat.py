@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from chat import broadcast, rules, selectors, services
+from chat import rules, selectors, services
 from chat.services import ChatError
 from tables.render import fragment
 
@@ -49,24 +49,25 @@ def _on(value: object) -> bool:
     raise ChatError(_("That chat message could not be understood."))
 
 
-def _post(table_id: int, user: User, content: dict) -> dict:
-    message = services.message_post(
+def _post(table_id: int, user: User, content: dict) -> None:
+    """The message goes to every socket of the table after its commit (chat/events.py MessagePosted)."""
+    services.message_post(
         table_id=table_id,
         user=user,
         channel=content.get("channel"),  # type: ignore[arg-type]  # the service refuses what is not a channel
         text=content.get("text"),
     )
-    return broadcast.message_payload(message, author_name=user.name)
 
 
 def run_chat_command(content: dict, *, table_id: int, user: User) -> tuple[str, object]:
-    """Sync: run one chat command and say what to do next: ("broadcast", payload),
-    ("state", panel state) or ("notice", text)."""
+    """Sync: run one chat command and say what to do next: ("state", panel state), ("notice",
+    text) or ("done", None): a post or a switch reaches every socket through the outbox."""
     command = content["command"]
     if command == "chat_sync":
         return "state", selectors.panel_state(table_id=table_id, user=user)
     if command == "chat_send":
-        return "broadcast", _post(table_id, user, content)
+        _post(table_id, user, content)
+        return "done", None
     if command == "chat_report":
         services.message_report(
             message_id=_int(content.get("id")), user=user, reason=content.get("reason"), table_id=table_id
@@ -101,9 +102,7 @@ class ChatSocketMixin:
             if content["command"] in _RESYNC_AFTER:
                 await self._chat_state()
             return
-        if outcome == "broadcast":
-            await broadcast.send_message(self.table_id, value)
-        elif outcome == "state":
+        if outcome == "state":
             await self._chat_send_state(value)
         elif outcome == "notice":
             await self._chat_send({"type": "notice", "message": value})

@@ -21,13 +21,13 @@ from django.db import DatabaseError, DataError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from core import addresses, limits, metrics
+from core import addresses, groups, limits, metrics
 from core.groups import table_group
 from core.i18n import scope_language
 from core.sockets import LoopDispatch
 from notifications.consumer import BellSocketMixin
 from tables.errors import TableError
-from tables.live import broadcast, fanout, guard, layer_watch, observe, presence
+from tables.live import fanout, guard, layer_watch, observe, presence
 from tables.live.chat import ChatSocketMixin, is_chat_command
 from tables.live.commands import run_command
 from tables.live.messages import ParseError, parse_message
@@ -68,7 +68,7 @@ class TableConsumer(ChatSocketMixin, BellSocketMixin, LoopDispatch, AsyncJsonWeb
         self.throttle, self.buckets = guard.new_throttle(), guard.message_buckets(user.pk, self.address)
         self.login_recheck = guard.new_session_check()
         self.session_key = self.scope["session"].session_key
-        broadcast.socket_loop.set(asyncio.get_running_loop())  # see tables/live/broadcast.py
+        groups.socket_loop.set(asyncio.get_running_loop())  # see core/groups.py send
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         refusal = await presence.admit(self.table_id, self.channel_name, user.pk)
         if refusal:

@@ -20,10 +20,10 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
-from core import outbox
+from core import groups, outbox
 from core.groups import notify_group
 from core.redis import sync_client
-from tables.events import AccountSaved
+from tables.events import AccountSaved, SessionEnded
 from tables.live import presence
 
 logger = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ def _tell_safely(user_id: int, event: dict) -> None:
     try:
         tell_sockets(user_id, event)
         # The bell's page sockets (notifications/live.py) hear it on the player's group.
-        async_to_sync(get_channel_layer().group_send)(notify_group(user_id), event)
+        groups.send(notify_group(user_id), event)
     except Exception:  # noqa: BLE001 (the sockets' timed re-check still stops them)
         logger.warning("could not tell the table sockets of user %s", user_id, exc_info=True)
 
@@ -53,14 +53,14 @@ def _tell_safely(user_id: int, event: dict) -> None:
 @receiver(user_logged_out)
 def _logged_out(sender, request, user, **kwargs) -> None:
     if user is not None and request is not None and request.session.session_key:
-        _tell_safely(user.pk, {"type": "session.ended", "session_key": request.session.session_key})
+        outbox.send(SessionEnded(user_id=user.pk, session_key=request.session.session_key))
 
 
 @receiver(password_changed)
 def _password_changed(sender, request, user, **kwargs) -> None:
     # Issue 34: the changing browser's session has its new key now (accounts/sessions.py); its
     # sockets, told of the save a moment before, follow it to that key.
-    _tell_safely(user.pk, {"type": "session.check"})
+    outbox.send(AccountSaved(user_id=user.pk))
 
 
 @receiver(post_save, sender=User)
@@ -68,6 +68,11 @@ def _account_saved(sender, instance: User, created: bool, **kwargs) -> None:
     if not created and not instance.is_bot:
         # After the commit: the sockets re-read the account and must see the new password hash.
         outbox.send(AccountSaved(user_id=instance.pk))
+
+
+def session_ended(event: SessionEnded) -> None:
+    """The outbox's handler (tables/delivery.py): the logout has committed."""
+    _tell_safely(event.user_id, {"type": "session.ended", "session_key": event.session_key})
 
 
 def account_saved(event: AccountSaved) -> None:

@@ -8,8 +8,8 @@ import threading
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from core.groups import table_group
-from tables.live.broadcast import send_table_changed, socket_loop
+from core.groups import socket_loop, table_group
+from tables.live.broadcast import send_table_changed
 
 
 async def _listen(table_id: int) -> str:
