@@ -8,6 +8,7 @@ from away.models import Device
 from away.tasks import push_send
 from notifications import kinds
 from notifications.models import Notification
+from payouts.services import pass_grant
 from social import services as social
 from tables.live.presence import user_connected_now
 from tables.selectors.turn_notices import awaited_users
@@ -46,6 +47,8 @@ def test_the_seated_players_away_from_the_table_are_told_it_started(
     host, player, subscribe, push_service, django_capture_on_commit_callbacks
 ) -> None:
     devices = {user.pk: subscribe(user) for user in (host, player)}
+    for user in (host, player):  # each of the tables below takes a game pass from both
+        pass_grant(user=user, amount=8, memo="Passes for the tables of this test.")
     # Tasks run as they are queued, and the notice waits 0 s here: the start's checks have run.
     # The deal picks who decides first; a deal that gives it to the bot (it plays at once, and the
     # next human's own turn notice follows) is followed by another table, up to a few times.

@@ -33,13 +33,13 @@ def reviewed(reviews_on, host, player) -> Match:
 
 
 def _mark_a_mistake(match: Match, seat: int) -> ReviewDecision:
-    """Decision 1 of ``seat`` made a mistake costing 2.5 more than any other of the seat's decisions
-    cost: the page's costliest three always show it, whatever the review found in the game."""
+    """Decision 1 of ``seat`` made a mistake (not a blunder, whatever the review found) costing 2.5
+    more than any other of the seat's decisions cost: the page's costliest three always show it."""
     decisions = ReviewDecision.objects.filter(review__match=match, review__seat=seat)
     item = decisions.order_by("index")[1]
     best = next(row["action"] for row in item.values if row["action"] != item.action)
     loss = round(decisions.aggregate(Max("loss"))["loss__max"] or 0, 1) + 2.5
-    ReviewDecision.objects.filter(pk=item.pk).update(mistake=True, loss=loss, best_action=best)
+    ReviewDecision.objects.filter(pk=item.pk).update(mistake=True, blunder=False, loss=loss, best_action=best)
     return ReviewDecision.objects.get(pk=item.pk)
 
 
