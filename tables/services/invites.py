@@ -21,11 +21,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from accounts.models import User
+from accounts.names import public_name
 from core.i18n import lazy_format
 from core.limits import hourly_take
 from notifications import gates, kinds
 from notifications.services import notify
-from social.selectors import are_friends, blocked_either_way
+from social.models import Block
+from social.selectors import are_friends
 from tables.errors import TableError
 from tables.models import Table, TableInvite
 from tables.selectors.invites import SALT, link_token, may_invite
@@ -33,6 +35,10 @@ from tables.services.steps import table_lock
 
 LINK_EXPIRED = _("This invitation has expired: the table is no longer waiting for players.")
 LINK_INVALID = _("This invitation link is not valid. Ask the host for a new one.")
+YOU_BLOCKED = _(
+    "You blocked this player, %(name)s, who hosts this table: you cannot join it while your block stands. "
+    "Unblock them on your friends page first."
+)
 
 
 def _new_nonce() -> str:
@@ -75,8 +81,13 @@ def link_follow(*, token: str, user: User, now: datetime | None = None) -> Table
             raise TableError(LINK_INVALID)
         if table.status != Table.Status.LOBBY:
             raise TableError(LINK_EXPIRED)
-        if blocked_either_way(user_id=table.host_id, other_id=user.pk):
+        if Block.objects.filter(blocker_id=table.host_id, blocked=user).exists():
             raise TableError(LINK_INVALID)  # RULING P67: said as for any link that does not hold
+        if Block.objects.filter(blocker=user, blocked_id=table.host_id).exists():
+            if table.private:
+                # RULING P67: the one who blocked knows it; their block keeps them from the host's private table.
+                raise TableError(lazy_format(YOU_BLOCKED, name=public_name(table.host)))
+            return table  # a public table: they may sit there as anyone may, no invitation needed
         if user.pk != table.host_id:
             TableInvite.objects.get_or_create(table=table, user=user, defaults={"created_at": now or timezone.now()})
     return table

@@ -221,3 +221,47 @@ def test_the_hosts_panel_invites_a_friend_and_renews_the_link(client, host, play
     assert b"Invitation sent." in panel.content
     client.post(f"/tables/{table.pk}/invite/renew/")
     assert Table.objects.get(pk=table.pk).invite_nonce != old
+
+
+def _link(table, host) -> str:
+    return invites.link_give(table_id=table.pk, host=host).rstrip("/").rsplit("/", 1)[1]
+
+
+def test_a_player_who_blocked_the_host_is_told_so_at_the_link_of_a_private_table(host, outsider) -> None:
+    """RULING P67: the blocker knows their own block; they are told plainly, and it keeps them out."""
+    table = private_table(host)
+    social.block(user=outsider, blocked_id=host.pk)
+    with pytest.raises(TableError, match="You blocked this player, hana") as refused:
+        invites.link_follow(token=_link(table, host), user=outsider)
+    assert "not valid" not in str(refused.value)
+    assert not TableInvite.objects.filter(table=table, user=outsider).exists()
+    assert not privacy.may_sit(table=table, user=outsider)
+
+
+def test_a_player_who_blocked_the_host_lands_at_a_public_table_by_its_link(host, outsider) -> None:
+    """RULING P67: a block hides nothing at a public table but chat; its link leads there as for anyone."""
+    table = open_table(host, "sita", seat_count=3)
+    social.block(user=outsider, blocked_id=host.pk)
+    assert invites.link_follow(token=_link(table, host), user=outsider).pk == table.pk
+    lobby.seat_take(table_id=table.pk, user=outsider, position=1)
+
+
+def test_a_player_the_host_blocked_gets_the_neutral_answer_at_the_link(host, outsider) -> None:
+    table = private_table(host)
+    social.block(user=host, blocked_id=outsider.pk)
+    with pytest.raises(TableError, match="not valid") as refused:
+        invites.link_follow(token=_link(table, host), user=outsider)
+    assert "block" not in str(refused.value).lower()
+
+
+def test_the_link_page_tells_the_blocker_why_and_the_blocked_nothing(client, host, player, outsider) -> None:
+    table = private_table(host)
+    url = invites.link_give(table_id=table.pk, host=host)
+    social.block(user=outsider, blocked_id=host.pk)
+    social.block(user=host, blocked_id=player.pk)
+    client.force_login(outsider)
+    page = client.get(url, follow=True)
+    assert "You blocked this player, hana, who hosts this table" in page.content.decode()
+    client.force_login(player)
+    page = client.get(url, follow=True).content.decode()
+    assert "This invitation link is not valid" in page and "block" not in page.split("<main", 1)[-1].lower()
