@@ -99,6 +99,7 @@ def _befriend(request: FriendRequest, *, now: datetime) -> Friendship:
     for user, friend in ((sender, recipient), (recipient, sender)):
         Friendship.objects.get_or_create(user=user, friend=friend, defaults={"created_at": now})
     _mark_answered(recipient=recipient, sender=sender)
+    signals.relation_began.send(sender=_befriend, user_ids=(sender.pk, recipient.pk))
     notify(user=sender, kind=kinds.FRIEND_ACCEPTED, actor=recipient, now=now)
     return Friendship.objects.get(user=recipient, friend=sender)
 
@@ -181,7 +182,9 @@ def block(*, user: User, blocked_id: object, now: datetime | None = None) -> Blo
 def unblock(*, user: User, blocked_id: object) -> None:
     other_id = _number(blocked_id)
     with transaction.atomic():
-        Block.objects.filter(blocker=user, blocked_id=other_id).delete()
+        lifted, _rows = Block.objects.filter(blocker=user, blocked_id=other_id).delete()
+        if lifted:
+            signals.relation_began.send(sender=unblock, user_ids=(user.pk, other_id))
         outbox.send(BlockChanged(user_ids=tuple(user_id for user_id in (user.pk, other_id) if user_id is not None)))
 
 

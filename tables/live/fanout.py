@@ -108,7 +108,7 @@ def render(snap: fragment.Snapshot, *, user_id: int, connected: AbstractSet[int]
         return fragment.render_live(snap, user_id=user_id, connected=connected, oob=True)
     # All the view takes from its viewer (tables/render/fragment.py, live_context): their seat, whether
     # they host the table, whether they are logged in at all, their language (two windows may
-    # read two languages), and at a closed table what came back to them.
+    # read two languages), at a closed table what came back to them, and whether they may sit.
     # Of who is connected, the view shows only the seated players' marks (live_context): a
     # socket's set may also hold spectators, as of its own last presence event.
     seated = {seat.user_id for seat in snap.seats if seat.user_id is not None}
@@ -119,6 +119,7 @@ def render(snap: fragment.Snapshot, *, user_id: int, connected: AbstractSet[int]
         translation.get_language(),
         frozenset(connected) & seated,
         tuple(sorted((fragment.given_back_to(snap, user_id) or {}).items())),
+        fragment.may_sit_here(snap, user_id),  # RULING P66: a private table offers a seat to some
     )
     html = entry[1].get(key)
     if html is None:

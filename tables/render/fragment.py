@@ -50,6 +50,18 @@ def sitting(snapshot: Snapshot) -> frozenset[int]:
     return frozenset(seat.user_id for seat in snapshot.seats if seat.user_id is not None)
 
 
+def may_sit_here(snapshot: Snapshot, user_id: int | None) -> bool:
+    """Whether the view offers this viewer a seat: a signed-in person without one, in the lobby,
+    whom taking it would not refuse (RULING P65: a practice table is its host's; RULING P66: a
+    private table's seats are its host's friends' and invited players')."""
+    if user_id is None or seat_of(snapshot, user_id) is not None or snapshot.status != Table.Status.LOBBY:
+        return False
+    if snapshot.extra.get("practice") and user_id != snapshot.host_id:
+        return False
+    sitters = snapshot.extra.get("sitters")
+    return sitters is None or user_id in sitters
+
+
 def live_context(snapshot: Snapshot, *, user_id: int | None, connected: AbstractSet[int]) -> dict:
     viewer_seat = seat_of(snapshot, user_id)
     view = None
@@ -80,6 +92,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: Abstract
     presented = present(snapshot.game, view, names, viewer_seat) if view else {}
     extra = dict(snapshot.extra)
     extra.pop("given_back", None)  # every former player's: only the viewer's own is shown
+    extra.pop("sitters", None)  # who may sit at a private table: only whether the viewer may (can_sit)
     if "last_dismissal" in extra:  # issue 20: say a dismissal happened
         extra["last_attempt"] = last_attempt_note(extra.pop("last_dismissal"))
     given_back = given_back_to(snapshot, user_id)
@@ -112,11 +125,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: Abstract
         "is_host": user_id == snapshot.host_id,
         "is_player": viewer_seat is not None,
         "given_back": given_back,
-        # RULING P65: nobody but its host sits at a practice table.
-        "can_sit": user_id is not None
-        and viewer_seat is None
-        and snapshot.status == Table.Status.LOBBY
-        and (not snapshot.extra.get("practice") or user_id == snapshot.host_id),
+        "can_sit": may_sit_here(snapshot, user_id),
         "lobby": snapshot.status == Table.Status.LOBBY,
         **extra,
     }

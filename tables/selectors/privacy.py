@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from social.models import Friendship
-from social.selectors import are_friends, blocked_either_way
+from social.selectors import are_friends, blocked_either_way, blocked_ids, friend_ids
 from tables.models import Spectators, Table, TableInvite
 
 NOT_INVITED = _("This table is for the host's friends and invited players.")
@@ -42,6 +42,17 @@ def may_sit(*, table: Table, user: User) -> bool:
         are_friends(user_id=table.host_id, other_id=user.pk)
         or TableInvite.objects.filter(table=table, user=user).exists()
     )
+
+
+def sitters(table: Table) -> frozenset[int] | None:
+    """Everyone who may take a seat at a private table waiting for players, as ``may_sit`` decides
+    it for each (None: a public table, open to all): read once with the table's live view, so the
+    view offers a seat only to whom taking it will not refuse (issue 53)."""
+    if not table.private or table.status != Table.Status.LOBBY:
+        return None
+    invited = set(TableInvite.objects.filter(table=table).values_list("user_id", flat=True))
+    allowed = (friend_ids(user_id=table.host_id) | invited) - blocked_ids(user_id=table.host_id)
+    return frozenset(allowed | {table.host_id})
 
 
 def may_watch(*, table: Table, user: User) -> bool:

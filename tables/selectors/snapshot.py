@@ -22,6 +22,7 @@ from tables.selectors import (
     costs_pass,
     fairness_panel,
     last_dismissal,
+    privacy,
     rematch_lobby,
     rematch_panel,
     vote_panel,
@@ -147,6 +148,8 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if table.status == Table.Status.LOBBY:
         extra["last_dismissal"] = last_dismissal(table)  # issue 20: say a dismissal happened
         extra["rematch_lobby"] = rematch_lobby(table)  # RULING P70: seats kept for an answer
+        if table.private:
+            extra["sitters"] = privacy.sitters(table)  # RULING P66: "Sit here" only for whom it seats
     if table.status == Table.Status.FINISHED:
         extra["rematch"] = rematch_panel(table)  # RULING P70: who accepted, live
     if table.stake:
