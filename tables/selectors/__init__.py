@@ -21,7 +21,16 @@ from games.records import fairness as protocol
 from notifications import gates
 from payouts import selectors as payout_selectors
 from tables import matchstore
-from tables.models import DealCommitment, DismissalVote, Rematch, RematchAnswer, Seat, Table, TableInvite
+from tables.models import (
+    DealCommitment,
+    DismissalVote,
+    QuickTable,
+    Rematch,
+    RematchAnswer,
+    Seat,
+    Table,
+    TableInvite,
+)
 
 OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
 ENDED = (Match.Status.FINISHED, Match.Status.DISMISSED, Match.Status.ABORTED)  # the deal's secret is shown
@@ -55,6 +64,15 @@ def rematch_lobby(table: Table) -> dict | None:
         return None
     pending = RematchAnswer.objects.filter(rematch__table=table, answer=RematchAnswer.Answer.PENDING)
     return {"pending": sorted(pending.values_list("position", flat=True))}
+
+
+def quick_lobby(table: Table) -> dict | None:
+    """At a lobby "Play now" opened (RULING P73): when the bots come (epoch ms; None once they
+    came); None at any other table."""
+    quick = QuickTable.objects.filter(table=table).first()
+    if quick is None:
+        return None
+    return {"bots_at": None if quick.filled_at else int(quick.bots_at.timestamp() * 1000)}
 
 
 CARD_TABLES = 3  # tables of each kind a game's lobby card lists

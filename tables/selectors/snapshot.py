@@ -23,6 +23,7 @@ from tables.selectors import (
     fairness_panel,
     last_dismissal,
     privacy,
+    quick_lobby,
     rematch_lobby,
     rematch_panel,
     vote_panel,
@@ -148,6 +149,7 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if table.status == Table.Status.LOBBY:
         extra["last_dismissal"] = last_dismissal(table)  # issue 20: say a dismissal happened
         extra["rematch_lobby"] = rematch_lobby(table)  # RULING P70: seats kept for an answer
+        extra["quick_lobby"] = quick_lobby(table)  # RULING P73: the countdown to the bots
         if table.private:
             extra["sitters"] = privacy.sitters(table)  # RULING P66: "Sit here" only for whom it seats
     if table.status == Table.Status.FINISHED:

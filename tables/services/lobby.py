@@ -80,6 +80,10 @@ def table_create(
         )
         _seat_take(table=table, user=host, position=0)
         collusion.seat_address_record(table_id=table.pk, user=host, address=address)
+        if practice:
+            # RULING P65: every other seat is a bot's, so they sit as the table opens.
+            for position in range(1, seat_count):
+                bot_add(table_id=table.pk, host=host, position=position)
     return table
 
 

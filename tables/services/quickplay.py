@@ -4,7 +4,8 @@ The best table is a public lobby of that game with a seat free for this player, 
 players already seated, and the seated humans' ratings nearest the player's; a table whose
 stake is more than the player's coins, or that costs a pass the player has not got, is never
 chosen. With none, the player opens one with their own defaults (the game's, until they
-choose), and bots fill its empty seats after the wait they chose unless people come first.
+choose), and bots fill its empty seats after the wait they chose unless people come first; once
+every seat is filled and everyone is ready it starts by itself, as a rematch does (RULING P73).
 
 Two players pressing at once must land at one table. A first look takes the best table it
 can lock without waiting (``FOR UPDATE SKIP LOCKED``: a table another player is being seated
@@ -33,7 +34,7 @@ from tables import held_seats, selectors
 from tables.errors import TableError
 from tables.events import QuickFillDue
 from tables.models import QuickPlayChoice, QuickTable, Seat, Table
-from tables.services import collusion, lobby
+from tables.services import collusion, lobby, rematch
 
 WAITS = (15, 30, 60, 120)  # seconds before the bots come
 DEFAULT_WAIT = 30
@@ -87,7 +88,9 @@ def bots_fill(*, table_id: int, now: datetime | None = None) -> int:
             lobby.bot_add(table_id=table.pk, host=table.host, position=position)
         quick.filled_at = now
         quick.save(update_fields=["filled_at"])
-        return len(empty)
+    # RULING P73: with every seat filled and everyone ready, it starts now, as a rematch does (P70).
+    rematch.rematch_start_when_ready(table_id=table_id)
+    return len(empty)
 
 
 def wait_of(*, user: User, game: str) -> int:
@@ -184,6 +187,8 @@ def _open(user: User, choice: QuickPlayChoice, *, now: datetime) -> Table:
     game = catalog.get(choice.game)
     seat_count = choice.seat_count or max(game.min_players, min(4, game.max_players))
     table = lobby.table_create(host=user, game=game.name, seat_count=seat_count, options=choice.options or {})
+    # RULING P73: the host says "I'm ready" with their own value (P31), as everyone does; the last one starts it.
+    Seat.objects.filter(table=table, user=user).update(is_ready=False)
     QuickTable.objects.create(table=table, wait=choice.wait, bots_at=now + timedelta(seconds=choice.wait))
     # robust: the table is committed; a lost task leaves the host to add bots by hand.
     outbox.send(QuickFillDue(table_id=table.pk, seconds=choice.wait), robust=True)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.models import Match, MatchPlayer
 from tables.errors import TableError
-from tables.models import DealCommitment, Rematch, RematchAnswer, Seat, Table, TableInvite
+from tables.models import DealCommitment, QuickTable, Rematch, RematchAnswer, Seat, Table, TableInvite
 from tables.services import invites, lobby, steps
 
 Answer = RematchAnswer.Answer
@@ -74,11 +74,12 @@ def rematch_decline(*, table_id: int, user: User) -> None:
 
 
 def rematch_start_when_ready(*, table_id: int) -> Match | None:
-    """Start a rematch table once nobody is left to answer, every seat is filled and every human is
-    ready; anything else (not a rematch, already started) does nothing, so it is safe to call twice."""
+    """Start a rematch table (RULING P70) or a quick-play one (RULING P73) once nobody is left to
+    answer, every seat is filled and every human is ready; anything else (another table, already
+    started) does nothing, so it is safe to call twice."""
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id, status=Table.Status.LOBBY).first()
-        if table is None or not Rematch.objects.filter(table=table).exists():
+        if table is None or not starts_by_itself(table):
             return None
         if RematchAnswer.objects.filter(rematch__table=table, answer=Answer.PENDING).exists():
             return None
@@ -93,10 +94,16 @@ def rematch_start_when_ready(*, table_id: int) -> Match | None:
         return lobby.table_start(table_id=table.pk, host=table.host, entropy=value)
 
 
-# RULING P70: the last one ready starts it. A seat taken, a "ready" or a bot added at a lobby is
+def starts_by_itself(table: Table) -> bool:
+    """A rematch (RULING P70) and a table "Play now" opened (RULING P73) start when the last one is ready."""
+    return Rematch.objects.filter(table=table).exists() or QuickTable.objects.filter(table=table).exists()
+
+
+# RULINGS P70, P73: the last one ready starts it. A seat taken, a "ready" or a bot added at a lobby is
 # the lobby's own write; once it has committed, a rematch table it leaves with every seat filled
 # and ready starts in a transaction of its own, so a start that is refused (a value missing)
-# leaves the seat taken or the player ready. At any other table the start does nothing.
+# leaves the seat taken or the player ready. At any other table the start does nothing. The
+# quick-play bots' coming (tables/services/quickplay.py ``bots_fill``) ends the same way.
 
 
 def rematch_seat_take(*, table_id: int, user: User, position: int | None, address: str = "") -> None:

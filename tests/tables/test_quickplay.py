@@ -134,3 +134,79 @@ def test_a_table_being_seated_at_is_skipped_not_waited_for(host, player, outside
         Table.objects.select_for_update().get(pk=busy.pk)
         result = race(lambda: quickplay.play_now(user=outsider, game="sita"))[0]
     assert result == other, result
+
+
+def _later(table) -> object:
+    return QuickTable.objects.get(table=table).bots_at + timedelta(seconds=1)
+
+
+@pytest.mark.django_db
+def test_the_quick_table_starts_by_itself_when_the_bots_fill_it_and_everyone_is_ready(host, player) -> None:
+    """RULING P73 (issue 53): "Play now" plays now, through the rematch's start-when-ready (P70)."""
+    from tables.services import rematch
+    from tests.helpers import fair_value
+
+    table = quickplay.play_now(user=host, game="sita")
+    assert quickplay.play_now(user=player, game="sita") == table
+    assert not table.seats.get(user=host).is_ready  # the host says ready with their own value (P31)
+    rematch.rematch_seat_ready(table_id=table.pk, user=host, ready=True, entropy=fair_value())
+    rematch.rematch_seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    table.refresh_from_db()
+    assert table.status == Table.Status.LOBBY  # seats still empty: it waits for the bots
+    quickplay.bots_fill(table_id=table.pk, now=_later(table))
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and table.matches.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_quick_table_waits_for_a_player_who_is_not_ready(host, player) -> None:
+    from tables.services import rematch
+    from tests.helpers import fair_value
+
+    table = quickplay.play_now(user=host, game="sita")
+    quickplay.play_now(user=player, game="sita")
+    rematch.rematch_seat_ready(table_id=table.pk, user=host, ready=True, entropy=fair_value())
+    quickplay.bots_fill(table_id=table.pk, now=_later(table))
+    table.refresh_from_db()
+    assert table.status == Table.Status.LOBBY  # piet has not said ready
+    rematch.rematch_seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING  # the last one ready starts it
+
+
+@pytest.mark.django_db
+def test_a_quick_table_filled_by_people_starts_before_the_wait(host) -> None:
+    from tables.services import rematch
+    from tests.helpers import fair_value
+
+    table = quickplay.play_now(user=host, game="sita")
+    guests = [make_user(f"guest{number}") for number in range(table.seat_count - 1)]
+    for guest in guests:
+        assert quickplay.play_now(user=guest, game="sita") == table
+    for user in [host, *guests]:
+        rematch.rematch_seat_ready(table_id=table.pk, user=user, ready=True, entropy=fair_value())
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert quickplay.bots_fill(table_id=table.pk, now=_later(table)) == 0  # the bots' task, late: nothing
+
+
+@pytest.mark.django_db
+def test_an_ordinary_table_still_waits_for_its_host_to_start(host, player) -> None:
+    from tables.services import rematch
+    from tests.helpers import fair_value
+
+    table = open_table(host, "sita", seat_count=2)
+    rematch.rematch_seat_take(table_id=table.pk, user=player, position=1)
+    rematch.rematch_seat_ready(table_id=table.pk, user=player, ready=True, entropy=fair_value())
+    table.refresh_from_db()
+    assert table.status == Table.Status.LOBBY
+
+
+@pytest.mark.django_db
+def test_a_practice_table_opens_with_bots_in_every_other_seat(host) -> None:
+    """RULING P65 (issue 53): nobody else may sit there, so the bots sit as it opens."""
+    table = services.table_create(host=host, game="sita", seat_count=4, options={"matches": 1}, practice=True)
+    seats = list(table.seats.select_related("user").order_by("position"))
+    assert seats[0].user == host
+    assert all(seat.user is not None and seat.user.is_bot and seat.is_ready for seat in seats[1:])
+    assert len({seat.user_id for seat in seats}) == 4

@@ -1,0 +1,88 @@
+""" "Play now" plays now (issue 53, RULING P73): the table counts down to the bots, and once they
+sit and everyone is ready the game starts by itself; a practice table opens with its bots seated.
+Screenshots go to test-artifacts/ (and SHOTS_DIR, if set)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, in_thread, log_in
+from tests.conftest import USER_PASSWORD, make_user
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "device_scale_factor": 2}
+
+
+def _shot(page, name: str, *, full: bool = True) -> None:
+    for folder in filter(None, [ARTIFACTS, os.environ.get("SHOTS_DIR")]):
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
+
+
+def _page(browser, site_url: str, username: str, *, phone: bool = False):
+    options = PHONE if phone else {"viewport": LAPTOP}
+    context = browser.new_context(base_url=site_url, **options)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    log_in(page, username, USER_PASSWORD)
+    return page
+
+
+def _seconds(page) -> int:
+    return int(re.sub(r"\D", "", page.inner_text("#quick-fill .quick-countdown")))
+
+
+def test_play_now_counts_down_to_the_bots_and_starts_by_itself(browser, site_url, transactional_db) -> None:
+    in_thread(lambda: make_user("ann"))
+    ann = _page(browser, site_url, "ann", phone=True)
+    try:
+        ann.goto("/")
+        ann.locator("#game-sita select[name=wait]").select_option("15")
+        ann.locator("#game-sita button:has-text('Play now')").click()
+        ann.wait_for_url("**/tables/*/")
+        ann.wait_for_selector("#socket-status[data-state='open']")
+        ann.wait_for_selector("#quick-fill:has-text('Bots take the empty seats in')")
+        first = _seconds(ann)
+        assert 0 < first <= 15
+        ann.wait_for_function(  # the page counts down by itself, no push needed
+            "n => Number(document.querySelector('#quick-fill .quick-countdown').textContent.replace(/\\D/g, '')) < n",
+            arg=first,
+            timeout=5_000,
+        )
+        # No "Start the game" to wait on: the host says ready, like everyone else.
+        assert ann.locator("#live button:has-text('Start the game')").count() == 0
+        assert ann.locator("#live .lobby-controls:has-text('starts by itself')").count() == 1
+        _shot(ann, "play-now-countdown-phone")
+        ann.click('#live button:has-text("I\'m ready")')
+        ann.wait_for_selector('#live button:has-text("Not ready")')
+        # The bots sit when the wait is over, and the game starts without anyone pressing Start.
+        ann.wait_for_selector("#live #game", timeout=40_000)
+        assert ann.locator("#live .seat.empty").count() == 0
+        _shot(ann, "play-now-started-phone")
+    finally:
+        ann.context.close()
+
+
+def test_a_practice_table_opens_with_its_bots_seated(browser, site_url, transactional_db) -> None:
+    in_thread(lambda: make_user("ben"))
+    ben = _page(browser, site_url, "ben")
+    try:
+        ben.goto("/tables/new/?game=sita")
+        ben.locator("input[name=game][value=sita]").check()
+        ben.locator("input[name=practice]").check()
+        ben.click("text=Open the table")
+        ben.wait_for_url("**/tables/*/")
+        ben.wait_for_selector("#socket-status[data-state='open']")
+        assert ben.locator("#live .seat.empty").count() == 0
+        assert ben.locator("#live .seat .bot-level").count() == ben.locator("#live .seat").count() - 1
+        _shot(ben, "practice-opened-laptop")
+        ben.click("#live button:has-text('Start the game')")
+        ben.wait_for_selector("#live #game")
+    finally:
+        ben.context.close()
