@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from accounts.models import User
 from accounts.selectors import users_named_publicly
 from core.redis import sync_client
+from games import catalog
 from notifications.live import online_page_users
 from social import selectors as social
 from social.models import Friendship
@@ -92,6 +93,7 @@ def friends(request: AuthenticatedRequest) -> HttpResponse:
         "received": social.requests_received(user_id=request.user.pk),
         "sent": social.requests_sent(user_id=request.user.pk),
         "blocked": social.blocked_by_me(user_id=request.user.pk),
+        "challenge_games": catalog.titles(),  # issue 53: "Challenge" on each friend's row
         "nav": "friends",
     }
     return render(request, "pages/friends.html", context)

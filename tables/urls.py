@@ -13,4 +13,5 @@ urlpatterns = [
     path("tables/<int:table_id>/invite/renew/", invitations.invite_link_renew, name="table_invite_renew"),
     path("tables/<int:table_id>/privacy/", invitations.table_privacy, name="table_privacy"),
     path("tables/invite/<str:token>/", invitations.invite_landing, name="table_invite"),
+    path("tables/challenge/<int:user_id>/", invitations.challenge, name="table_challenge"),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 
+from games import catalog
 from social.models import Block, FriendRequest, Friendship
 
 register = template.Library()
@@ -17,6 +18,7 @@ def friend_buttons(context: template.Context, player) -> dict:
     if not shown:
         return state
     state["friends"] = Friendship.objects.filter(user=viewer, friend=player).exists()
+    state["challenge_games"] = catalog.titles()  # issue 53: a friend may be challenged from their profile
     state["sent"] = FriendRequest.objects.filter(sender=viewer, recipient=player).first()
     state["received"] = FriendRequest.objects.filter(sender=player, recipient=viewer, quiet=False).first()
     state["blocked"] = Block.objects.filter(blocker=viewer, blocked=player).exists()

@@ -203,4 +203,24 @@
       if (el.textContent !== text) el.textContent = text; // a write repaints: only on a change
     });
   }, 500);
+  // Issue 53: "Copy link" beside the invitation link. The panel is swapped by htmx, so the click
+  // is heard on the document; the words come with the button, in the page's language.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-copy]");
+    if (!button) return;
+    const field = document.querySelector(button.dataset.copy);
+    const said = document.getElementById(button.dataset.copyStatus);
+    const tell = (text) => {
+      if (said) said.textContent = text;
+    };
+    const fallback = () => {
+      field.select();
+      tell(document.execCommand("copy") ? button.dataset.copied : button.dataset.copyFailed);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(() => tell(button.dataset.copied), fallback);
+    } else {
+      fallback();
+    }
+  });
 })();

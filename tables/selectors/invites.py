@@ -9,10 +9,13 @@ and it leads to a seat only while the table waits for players (it expires with t
 from __future__ import annotations
 
 from django.core import signing
+from django.db.models import Prefetch
 
 from accounts.models import User
+from accounts.names import public_name
+from accounts.selectors import users_named_publicly
 from social.models import Friendship
-from tables.models import Spectators, Table, TableInvite
+from tables.models import RematchAnswer, Spectators, Table, TableInvite
 from tables.selectors.privacy import NOT_INVITED
 
 SALT = "tables.invite"
@@ -25,6 +28,32 @@ def may_invite(*, table: Table, user: User) -> bool:
     if user.pk == table.host_id:
         return True
     return not table.private and table.seats.filter(user=user).exists()
+
+
+def invited_answers(table: Table) -> list[dict]:
+    """Issue 53: who is invited to a private table waiting for players and how each answered, for its
+    seated players' view: "seated" (they took their seat), "declined" (a rematch's no, RULING P70)
+    or "pending"; names as public lists show them (RULING P54)."""
+    seated = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
+    declined = set(
+        RematchAnswer.objects.filter(rematch__table=table, answer=RematchAnswer.Answer.DECLINED).values_list(
+            "user_id", flat=True
+        )
+    )
+    invites = (
+        TableInvite.objects.filter(table=table)
+        .exclude(user_id=table.host_id)
+        .prefetch_related(Prefetch("user", queryset=users_named_publicly()))
+    )
+    rows = [
+        {
+            "user_id": invite.user_id,
+            "name": public_name(invite.user),
+            "answer": "seated" if invite.user_id in seated else "declined" if invite.user_id in declined else "pending",
+        }
+        for invite in invites.order_by("created_at", "pk")
+    ]
+    return rows
 
 
 def link_token(table: Table) -> str:

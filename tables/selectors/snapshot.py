@@ -28,6 +28,7 @@ from tables.selectors import (
     rematch_panel,
     vote_panel,
 )
+from tables.selectors.invites import invited_answers
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,7 @@ def _extra(*, table: Table, match: Match | None) -> dict:
         extra["quick_lobby"] = quick_lobby(table)  # RULING P73: the countdown to the bots
         if table.private:
             extra["sitters"] = privacy.sitters(table)  # RULING P66: "Sit here" only for whom it seats
+            extra["invited"] = invited_answers(table)  # issue 53: who is invited, who answered
     if table.status == Table.Status.FINISHED:
         extra["rematch"] = rematch_panel(table)  # RULING P70: who accepted, live
     if table.stake:

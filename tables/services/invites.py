@@ -24,13 +24,15 @@ from accounts.models import User
 from accounts.names import public_name
 from core.i18n import lazy_format
 from core.limits import hourly_take
+from games import catalog
 from notifications import gates, kinds
 from notifications.services import notify
 from social.models import Block
 from social.selectors import are_friends
 from tables.errors import TableError
-from tables.models import Table, TableInvite
+from tables.models import QuickPlayChoice, Table, TableInvite
 from tables.selectors.invites import SALT, link_token, may_invite
+from tables.services import lobby
 from tables.services.steps import table_lock
 
 LINK_EXPIRED = _("This invitation has expired: the table is no longer waiting for players.")
@@ -125,6 +127,44 @@ def invite_send(
         if not quiet:
             notify(user=friend, kind=kinds.INVITE, table=table, actor=by, data={"game": table.game}, now=now)
     return None if quiet else invite
+
+
+def challenge(*, by: User, user_id: str | int | None, game: str, now: datetime | None = None) -> Table:
+    """Challenge a friend (issue 53): a table of ``game`` with the challenger's last options for it
+    (the last table they hosted of it, else their "Play now" choice, else the game's defaults),
+    friends and invited only, its host the challenger, and the friend invited to it (RULING P66)."""
+    if not catalog.known(game):
+        raise TableError(_("There is no such game."))
+    try:
+        friend_id = int(user_id)  # type: ignore[arg-type]  # anything a form sent: refused below if not a number
+    except (TypeError, ValueError):
+        raise TableError(_("There is no such player.")) from None
+    if not are_friends(user_id=by.pk, other_id=friend_id):
+        raise TableError(_("You can challenge your friends; send anyone else a table's link."))
+    seat_count, options, clock_seconds = last_options(user=by, game=game)
+    with transaction.atomic():
+        table = lobby.table_create(
+            host=by, game=game, seat_count=seat_count, options=options, clock_seconds=clock_seconds, private=True
+        )
+        invite_send(table_id=table.pk, by=by, user_id=friend_id, now=now)
+    return table
+
+
+def last_options(*, user: User, game: str) -> tuple[int, dict, int | None]:
+    """The seats, options and turn clock of the last unstaked table ``user`` hosted of ``game`` (not a
+    practice one); else their "Play now" choice for it; else the game's own (four seats, or its limit)."""
+    last = (
+        Table.objects.filter(host=user, game=game, practice=False, stake=0)
+        .order_by("-created_at", "-pk")
+        .values("seat_count", "options", "clock")
+        .first()
+    )
+    if last is not None:
+        return last["seat_count"], dict(last["options"]), last["clock"]
+    rules = catalog.get(game)
+    choice = QuickPlayChoice.objects.filter(user=user, game=game).first()
+    seat_count = (choice and choice.seat_count) or max(rules.min_players, min(4, rules.max_players))
+    return seat_count, dict((choice and choice.options) or {}), None
 
 
 def _take_invite_token(by: User) -> None:

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -70,6 +71,23 @@ def invite_friend(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
         lambda: invites.invite_send(table_id=table_id, by=request.user, user_id=request.POST.get("user")),
         _("Invitation sent."),
     )
+
+
+@login_required
+@require_POST
+def challenge(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
+    """Issue 53: "Challenge" on a friend's row or profile opens a table with the player's last options
+    for the game and invites the friend; a refusal is said on the page it came from."""
+    try:
+        table = invites.challenge(by=request.user, user_id=user_id, game=request.POST.get("game", ""))
+    except TableError as error:
+        messages.error(request, str(error))
+        back = request.headers.get("referer", "")
+        return redirect(
+            back if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}) else "friends"
+        )
+    messages.success(request, _("Your friend is invited: the table waits for them."))
+    return redirect("table", table_id=table.pk)
 
 
 @login_required

@@ -81,3 +81,93 @@ def test_a_private_table_offers_a_seat_only_to_whom_it_seats(browser, site_url, 
     finally:
         olga.context.close()
         piet.context.close()
+
+
+def _friends() -> dict:
+    from tests.conftest import make_user
+    from tests.social.helpers import befriend
+
+    hana, piet = make_user("hana"), make_user("piet")
+    befriend(hana, piet)
+    return {"hana": hana.pk, "piet": piet.pk}
+
+
+def test_a_friend_is_challenged_and_the_host_sees_who_is_invited_and_copies_the_link(
+    browser, site_url, transactional_db
+) -> None:
+    ids = in_thread(_friends)
+    hana = _page(browser, site_url, "hana")
+    hana.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    piet = _page(browser, site_url, "piet", phone=True)
+    try:
+        # "Challenge" on piet's row of the friends page: a table of the chosen game, piet invited.
+        hana.goto("/friends/")
+        row = hana.locator(f"#friend-{ids['piet']}")
+        row.locator("select[name=game]").select_option("estimation")
+        _shot(hana, "friends-challenge-laptop")
+        row.locator("button:has-text('Challenge')").click()
+        hana.wait_for_url("**/tables/*/")
+        hana.wait_for_selector("#socket-status[data-state='open']")
+        assert "Estimation" in hana.inner_text("#live h1")
+        hana.wait_for_selector(f"#live #invited-{ids['piet']}:has-text('not answered yet')")
+        # The link, copied with one button.
+        hana.click("#invite-copy")
+        hana.wait_for_selector("#invite-copied:has-text('Link copied')")
+        assert hana.evaluate("navigator.clipboard.readText()") == hana.input_value("#invite-link")
+        hana.locator("#invite-panel").scroll_into_view_if_needed()
+        _shot(hana, "challenge-table-invited-laptop")
+        # piet answers by taking a seat: the host's view says so, live.
+        piet.goto(hana.url)
+        piet.wait_for_selector("#socket-status[data-state='open']")
+        piet.locator("#live button:has-text('Sit here')").first.click()
+        hana.wait_for_selector(f"#live #invited-{ids['piet']}:has-text('took a seat')")
+        piet.wait_for_selector(f"#live #invited-{ids['piet']}:has-text('took a seat')")
+        _shot(piet, "challenge-table-invited-phone")
+        # And from a profile: piet challenges hana at SITA.
+        piet.goto("/players/hana/")
+        piet.locator(f"#challenge-{ids['hana']} select[name=game]").select_option("sita")
+        _shot(piet, "profile-challenge-phone")
+        piet.locator(f"#challenge-{ids['hana']} button:has-text('Challenge')").click()
+        piet.wait_for_url("**/tables/*/")
+        piet.wait_for_selector(f"#live #invited-{ids['hana']}:has-text('not answered yet')")
+        assert "SITA" in piet.inner_text("#live h1")
+    finally:
+        hana.context.close()
+        piet.context.close()
+
+
+def _friends_after_a_private_game() -> int:
+    from tables.models import Table
+    from tests.games.history_helpers import finished_table
+
+    ids = _friends()
+    from accounts.models import User
+
+    table = finished_table(User.objects.get(pk=ids["hana"]), "sitaratas", [User.objects.get(pk=ids["piet"])])
+    Table.objects.filter(pk=table.pk).update(private=True)
+    return table.pk
+
+
+def test_a_private_rematch_says_who_is_invited_and_who_answered(browser, site_url, transactional_db) -> None:
+    source = in_thread(_friends_after_a_private_game)
+    hana = _page(browser, site_url, "hana")
+    piet = _page(browser, site_url, "piet", phone=True)
+    try:
+        for page in (hana, piet):
+            page.goto(f"/tables/{source}/")
+            page.wait_for_selector("#socket-status[data-state='open']")
+            page.wait_for_selector("#rematch #rematch-invited")
+        hana.locator("#rematch button:has-text('Rematch')").click()
+        piet.wait_for_selector("#rematch .rematch-accepted:has-text('hana')")
+        piet.wait_for_selector("#rematch .rematch-pending:has-text('piet')")
+        piet.locator("#rematch").scroll_into_view_if_needed()
+        _shot(piet, "private-rematch-panel-phone", full=False)
+        hana.locator("#rematch a:has-text('Go to the rematch table')").click()
+        hana.wait_for_selector("#socket-status[data-state='open']")
+        hana.wait_for_selector("#live #invited-list .invited-pending:has-text('piet')")
+        piet.locator("#rematch button:has-text('Decline')").click()
+        hana.wait_for_selector("#live #invited-list .invited-declined:has-text('piet')")
+        _shot(hana, "private-rematch-table-laptop")
+    finally:
+        hana.context.close()
+        piet.context.close()

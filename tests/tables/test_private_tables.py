@@ -265,3 +265,51 @@ def test_the_link_page_tells_the_blocker_why_and_the_blocked_nothing(client, hos
     client.force_login(player)
     page = client.get(url, follow=True).content.decode()
     assert "This invitation link is not valid" in page and "block" not in page.split("<main", 1)[-1].lower()
+
+
+def test_a_challenge_opens_a_private_table_with_your_last_options_and_invites_the_friend(host, player) -> None:
+    """Issue 53: "Challenge" from a friend's row or profile."""
+    befriend(host, player)
+    last = lobby.table_create(host=host, game="sita", seat_count=5, options={"matches": 2}, clock_seconds=30)
+    lobby.table_close(table_id=last.pk, by=host)
+    table = invites.challenge(by=host, user_id=player.pk, game="sita")
+    assert (table.game, table.seat_count, table.options["matches"], table.clock) == ("sita", 5, 2, 30)
+    assert table.private and table.host == host and not table.stake
+    assert TableInvite.objects.filter(table=table, user=player, invited_by=host).exists()
+    assert Notification.objects.filter(recipient=player, kind=kinds.INVITE, table=table).exists()
+
+
+def test_a_challenge_without_an_earlier_table_uses_the_games_defaults(host, player) -> None:
+    befriend(host, player)
+    table = invites.challenge(by=host, user_id=player.pk, game="estimation")
+    assert table.game == "estimation" and table.seat_count == 4
+
+
+def test_only_a_friend_can_be_challenged(host, outsider) -> None:
+    with pytest.raises(TableError, match="challenge your friends"):
+        invites.challenge(by=host, user_id=outsider.pk, game="sita")
+    with pytest.raises(TableError, match="no such game"):
+        invites.challenge(by=host, user_id=outsider.pk, game="chess")
+    assert not Table.objects.filter(host=host).exists()
+
+
+def test_the_challenge_view_lands_at_the_new_table(client, host, player) -> None:
+    befriend(host, player)
+    client.force_login(host)
+    page = client.post(f"/tables/challenge/{player.pk}/", {"game": "sita"})
+    table = Table.objects.get(host=host)
+    assert page.status_code == 302 and page["Location"] == f"/tables/{table.pk}/"
+    assert "challenge-" in client.get("/friends/").content.decode()
+    assert f'id="challenge-{player.pk}"' in client.get(f"/players/{player.username}/").content.decode()
+
+
+def test_the_invited_say_who_answered(host, player, outsider) -> None:
+    from tables.selectors.invites import invited_answers
+
+    befriend(host, player)
+    table = private_table(host)
+    invites.invite_send(table_id=table.pk, by=host, user_id=player.pk)
+    invites.link_follow(token=_link(table, host), user=outsider)
+    assert [row["answer"] for row in invited_answers(table)] == ["pending", "pending"]
+    lobby.seat_take(table_id=table.pk, user=outsider, position=1)
+    assert {row["name"]: row["answer"] for row in invited_answers(table)} == {"piet": "pending", "olga": "seated"}
