@@ -39,7 +39,7 @@ def _seconds(page) -> int:
 
 
 def test_play_now_counts_down_to_the_bots_and_starts_by_itself(browser, site_url, transactional_db) -> None:
-    in_thread(lambda: make_user("ann"))
+    in_thread(lambda: (make_user("ann"), make_user("rami")))
     ann = _page(browser, site_url, "ann", phone=True)
     try:
         ann.goto("/")
@@ -59,6 +59,17 @@ def test_play_now_counts_down_to_the_bots_and_starts_by_itself(browser, site_url
         assert ann.locator("#live button:has-text('Start the game')").count() == 0
         assert ann.locator("#live .lobby-controls:has-text('starts by itself')").count() == 1
         _shot(ann, "play-now-countdown-phone")
+        # A watcher reading Arabic sees the same countdown, in their words.
+        arabic = _page(browser, site_url, "rami")
+        try:
+            arabic.context.add_cookies([{"name": "django_language", "value": "ar", "url": site_url}])
+            arabic.goto(ann.url)
+            arabic.wait_for_selector("html[dir=rtl]")
+            arabic.wait_for_selector("#quick-fill .quick-countdown")
+            assert "Bots" not in arabic.inner_text("#quick-fill")
+            _shot(arabic, "play-now-countdown-laptop-ar", full=False)
+        finally:
+            arabic.context.close()
         ann.click('#live button:has-text("I\'m ready")')
         ann.wait_for_selector('#live button:has-text("Not ready")')
         # The bots sit when the wait is over, and the game starts without anyone pressing Start.
