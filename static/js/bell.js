@@ -79,8 +79,13 @@
     clearInterval(offerTimer);
     tick();
     offerTimer = setInterval(tick, 1000);
+    // In a game in play it takes its own place at the top of the page, so it covers nothing the
+    // player taps or reads (the seats, the clock, the dock); elsewhere it floats over the page.
     const inGame = document.querySelector('#live.has-dock[data-status="playing"]');
     offer.classList.toggle("in-game", Boolean(inGame));
+    const main = document.getElementById("main");
+    if (inGame && main && offer.parentElement !== main) main.prepend(offer);
+    else if (!inGame && offer.parentElement !== document.body) document.body.appendChild(offer);
     offer.hidden = false;
     if (toast) toast.hidden = true;
     if (!inGame) go.focus();

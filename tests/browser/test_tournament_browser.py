@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from tests.browser.conftest import PASSWORD, in_thread, log_in, screenshot
+from tests.browser.helpers import assert_not_covered
 from tests.tournaments.helpers import current_round, play_round, players, sign_up, staff
 from tournaments import selectors, services
 from tournaments.models import Entry
@@ -152,6 +153,9 @@ def test_a_seated_round_is_offered_at_once_with_its_countdown_and_the_end_tells_
     assert f"/tables/{table_id}/" in in_game.query_selector("#round-offer-go").get_attribute("href")
     assert playing.url.endswith(f"/tables/{other.pk}/")  # never pulled out of the game in play
     assert playing.evaluate("document.activeElement.id") != "round-offer-go"
+    # In the game it lies over nothing the player taps or reads (issue 53, item 1's rule).
+    for part in ("#table-head", "#seats", "#seat-0"):
+        assert_not_covered(playing, part)
     assert in_thread(lambda: Table.objects.get(pk=other.pk).status) == Table.Status.PLAYING
     playing.screenshot(path=str(shots / "round-offer-in-game.png"))
 
