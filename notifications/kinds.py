@@ -32,7 +32,8 @@ class Kind:
     code: str  # stored on Notification, Preference and Sent rows: never renamed
     label: StrOrPromise  # the preferences page's line, the unsubscribe page's words
     # What the notification says: %(name)s the actor, %(game)s, %(table)s, %(title)s, %(round)s,
-    # %(minutes)s from its row (notifications.texts). Lazy: read in the reader's language.
+    # %(minutes)s, %(rank)s, %(players)s, %(prize)s from its row (notifications.texts). Lazy: read
+    # in the reader's language.
     sentence: StrOrPromise
     ttl: int = DAY  # RULING P74: seconds a device notice stays worth showing
     urgent: bool = False  # RULING P74: pushed with Urgency high (it is about to happen)
@@ -119,6 +120,14 @@ YOUR_TURN = register(
         _("It is your turn at the %(game)s table (#%(table)s)."),
         ttl=15 * MINUTE,
         urgent=True,
+    )
+)
+# Issue 53: the final standings, the player's place and prize, when a tournament they played ends.
+TOURNAMENT_FINISHED = register(
+    Kind(
+        "tournament_finished",
+        _("A tournament you played has ended"),
+        _("%(title)s is over: you placed %(rank)s of %(players)s. %(prize)s"),
     )
 )
 

@@ -20,6 +20,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.utils import timezone
 
 from core import groups
 from core.groups import notify_group
@@ -61,6 +62,11 @@ def bell_frame(user_id: int, notification_id: int | None = None) -> dict:
         row = selectors.live_notifications(user_id).filter(pk=notification_id).first()
         if row is not None:
             frame["new"] = {"id": row.pk, "kind": row.kind, "text": texts.text(row), "url": texts.link(row)}
+            until = (row.data or {}).get("until")
+            if isinstance(until, str):
+                # Issue 53: a notice with a deadline (a round's table starts then) is offered with its countdown.
+                frame["new"]["until"] = until
+                frame["new"]["now"] = timezone.now().isoformat()  # the page's clock may be off
     return {"bell": frame}
 
 

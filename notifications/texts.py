@@ -7,7 +7,9 @@ shown, so a player who changes language reads their old notifications in the new
 from __future__ import annotations
 
 from django.urls import NoReverseMatch, reverse
+from django.utils.formats import number_format
 from django.utils.safestring import SafeString
+from django.utils.translation import ngettext
 
 from accounts.names import public_name, with_names
 from games import catalog
@@ -25,12 +27,22 @@ def _params(notification: Notification) -> dict[str, object]:
     title: object = ""
     if isinstance(game, str) and catalog.known(game):
         title = catalog.get(game).title
+    prize = data.get("prize")
     return {
         "game": title,
         "table": notification.table_id or "",
         "title": data.get("title", ""),
         "round": data.get("round", ""),
         "minutes": data.get("minutes", ""),
+        "rank": data.get("rank", ""),
+        "players": data.get("players", ""),
+        # A tournament's prize (issue 53), as its own sentence; nothing when there is none.
+        "prize": (
+            ngettext("Your prize: %(coins)s coin.", "Your prize: %(coins)s coins.", prize)
+            % {"coins": number_format(prize, force_grouping=True)}
+            if isinstance(prize, int) and prize > 0
+            else ""
+        ),
     }
 
 
@@ -40,7 +52,7 @@ def _actor_name(notification: Notification) -> str:
 
 def text(notification: Notification) -> str:
     """The sentence as plain text (a socket frame, an e-mail)."""
-    return _sentence(notification) % {"name": _actor_name(notification), **_params(notification)}
+    return (_sentence(notification) % {"name": _actor_name(notification), **_params(notification)}).strip()
 
 
 def html(notification: Notification) -> SafeString:

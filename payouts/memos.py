@@ -36,6 +36,9 @@ _FIXED = {
         "Tournament cancelled: too few players at the start."
     ),
     "Tournament cancelled by an admin.": lambda: gettext("Tournament cancelled by an admin."),
+    "Withdrew from the tournament: passes for the rounds not played freed.": lambda: gettext(
+        "Withdrew from the tournament: passes for the rounds not played freed."
+    ),
     "Tournament over: passes for unplayed rounds freed.": lambda: gettext(
         "Tournament over: passes for unplayed rounds freed."
     ),
@@ -76,7 +79,23 @@ _POT_SHARE = re.compile(
 _OWN_STAKE = re.compile(r"Your stake back: you were the only player who staked \(place (?P<place>\d+) in the game\)\.")
 _ADMIN_ADDED = re.compile(r"Welcome (?P<what>coins|passes)\. Account added by an admin: (?P<reason>.*)", re.S)
 _CLOSED_EARLY = re.compile(r"Table closed before the start: (?P<reason>.*)", re.S)
+# RULING P83: a prize names the player's rank in the final standings; RULING P19: an admin's
+# cancellation names the admin and the reason, as an abort does.
+_PRIZE = re.compile(r"Tournament prize: (?P<tied>tied )?place (?P<rank>\d+) of (?P<count>\d+) in the final standings\.")
+_CANCELLED = re.compile(r"Tournament cancelled by (?P<name>.+?): (?P<reason>.*)", re.S)
 _AFTER_ENDING = re.compile(r"(?P<ending>.*) (?P<what>Stake refunded|Pass returned)\.", re.S)
+
+
+_RANKS = {"best": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def pot_share_of(stored: str) -> tuple[int, int, bool] | None:
+    """A payout memo's rank among the stakers (1 = best), their count and whether tied; None for
+    any other memo (payouts.services.payout_memo writes them)."""
+    found = _POT_SHARE.fullmatch(stored or "")
+    if found is None:
+        return None
+    return _RANKS[found["rank"]], int(found["count"]), bool(found["tied"])
 
 
 def memo_text(stored: str) -> str:
@@ -94,6 +113,16 @@ def memo_text(stored: str) -> str:
     if found := _OWN_STAKE.fullmatch(stored):
         return gettext("Your stake back: you were the only player who staked (place %(place)s in the game).") % {
             "place": found["place"]
+        }
+    if found := _PRIZE.fullmatch(stored):
+        values = {"rank": found["rank"], "count": found["count"]}
+        if found["tied"]:
+            return gettext("Tournament prize: tied place %(rank)s of %(count)s in the final standings.") % values
+        return gettext("Tournament prize: place %(rank)s of %(count)s in the final standings.") % values
+    if found := _CANCELLED.fullmatch(stored):
+        return gettext("Tournament cancelled by %(name)s: %(reason)s") % {
+            "name": found["name"],
+            "reason": found["reason"],
         }
     if found := _CLOSED_EARLY.fullmatch(stored):
         return gettext("Table closed before the start: %(reason)s") % {"reason": found["reason"]}

@@ -9,6 +9,7 @@ P5, P6), so its word is here, and a table is handed in as the ``TableRef`` those
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -40,3 +41,33 @@ class TableRef(Protocol):
 
 def table_owner(table: TableRef) -> Owner:
     return Owner(TABLE, table.pk)
+
+
+@dataclass(frozen=True)
+class Place:
+    """How the wallet names an owner other than a table: its own words and its page."""
+
+    label: str
+    url: str
+
+
+# The owner kind's namer: the ids of its rows → each one's place. Registered by the app above
+# from its ``ready`` (tournaments/apps.py), so the wallet can name a tournament without importing it.
+_NAMERS: dict[str, Callable[[set[int]], dict[int, Place]]] = {}
+
+
+def namer_register(kind: str, namer: Callable[[set[int]], dict[int, Place]]) -> None:
+    _NAMERS[kind] = namer
+
+
+def places_of(owners: set[tuple[str, int]]) -> dict[tuple[str, int], Place]:
+    """Each ``(kind, id)`` an app has a namer for, named by it; the others are left out."""
+    named: dict[tuple[str, int], Place] = {}
+    kinds = {kind for kind, _id in owners}
+    for kind in kinds:
+        namer = _NAMERS.get(kind)
+        if namer is None:
+            continue
+        for owner_id, place in namer({i for k, i in owners if k == kind}).items():
+            named[(kind, owner_id)] = place
+    return named

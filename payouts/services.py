@@ -152,9 +152,13 @@ def collect(*, owner: Owner, users: list[User], held: str, pot: str, reason: str
         return into.balance
 
 
-def pay_out(*, owner: Owner, pot: str, amounts: dict[int, int], reason: str, memo: str) -> None:
+def pay_out(
+    *, owner: Owner, pot: str, amounts: dict[int, int], reason: str, memo: str, memos: dict[int, str] | None = None
+) -> None:
     """The owner's whole account ``pot`` paid out as ``amounts`` (user id → coins or passes, summing
-    to the pot) to the players' wallets or free passes, in user id order."""
+    to the pot) to the players' wallets or free passes, in user id order; each row's memo is the
+    player's own in ``memos`` (their rank, say), else ``memo``."""
+    memos = memos or {}
     table_id, owner_id = _about(owner)
     with transaction.atomic():
         source = _account(pot, owner=owner)
@@ -173,7 +177,7 @@ def pay_out(*, owner: Owner, pot: str, amounts: dict[int, int], reason: str, mem
                     user=users[user_id],
                     table_id=table_id,
                     owner_id=owner_id,
-                    memo=memo,
+                    memo=memos.get(user_id, memo),
                 )
 
 

@@ -19,8 +19,9 @@ def wallet(request: AuthenticatedRequest) -> HttpResponse:
     context = {
         "nav": "wallet",
         "balance": selectors.coin_balance(user=user),
-        "held": selectors.stakes_held(user=user),
-        "in_play": selectors.stakes_in_play(user=user),
+        # RULINGS P43, P83: a tournament's fee held or in its pot counts as a stake's does.
+        "held": selectors.stakes_held(user=user) + selectors.fees_held(user=user),
+        "in_play": selectors.stakes_in_play(user=user) + selectors.fees_in_pots(user=user),
         "passes": selectors.pass_counts(user=user),
         "coin_moves": selectors.coin_movements(user=user),
         "pass_moves": selectors.pass_movements(user=user),

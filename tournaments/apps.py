@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.personal_data import PersonalData, register
         from core import outbox
+        from payouts.owners import namer_register
         from tables import lobby_slots
         from tournaments import (
             consumer,
@@ -18,10 +19,12 @@ class TournamentsConfig(AppConfig):
         )
         from tournaments.events import RoundTableFinished, StartDue, TablesStartDue, TournamentChanged
         from tournaments.lobby import next_tournaments
-        from tournaments.selectors import season_places_export, tournaments_export
+        from tournaments.pot import OWNER
+        from tournaments.selectors import ledger_places, season_places_export, tournaments_export
         from tournaments.services import entries_erase
 
         lobby_slots.register(next_tournaments, place=lobby_slots.TOURNAMENTS)  # issue 39: in the lobby
+        namer_register(OWNER, ledger_places)  # issue 53: the wallet names the tournament of a row
         # Where the writes' events go after commit (core/outbox.py): the page's sockets, the tasks.
         outbox.handle(TournamentChanged, consumer.send_changed)
         outbox.handle(StartDue, tasks.start_due)

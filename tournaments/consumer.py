@@ -71,6 +71,8 @@ def standings_render(standings: Standings, *, user: object, language: str) -> st
         "rounds": standings.rounds,
         "user": user,
         "open": standings.open,
+        # The viewer's own entry (their withdraw button, RULING P82): a render is per entrant (``_viewer``).
+        "entry": next((row.entry for row in standings.rows if row.entry.user_id == getattr(user, "pk", None)), None),
     }
     parts = ["tournaments/_live.html", "tournaments/_facts.html"]
     if not standings.open:

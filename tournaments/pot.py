@@ -118,15 +118,30 @@ def round_pass_return(*, user: User, tournament: Tournament, table: TableRef) ->
     )
 
 
-def prizes_pay(*, tournament: Tournament, prizes: dict[int, int]) -> None:
-    """The end: the pot paid out as ``prizes`` (user id → coins, summing to the pot), in user id order."""
+def prizes_pay(*, tournament: Tournament, prizes: dict[int, int], ranks: dict[int, int] | None = None) -> None:
+    """The end: the pot paid out as ``prizes`` (user id → coins, summing to the pot), in user id
+    order, each memo naming the player's rank among ``ranks`` (user id → rank) when given."""
+    ranks = ranks or {}
+    memos = {user_id: prize_memo(rank, list(ranks.values())) for user_id, rank in ranks.items()}
     payouts.pay_out(
         owner=owner(tournament),
         pot=Kind.TOURNAMENT_POT,
         amounts=prizes,
         reason=Reason.PRIZE_PAYOUT,
         memo="Tournament prize.",
+        memos=memos,
     )
+
+
+def prize_memo(rank: int, ranks: list[int]) -> str:
+    """Issue 53: a prize says where in the final standings it was won (payouts/memos.py reads it)."""
+    tied = "tied " if ranks.count(rank) > 1 else ""
+    return f"Tournament prize: {tied}place {rank} of {len(ranks)} in the final standings."
+
+
+def cancel_memo(*, by: User, reason: str) -> str:
+    """RULING P19: an admin's cancellation names the admin and the reason in every row it causes."""
+    return f"Tournament cancelled by {by.name}: {reason.strip()}"[:200]
 
 
 def pot_refund(*, tournament: Tournament, memo: str, by: User | None = None) -> dict[int, int]:

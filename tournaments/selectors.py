@@ -10,13 +10,15 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, MatchPlayer
+from payouts.owners import Place
 from tournaments import pairing
-from tournaments.models import Entry, Round, SeasonPlace, Sitting, Tournament
+from tournaments.models import Entry, Round, Season, SeasonPlace, Sitting, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -31,6 +33,14 @@ def listing() -> dict[str, QuerySet[Tournament]]:
         "upcoming": base.filter(state=State.SIGNUP).order_by("starts_at", "pk")[:50],
         "running": base.filter(state=State.RUNNING).order_by("starts_at", "pk")[:50],
         "finished": base.filter(state__in=[State.FINISHED, State.CANCELLED]).order_by("-ended_at", "-pk")[:20],
+    }
+
+
+def ledger_places(ids: set[int]) -> dict[int, Place]:
+    """The wallet's "Table and game" for a tournament's fee, pot, prize and passes (payouts/owners.py)."""
+    return {
+        pk: Place(label=name, url=reverse("tournament", args=[pk]))
+        for pk, name in Tournament.objects.filter(pk__in=ids).values_list("pk", "name")
     }
 
 
@@ -167,6 +177,38 @@ def ladder(*, game: str, month: date) -> list[Standing]:
     rows = [Standing(user_id, ratings[user_id], counts[user_id][0]) for user_id in ratings]
     rows.sort(key=lambda row: (-row.rating, -row.games, row.user_id))
     return rows
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    rank: int
+    user: User
+    rating: float
+    games: int
+
+
+LADDER_SHOWN = 100  # the seasons page's live ladder: its first hundred
+
+
+def seasons_page(*, game: str, now: datetime | None = None) -> dict:
+    """RULING P84 on one page: this month's ladder of ``game`` as it stands (best first, with the
+    players' public names) and the frozen archives of its past months, newest first."""
+    month = month_start(now or timezone.now())
+    rows = ladder(game=game, month=month)[:LADDER_SHOWN]
+    users = User.objects.in_bulk([row.user_id for row in rows])
+    archives = (
+        Season.objects.filter(game=game)
+        .prefetch_related(Prefetch("places", queryset=SeasonPlace.objects.select_related("user").order_by("rank")))
+        .order_by("-month")[:24]
+    )
+    return {
+        "month": month,
+        "ladder": [
+            LadderRow(rank, users[row.user_id], row.rating, row.games) for rank, row in enumerate(rows, start=1)
+        ],
+        "archives": list(archives),
+        "min_games": settings.SEASON_MIN_GAMES,
+    }
 
 
 def local_time(moment: datetime, user: User | AnonymousUser) -> datetime:

@@ -195,10 +195,11 @@ def entry_withdraw(*, tournament_id: int, user: User, now: datetime | None = Non
         if tournament.state == State.SIGNUP:
             pot.entry_release(user=user, tournament=tournament, memo=memo)
         else:
-            pot.passes_release(
-                user=user, tournament=tournament, memo="Tournament over: passes for unplayed rounds freed."
-            )
+            pot.passes_release(user=user, tournament=tournament, memo=WITHDREW_PASSES)
         outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
+
+
+WITHDREW_PASSES = "Withdrew from the tournament: passes for the rounds not played freed."
 
 
 def entries_erase(user: User) -> None:
@@ -431,9 +432,9 @@ def _finish(tournament: Tournament, *, now: datetime) -> None:
             position, previous = index, rank
         renumbered.append((position, player))
     prizes = pairing.split_prizes(tournament.pot, tournament.prize_split, renumbered) if tournament.pot else {}
-    if prizes:
-        pot.prizes_pay(tournament=tournament, prizes=prizes)
     ranks = {player: rank for rank, player in renumbered}
+    if prizes:
+        pot.prizes_pay(tournament=tournament, prizes=prizes, ranks=ranks)
     for user_id, entry in entries.items():
         entry.rank = ranks.get(user_id)
         entry.prize = prizes.get(user_id, 0) if entry.rank is not None else None
@@ -445,6 +446,8 @@ def _finish(tournament: Tournament, *, now: datetime) -> None:
     tournament.ended_at = now
     tournament.end_reason = "Finished."
     tournament.save(update_fields=["state", "ended_at", "end_reason"])
+    # Issue 53: each player still in is told the final standings' place and prize.
+    events.notify_players(tournament.pk, kind="tournament_finished", user_ids=sorted(ranks))
     outbox.send(events.TournamentChanged(tournament_id=tournament.pk), robust=True)
 
 
@@ -463,7 +466,7 @@ def tournament_cancel(*, tournament_id: int, by: User, reason: str, now: datetim
         tournament = _lock(tournament_id)
         if tournament.state not in (State.SIGNUP, State.RUNNING):
             raise TournamentError(_("This tournament is already over."))
-        memo = "Tournament cancelled by an admin."
+        memo = pot.cancel_memo(by=by, reason=reason)
         if tournament.state == State.RUNNING:
             for round_table in RoundTable.objects.filter(round__tournament=tournament).select_related("table"):
                 table = round_table.table
@@ -473,12 +476,17 @@ def tournament_cancel(*, tournament_id: int, by: User, reason: str, now: datetim
                 elif table.status == Table.Status.LOBBY:
                     table_close(table_id=table.pk, by=by, reason=f"Tournament cancelled: {reason}")
             pot.pot_refund(tournament=tournament, memo=memo, by=by)
-        _cancel(tournament, memo=memo, now=now, by=by, reason=reason)
+            # Issue 53: the round that was going ends with the tournament; its page no longer says "playing".
+            tournament.round_set.filter(state=Round.State.PLAYING).update(state=Round.State.FINISHED, ended_at=now)
+        _cancel(tournament, memo="Tournament cancelled by an admin.", now=now, by=by, reason=reason, ledger=memo)
 
 
-def _cancel(tournament: Tournament, *, memo: str, now: datetime, by: User | None = None, reason: str = "") -> None:
+def _cancel(
+    tournament: Tournament, *, memo: str, now: datetime, by: User | None = None, reason: str = "", ledger: str = ""
+) -> None:
+    """``memo`` is the tournament's end reason (with ``reason``); ``ledger`` the memo of its rows if not ``memo``."""
     for entry in tournament.entries.select_related("user"):
-        pot.entry_release(user=entry.user, tournament=tournament, memo=memo, by=by)
+        pot.entry_release(user=entry.user, tournament=tournament, memo=ledger or memo, by=by)
     tournament.state = State.CANCELLED
     tournament.ended_at = now
     tournament.end_reason = (f"{memo} {reason}".strip())[:200]

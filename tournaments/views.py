@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -28,6 +29,20 @@ if TYPE_CHECKING:
 def tournament_list(request: HttpRequest) -> HttpResponse:
     context = {"nav": "tournaments", **selectors.listing()}
     return render(request, "tournaments/list.html", context)
+
+
+def seasons(request: HttpRequest) -> HttpResponse:
+    """RULING P84: each game's monthly ladder as it stands, and the frozen seasons before it."""
+    game = request.GET.get("game", catalog.DEFAULT)
+    game = game if catalog.known(game) else catalog.DEFAULT
+    context = {
+        "nav": "tournaments",
+        "game": game,
+        "game_name": catalog.get(game).title,
+        "games": catalog.titles(),
+        **selectors.seasons_page(game=game),
+    }
+    return render(request, "tournaments/seasons.html", context)
 
 
 def tournament_page(request: HtmxRequest, tournament_id: int) -> HttpResponse:
@@ -56,6 +71,8 @@ def tournament_signup(request: AuthenticatedRequest, tournament_id: int) -> Http
             services.entry_signup(tournament_id=tournament_id, user=request.user)
     except TournamentError as error:
         messages.error(request, str(error))
+    if request.headers.get("HX-Request"):  # the button after the start (htmx): the whole page again
+        return HttpResponse(headers={"HX-Redirect": reverse("tournament", args=[tournament_id])})
     return redirect("tournament", tournament_id=tournament_id)
 
 

@@ -28,6 +28,69 @@
     toastTimer = setTimeout(() => { toast.hidden = true; }, 8000);
   }
 
+  // Issue 53: a notice with a deadline (a tournament round's table, RULING P80) is offered at once,
+  // prominently, with its countdown. It never takes the player anywhere by itself, so nobody is
+  // pulled out of a game in play; there it does not take the keyboard's focus either.
+  let offerTimer = null;
+  function showOffer(item) {
+    const target = new URL(item.url, location.href);
+    if (target.pathname === location.pathname) return; // already at that table
+    let offer = document.getElementById("round-offer");
+    if (!offer) {
+      offer = document.createElement("section");
+      offer.id = "round-offer";
+      offer.className = "round-offer";
+      offer.setAttribute("role", "alertdialog");
+      offer.setAttribute("aria-labelledby", "round-offer-text");
+      offer.setAttribute("aria-describedby", "round-offer-count");
+      document.body.appendChild(offer);
+    }
+    offer.replaceChildren();
+    const words = document.createElement("p");
+    words.id = "round-offer-text";
+    words.className = "round-offer-text";
+    words.textContent = item.text;
+    const count = document.createElement("p");
+    count.id = "round-offer-count";
+    count.className = "round-offer-count";
+    const row = document.createElement("div");
+    row.className = "row";
+    const go = document.createElement("a");
+    go.className = "button";
+    go.id = "round-offer-go";
+    go.href = item.url;
+    go.textContent = gettext("Go to my table");
+    const later = document.createElement("button");
+    later.type = "button";
+    later.className = "secondary";
+    later.textContent = gettext("Later");
+    later.addEventListener("click", () => { offer.hidden = true; clearInterval(offerTimer); });
+    row.append(go, later);
+    offer.append(words, count, row);
+    const skew = item.now ? Date.now() - Date.parse(item.now) : 0;
+    const deadline = Date.parse(item.until) + skew;
+    function tick() {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      count.textContent = left > 0
+        ? interpolate(ngettext("Your table starts in %s second: press “I'm ready” there.", "Your table starts in %s seconds: press “I'm ready” there.", left), [left])
+        : gettext("Your table has started: the house plays your seat until you come.");
+      if (left <= 0) clearInterval(offerTimer);
+    }
+    clearInterval(offerTimer);
+    tick();
+    offerTimer = setInterval(tick, 1000);
+    // In a game in play it takes its own place at the top of the page, so it covers nothing the
+    // player taps or reads (the seats, the clock, the dock); elsewhere it floats over the page.
+    const inGame = document.querySelector('#live.has-dock[data-status="playing"]');
+    offer.classList.toggle("in-game", Boolean(inGame));
+    const main = document.getElementById("main");
+    if (inGame && main && offer.parentElement !== main) main.prepend(offer);
+    else if (!inGame && offer.parentElement !== document.body) document.body.appendChild(offer);
+    offer.hidden = false;
+    if (toast) toast.hidden = true;
+    if (!inGame) go.focus();
+  }
+
   function handle(text) {
     let frame;
     try {
@@ -37,7 +100,8 @@
     }
     if (!frame) return;
     if (typeof frame.unread === "number") showCount(frame.unread);
-    if (frame.new) showNew(frame.new);
+    if (frame.new && frame.new.until && frame.new.url) showOffer(frame.new);
+    else if (frame.new) showNew(frame.new);
   }
 
   // The list open says it all: the note under the bell would only cover it.

@@ -23,6 +23,7 @@ from core import i18n
 from games import catalog
 from games.catalog import get_engine
 from games.records.places import places_from_groups
+from payouts.memos import memo_text
 from tables import matchstore
 from tables.models import Table
 from tables.render import clock_view, templates
@@ -114,7 +115,13 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: Abstract
         "clock": clock,
         "snap": snapshot,
         "my_ready": my_ready,
-        "placements_rows": placement_rows(view, names, snapshot.extra.get("payouts", {})),
+        "placements_rows": placement_rows(
+            view,
+            names,
+            snapshot.extra.get("payouts", {}),
+            stake=snapshot.stake,
+            forfeits=snapshot.extra.get("forfeits", {}),
+        ),
         "title": i18n.text(catalog.get(snapshot.game).title),
         "game_template": catalog.get(snapshot.game).live_template,
         "view": view,
@@ -184,10 +191,15 @@ def render_hint(text: str) -> SafeString:
     return _render("tables/_hint_reply.html", {"hint": text})
 
 
-def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[dict]:
-    """The end-of-game panel: place, name, total, the Sitaratas mark and any payout."""
+def placement_rows(
+    view: dict | None, names: list[str], payouts: dict, *, stake: int = 0, forfeits: dict | None = None
+) -> list[dict]:
+    """The end-of-game panel: place, name, total, the Sitaratas mark and any payout. At a staked
+    table each staker's coin change too (the payout less the stake: the loser's −50 as the
+    winner's +50, issue 53), and why a staker took no share (RULING P50), in the viewer's language."""
     if not view or not view["over"]:
         return []
+    forfeits = forfeits or {}
     places = places_from_groups(view["placements"])
     return [
         {
@@ -197,6 +209,8 @@ def placement_rows(view: dict | None, names: list[str], payouts: dict) -> list[d
             "total": view["totals"][seat],
             "note": "Sitaratas" if view.get("sitaratas") == seat else "",
             "payout": payouts.get(seat),
+            "change": payouts[seat] - stake if stake and seat in payouts else None,
+            "forfeit": memo_text(forfeits[seat]) if seat in forfeits else "",
         }
         for group in view["placements"]
         for seat in group

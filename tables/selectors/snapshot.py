@@ -132,8 +132,15 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if table.stake:
         extra["pot"] = payout_selectors.table_pot(table=table, match=match)
         if match is not None and match.status == Match.Status.FINISHED:
+            seats = dict(match.match_players.values_list("user_id", "seat"))
             extra["payouts"] = {
                 seat: payout for seat, payout in match.match_players.values_list("seat", "payout") if payout is not None
+            }
+            # RULING P50: why a staker took no share, in the stored words (worded per viewer).
+            extra["forfeits"] = {
+                seats[user_id]: memo
+                for user_id, memo in payout_selectors.forfeits(match=match).items()
+                if user_id in seats
             }
         if table.status == Table.Status.LOBBY:
             extra["lobby_note"] = "stake"  # worded by the template in each viewer's language
@@ -148,6 +155,15 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if table.practice:
         extra["practice"] = True  # RULING P65: the Hint button
     if table.status == Table.Status.LOBBY:
+        # Issue 53: a tournament round's table (the tournaments app's row names it): leaving the
+        # seat only makes its player absent, so the page offers withdrawing from the tournament.
+        tournament = (
+            Table.objects.filter(pk=table.pk, tournament_table__isnull=False)
+            .values_list("tournament_table__round__tournament_id", flat=True)
+            .first()
+        )
+        if tournament is not None:
+            extra["tournament"] = tournament
         extra["last_dismissal"] = last_dismissal(table)  # issue 20: say a dismissal happened
         extra["rematch_lobby"] = rematch_lobby(table)  # RULING P70: seats kept for an answer
         extra["quick_lobby"] = quick_lobby(table)  # RULING P73: the countdown to the bots

@@ -71,7 +71,7 @@ def test_two_players_play_a_staked_table_to_the_end_and_their_wallets_change_by_
     guest_page.wait_for_selector('button:has-text("I\'m ready")')
     guest_page.click('button:has-text("I\'m ready")')
     guest_page.wait_for_selector("button:has-text('Not ready')")
-    host_page.wait_for_selector(f".tag:has-text('pot {2 * STAKE}')")
+    host_page.wait_for_selector(f".tag:has-text('stakes held {2 * STAKE}')")  # not a pot until the start (issue 53)
     for filled in (2, 3):
         host_page.locator("button:has-text('Add bot')").first.click()
         host_page.wait_for_function(
@@ -101,7 +101,9 @@ def test_two_players_play_a_staked_table_to_the_end_and_their_wallets_change_by_
     assert wallet(User.objects.get(username="stakehost")) == 1000 - STAKE + expected[host.seat]
     assert wallet(User.objects.get(username="stakeguest")) == 1000 - STAKE + expected[guest.seat]
     winner_page = host_page if expected[host.seat] >= expected[guest.seat] else guest_page
-    assert f"+{max(expected.values())} coins" in winner_page.inner_text("#result").lower()  # the result panel
+    # The result panel shows each staker's change: the payout less the stake (issue 53).
+    gain = max(expected.values()) - STAKE
+    assert (f"+{gain} coins" if gain else "stake back") in winner_page.inner_text("#result").lower()
     screenshot(winner_page, "staked-estimation-result")
 
     winner_page.goto("/wallet/")

@@ -55,14 +55,23 @@ def test_each_kind_reads_as_its_own_sentence_and_is_pushed_as_the_registry_says(
         row = Notification(
             recipient=player, actor=host, kind=kind.code, data={"game": "sita"}, created_at=now, expires_at=now
         )
-        assert texts.text(row) == str(kind.sentence) % {
-            "name": host.name,
-            "game": "SITA",
-            "table": "",
-            "title": "",
-            "round": "",
-            "minutes": "",
-        }
+        assert (
+            texts.text(row)
+            == (
+                str(kind.sentence)
+                % {
+                    "name": host.name,
+                    "game": "SITA",
+                    "table": "",
+                    "title": "",
+                    "round": "",
+                    "minutes": "",
+                    "rank": "",
+                    "players": "",
+                    "prize": "",
+                }
+            ).strip()
+        )
         assert push.ttl_of(row, now=now) == kind.ttl
 
 

@@ -29,6 +29,12 @@ def points(half: int | None) -> str:
     return f"{whole}½" if rest and whole else ("½" if rest else str(whole))
 
 
+@register.filter
+def still_in(rows: list[selectors.Row]) -> int:
+    """The players still in: neither withdrawn nor disqualified (issue 53: "Players 3 / 8" with all withdrawn)."""
+    return sum(1 for row in rows if row.entry.state == "active")
+
+
 @register.inclusion_tag("tournaments/_player_tournaments.html", takes_context=True)
 def player_tournaments(context: template.Context, player) -> dict:
     """``{% player_tournaments player %}``: the player's tournaments and season badges on their profile."""
