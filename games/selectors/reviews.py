@@ -235,6 +235,9 @@ class Decision:
     version: int
     view: dict
     action: dict
+    # The version at which the decision opened (``Match.turn_version`` then): the others' SITA
+    # choices locked in before this one's move change it not, so neither do they its generator.
+    opened: int = 0
 
 
 def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
@@ -243,6 +246,7 @@ def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
     made for an absent player (RULING P11) are not the player's."""
     engine = get_engine(match.game)
     state = engine.new_game(match.players, match.options, match.seed)
+    awaited, opened = set(engine.to_act(state)), 0
     found: list[Decision] = []
     for event in (
         MatchEvent.objects.filter(match=match)
@@ -255,8 +259,12 @@ def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
             and not event.by_clock
             and len(engine.legal_actions(state, seat)) > 1
         ):
-            found.append(Decision(event.version, engine.view(state, seat), event.action))
+            found.append(Decision(event.version, engine.view(state, seat), event.action, opened))
         state = engine.apply(state, event.seat, event.action)
+        now_awaited = set(engine.to_act(state))
+        if not now_awaited <= awaited:
+            opened = event.version  # someone new is awaited: a new turn opens (as tables/services/steps.py counts)
+        awaited = now_awaited
     return found
 
 

@@ -16,7 +16,8 @@ The flow, each step harmless twice or late (tasks take ids and claim their row):
    one transaction, replacing any earlier run's, so a review is stored once however often it runs.
 
 The generator of each decision is derived from the server's secret, the game, the seat and the
-decision's version: independent of the deal and unknown to the players (issue 38), the same for
+version at which the decision opened (not the version of the seat's move, which in SITA counts
+the other seats' choices locked in first): independent of the deal and unknown to the players (issue 38), the same for
 a re-run. The samples per decision adapt so that the whole review stays within
 ``REVIEW_CPU_SECONDS`` of this thread's CPU time (RULING P64), at most ``REVIEW_SAMPLES``.
 """
@@ -182,7 +183,7 @@ def _evaluate_all(review: Review) -> list[ReviewDecision]:
         else:
             samples = MIN_SAMPLES
         samples = max(MIN_SAMPLES, min(ceiling, samples))
-        evaluation = evaluate(decision.view, secret_rng("review", match.pk, review.seat, decision.version), samples)
+        evaluation = evaluate(decision.view, secret_rng("review", match.pk, review.seat, decision.opened), samples)
         units += samples * len(evaluation.values)
         items.append(_item(review, index + 1, decision, evaluation, game))
     return items

@@ -90,6 +90,34 @@ def test_a_review_stores_every_decision_from_the_seats_own_view(played, host, mo
     assert review.runs == 1 and review.samples == sum(item.samples for item in items)
 
 
+def test_a_decisions_generator_is_fixed_when_it_opens_not_by_the_choices_locked_in_before_it(
+    played, monkeypatch
+) -> None:
+    """In SITA's simultaneous choice the two players' decisions of a turn open together: each is
+    weighed with the generator of that moment, whichever of them locked in first (RULING P65)."""
+    used: dict[tuple[int, int], int] = {}  # (seat, decision's version) -> the generator's version
+    real = reviews.secret_rng
+    versions: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        reviews,
+        "secret_rng",
+        lambda purpose, match_id, seat, version: versions.append((seat, version)) or real(purpose, match_id, seat, version),
+    )
+    reviews.reviews_dispatch()
+    for review in Review.objects.filter(match=played).order_by("seat"):
+        versions.clear()
+        assert reviews.review_run(review_id=review.pk)
+        items = list(ReviewDecision.objects.filter(review=review).order_by("index"))
+        for item, (seat, version) in zip(items, versions, strict=True):
+            used[(seat, item.version)] = version
+    turns: dict[tuple[int, int], dict[int, int]] = {}
+    for item in ReviewDecision.objects.filter(review__match=played, action__type="choose"):
+        turns.setdefault((item.round, item.moment), {})[item.review.seat] = used[(item.review.seat, item.version)]
+    both = [by_seat for by_seat in turns.values() if len(by_seat) == 2]
+    assert both  # the two players chose cards in the same turns
+    assert all(by_seat[0] == by_seat[1] for by_seat in both), both
+
+
 def test_running_a_review_twice_stores_it_once(played) -> None:
     review = Review.objects.get(match=played, seat=1)
     reviews.reviews_dispatch()
