@@ -36,7 +36,6 @@ def review_worker(site_url, transactional_db):
         "DATABASE_URL": database_url(),
         "CELERY_QUEUE": f"browser-{port}",
         "DJANGO_SETTINGS_MODULE": "tests.site_settings",
-        "REVIEW_CPU_SECONDS": "5",
         "REVIEW_SAMPLES": "40",
     }
     command = ["nice", "-n", "19", *processes.celery_worker_command("--pool", "solo", "-Q", f"browser-{port}.review")]
