@@ -95,12 +95,27 @@ def action_text(action: Mapping[str, Any]) -> str:
     return str(action)
 
 
-def gain_text(game: str, loss: float) -> str:
-    """How much the bot's choice was worth more: "about +1.4 expected points" (SITA: fewer penalty points)."""
-    amount = number_format(loss, 1)
+def why_text(game: str, *, played: str, best: str, loss: float, samples: int) -> str:
+    """Why a decision lost points, in a player's words: what the bot's choice scored more on
+    average over the sampled deals (the other hands dealt afresh, consistent with what the player
+    saw). An average over deals like this one, not what this one deal gave: an action that came
+    off this time may still lose on average (RULING P64)."""
+    amounts = {"best": best, "played": played, "amount": number_format(loss, 1), "count": number_format(samples)}
     if catalog.get(game).numbered_cards:
-        return _("about %(amount)s fewer expected penalty points") % {"amount": amount}
-    return _("about +%(amount)s expected points") % {"amount": amount}
+        return (
+            _(
+                "With these cards, %(best)s took about %(amount)s fewer penalty points than %(played)s "
+                "on average over %(count)s deals like this one."
+            )
+            % amounts
+        )
+    return (
+        _(
+            "With this hand, %(best)s scored about +%(amount)s more than %(played)s on average over "
+            "%(count)s deals like this one."
+        )
+        % amounts
+    )
 
 
 def where_text(game: str, round_number: int, moment: int) -> str:
@@ -112,15 +127,17 @@ def where_text(game: str, round_number: int, moment: int) -> str:
 
 
 def _decision(item: ReviewDecision, game: str) -> dict:
+    played, best = action_text(item.action), action_text(item.best_action)
     return {
         "index": item.index,
         "where": where_text(game, item.round, item.moment),
         "round": item.round,
         "moment": item.moment,
-        "played": action_text(item.action),
-        "best": action_text(item.best_action),
+        "played": played,
+        "best": best,
         "loss": item.loss,
-        "gain": gain_text(game, item.loss),
+        "samples": item.samples,
+        "why": why_text(game, played=played, best=best, loss=item.loss, samples=item.samples),
         "mistake": item.mistake,
         "blunder": item.blunder,
         "same": item.loss == 0,
