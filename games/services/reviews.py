@@ -39,7 +39,7 @@ from core import metrics, outbox
 from games import catalog
 from games.bots.evaluate import Evaluation
 from games.catalog import evaluate
-from games.events import ReviewQueued, ReviewsWaiting
+from games.events import ReviewDone, ReviewQueued, ReviewsWaiting
 from games.models import Match, Review, ReviewDecision
 from games.selectors.reviews import Decision, decisions_of, secret_rng
 
@@ -161,6 +161,8 @@ def review_run(*, review_id: int, now: datetime | None = None) -> bool:
             finished_at=now or timezone.now(),
         )
         _dispatch_after_commit()
+        # The game-over panel links to the review now that it is ready, live (issue 55).
+        outbox.send(ReviewDone(table_id=review.match.table_id, match_id=review.match_id))
     metrics.review_timed(review.match.game, cpu, time.perf_counter() - wall, len(items))
     return True
 
