@@ -272,12 +272,7 @@ DOCUMENTED: tuple[tuple[str, str, str], ...] = (
         "a bot awaited this long, or a vote past its deadline, is resumed by beat's sweep (P35)",
     ),
     ("REVIEWS_ENABLED", "`true`", "review every human's decisions once a game ends (issue 42)"),
-    (
-        "REVIEW_CPU_SECONDS",
-        "`60`",
-        "CPU seconds of one core a whole-game review of one player may take (P64); the samples per decision adapt",
-    ),
-    ("REVIEW_SAMPLES", "`200`", "most sampled deals per reviewed decision (at least 8)"),
+    ("REVIEW_SAMPLES", "`200`", "sampled deals each reviewed decision is weighed on (P64; at least 8)"),
     ("HINT_SAMPLES", "`60`", "sampled deals behind a practice table's hint (P65)"),
     ("REVIEW_QUEUE_PER_USER", "`2`", "reviews queued or running at once per player; the rest wait their turn"),
     ("REVIEW_QUEUE_SITE", "`20`", "reviews queued or running at once site-wide; the rest wait their turn"),

@@ -325,12 +325,11 @@ SEASON_MIN_GAMES = env_int("SEASON_MIN_GAMES", 10, minimum=1)
 
 # Issue 42 (RULING P64): game reviews. Their task goes to a queue of its own, which only the
 # review worker reads (``make run`` starts one at the lowest CPU priority), so a review never
-# delays a move or a bot; a whole-game review of one player stays within REVIEW_CPU_SECONDS.
+# delays a move or a bot; each reviewed decision is weighed on REVIEW_SAMPLES sampled deals.
 CELERY_REVIEW_QUEUE = env_str("CELERY_REVIEW_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}.review")
 CELERY_TASK_ROUTES = {"games.tasks.review_run": {"queue": CELERY_REVIEW_QUEUE}}
 REVIEWS_ENABLED = env_bool("REVIEWS_ENABLED", True)
-REVIEW_CPU_SECONDS = env_float("REVIEW_CPU_SECONDS", 60.0, minimum=0.1)
-REVIEW_SAMPLES = env_int("REVIEW_SAMPLES", 200, minimum=1)
+REVIEW_SAMPLES = env_int("REVIEW_SAMPLES", 200, minimum=8)
 REVIEW_QUEUE_PER_USER = env_int("REVIEW_QUEUE_PER_USER", 2, minimum=1)
 REVIEW_QUEUE_SITE = env_int("REVIEW_QUEUE_SITE", 20, minimum=1)
 # RULING P65: a practice table's hint, weighed on the asking socket's request.

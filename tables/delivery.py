@@ -14,6 +14,7 @@ from django.conf import settings
 from away.push import replacement_text
 from away.tasks import pushes_replace
 from core import outbox
+from games.events import ReviewDone
 from tables import clock, matchstore, tasks, turn_notice_queue
 from tables.events import (
     AccountSaved,
@@ -33,6 +34,7 @@ from tables.live.broadcast import send_table_changed
 
 def connect() -> None:
     outbox.handle(TableChanged, table_changed)
+    outbox.handle(ReviewDone, review_done)
     outbox.handle(BotsDue, bots_due)
     outbox.handle(ClockDue, clock_due)
     outbox.handle(VoteDue, vote_due)
@@ -42,6 +44,12 @@ def connect() -> None:
     outbox.handle(RoundsStored, rounds_stored)
     outbox.handle(AccountSaved, sessions.account_saved)
     outbox.handle(SessionEnded, sessions.session_ended)
+
+
+def review_done(event: ReviewDone) -> None:
+    """A review of the table's finished game is ready: its sockets read the table again, and the
+    game-over panel links to it."""
+    send_table_changed(event.table_id, lobby=True)
 
 
 def table_changed(event: TableChanged) -> None:

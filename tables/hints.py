@@ -32,16 +32,19 @@ class Hint:
     text: str  # the bot's choice and why, in one line
 
 
-# The same position gives the same hint (its generator is fixed by the match, seat and version): a
-# player clicking again is answered from here, not by sampling again on the socket's pool thread.
+# The same position gives the same hint (RULING P65): its generator is fixed by the match, the seat
+# and the version at which the seat's decision opened (``Match.turn_version``), never the match's
+# latest version, so the others locking in their SITA choices meanwhile change no hint. A player
+# clicking again is answered from here, not by sampling again on the socket's pool thread.
 _EVALUATIONS: BoundedCache[Evaluation] = BoundedCache(256)
 
 
 def _evaluated(match: Match, seat: int, view: dict) -> Evaluation:
-    key = (match.pk, match.seed, seat, match.version, settings.HINT_SAMPLES)  # the seed: ids restart in tests
+    opened = match.turn_version  # the asking seat is awaited: its decision opened then
+    key = (match.pk, match.seed, seat, opened, settings.HINT_SAMPLES)  # the seed: ids restart in tests
     evaluation = _EVALUATIONS.get(key)
     if evaluation is None:
-        rng = secret_rng("hint", match.pk, seat, match.version)
+        rng = secret_rng("hint", match.pk, seat, opened)
         evaluation = _EVALUATIONS.put(key, evaluate(view, rng, samples=settings.HINT_SAMPLES))
     return evaluation
 

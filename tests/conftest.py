@@ -273,7 +273,6 @@ def _no_reviews_unless_asked(settings):
 @pytest.fixture
 def reviews_on(settings):
     settings.REVIEWS_ENABLED = True
-    settings.REVIEW_CPU_SECONDS = 2.0
     settings.REVIEW_SAMPLES = 12
 
 

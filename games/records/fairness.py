@@ -53,6 +53,12 @@ TABLE_LIMIT = 2**64  # 8 bytes, unsigned
 ATTEMPT_LIMIT = 2**32  # 4 bytes, unsigned
 ACCOUNT_LIMIT = 2**64  # 8 bytes, unsigned
 SEAT_LIMIT = 256  # 1 byte
+# The keys of a record's ``fairness`` and of each of its seat entries (docs/fairness.md, "The
+# record"): anything else is refused rather than passed over unread. fair-v1 binds no attempt,
+# so its records may lack one (those the site wrote carry it).
+FAIRNESS_KEYS = {"version", "commitment", "secret", "table", "attempt", "values", "hmac", "seed", "actions"}
+OPTIONAL_KEYS = {VERSION: frozenset(), V1: frozenset({"attempt"})}
+SEAT_KEYS = {VERSION: {"seat", "by", "account", "value"}, V1: {"seat", "by", "value"}}
 
 
 def new_secret() -> str:
@@ -293,6 +299,12 @@ def _inputs(fair: dict[str, Any], record: dict[str, Any], version: str) -> Check
     """The record's shape and fairness data: everything the other checks read, so that they
     cannot crash. Anything amiss raises ``Malformed``, naming every problem found."""
     problems = []
+    extra = sorted(str(key) for key in fair if key not in FAIRNESS_KEYS)
+    if extra:
+        problems.append(f"the fairness data has keys the protocol does not write: {', '.join(extra)}")
+    missing = sorted(FAIRNESS_KEYS - OPTIONAL_KEYS[version] - set(fair))
+    if missing:
+        problems.append(f"the fairness data lacks {', '.join(missing)}")
     if not _is_hex64(fair.get("secret")):
         problems.append("the secret is not 64 hex digits")
     if not _is_hex64(fair.get("commitment")):
@@ -301,7 +313,7 @@ def _inputs(fair: dict[str, Any], record: dict[str, Any], version: str) -> Check
         problems.append("the hmac is not 64 hex digits")
     if not (_is_int(fair.get("table")) and 0 <= fair["table"] < TABLE_LIMIT):
         problems.append("the table id is not a whole number from 0 to 2^64 - 1")
-    if not (_is_int(fair.get("attempt")) and 0 < fair["attempt"] < ATTEMPT_LIMIT):
+    if "attempt" in fair and not (_is_int(fair["attempt"]) and 0 < fair["attempt"] < ATTEMPT_LIMIT):
         problems.append("the attempt is not a whole number from 1 to 2^32 - 1")
     if not (_is_int(fair.get("seed")) and _is_int(record.get("seed"))):
         problems.append("the seed is not a whole number")
@@ -347,6 +359,9 @@ def _seat_problems(seat: int, entry: object, kinds: tuple[str, ...], version: st
     if not isinstance(entry, dict) or not _is_int(entry.get("seat")) or entry["seat"] != seat:
         return [f"the values are not in seat order at seat {seat + 1}"]
     problems = []
+    extra = sorted(str(key) for key in entry if key not in SEAT_KEYS[version])
+    if extra:
+        problems.append(f"seat {seat + 1}'s entry has keys the protocol does not write: {', '.join(extra)}")
     by = entry.get("by")
     if by not in kinds:
         problems.append(f"seat {seat + 1}'s kind {by!r} is not one of {', '.join(kinds)}")
@@ -430,9 +445,35 @@ def _check_deals(
     return checks
 
 
-def proved(checks: list[Check], version: str) -> list[str]:
+def site_alone(fair: dict[str, Any]) -> bool:
+    """Whether no player sent a value: every seat the house's or a bot's (a scheduled table whose
+    every human was absent at the start, tables/services/scheduled.py), or, in fair-v1, values
+    the site drew. The seed then comes from the site's secret alone."""
+    return not any(entry["by"] == BY_PLAYER for entry in fair["values"])
+
+
+def passed_line(fair: dict[str, Any]) -> str:
+    """The verifier's line when every check passes."""
+    if site_alone(fair):
+        return (
+            "All checks passed, but no player sent a value: the deal comes from the site's secret alone, "
+            "so these checks show only that the record was not altered after the game."
+        )
+    return "All checks passed."
+
+
+def proved(checks: list[Check], version: str, fair: dict[str, Any] | None = None) -> list[str]:
     """What a passing check proves, and what it cannot, in the words the verifier prints."""
     noted = any(check.name == "timing" and check.ok for check in checks)
+    if fair is not None and site_alone(fair):
+        return [
+            "Proved: every round's hands follow from the secret and the actions, and the rest of the record "
+            "from the actions: the record is the game that was dealt and played.",
+            "Not proved: that the site did not choose the cards. No player sent a value, so nothing but the "
+            "site's secret went into the seed, and the site could have picked that secret for the deal it "
+            "wanted; a commitment, noted or not, fixes only the secret, not its choice.",
+            "Not proved: that the cards stayed secret during play, or which code the bots ran.",
+        ]
     said = [
         "Proved: the seed follows from the secret, its commitment and the inputs above"
         + (", each seat by number, kind and account, with the table and attempt" if version == VERSION else "")

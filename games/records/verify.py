@@ -17,7 +17,7 @@ import json
 import sys
 
 from games.engines.registry import ENGINES  # this command runs without Django
-from games.records.fairness import NotVerifiable, check_record, proved
+from games.records.fairness import NotVerifiable, check_record, passed_line, proved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     if failed:
         print(f"FAILED: {', '.join(failed)}")
         return 1
-    print("All checks passed.")
-    for line in proved(checks, record["fairness"]["version"]):
+    print(passed_line(record["fairness"]))
+    for line in proved(checks, record["fairness"]["version"], record["fairness"]):
         print(line)
     return 0
 

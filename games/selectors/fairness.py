@@ -37,6 +37,8 @@ def fairness_panel(match: Match, viewer: object = None) -> dict:
         "table": fair["table"],
         "hmac": fair["hmac"],
         "seed": fair["seed"],
+        # No player sent a value (every seat the house's from the start): the site's secret alone.
+        "site_alone": not any(entry.get("by") == "player" for entry in fair["values"]),
         "values": [
             {**entry, "name": names.get(entry["seat"], ""), "user_id": users.get(entry["seat"])}
             for entry in fair["values"]

@@ -95,12 +95,27 @@ def action_text(action: Mapping[str, Any]) -> str:
     return str(action)
 
 
-def gain_text(game: str, loss: float) -> str:
-    """How much the bot's choice was worth more: "about +1.4 expected points" (SITA: fewer penalty points)."""
-    amount = number_format(loss, 1)
+def why_text(game: str, *, played: str, best: str, loss: float, samples: int) -> str:
+    """Why a decision lost points, in a player's words: what the bot's choice scored more on
+    average over the sampled deals (the other hands dealt afresh, consistent with what the player
+    saw). An average over deals like this one, not what this one deal gave: an action that came
+    off this time may still lose on average (RULING P64)."""
+    amounts = {"best": best, "played": played, "amount": number_format(loss, 1), "count": number_format(samples)}
     if catalog.get(game).numbered_cards:
-        return _("about %(amount)s fewer expected penalty points") % {"amount": amount}
-    return _("about +%(amount)s expected points") % {"amount": amount}
+        return (
+            _(
+                "With these cards, %(best)s took about %(amount)s fewer penalty points than %(played)s "
+                "on average over %(count)s deals like this one."
+            )
+            % amounts
+        )
+    return (
+        _(
+            "With this hand, %(best)s scored about +%(amount)s more than %(played)s on average over "
+            "%(count)s deals like this one."
+        )
+        % amounts
+    )
 
 
 def where_text(game: str, round_number: int, moment: int) -> str:
@@ -112,15 +127,17 @@ def where_text(game: str, round_number: int, moment: int) -> str:
 
 
 def _decision(item: ReviewDecision, game: str) -> dict:
+    played, best = action_text(item.action), action_text(item.best_action)
     return {
         "index": item.index,
         "where": where_text(game, item.round, item.moment),
         "round": item.round,
         "moment": item.moment,
-        "played": action_text(item.action),
-        "best": action_text(item.best_action),
+        "played": played,
+        "best": best,
         "loss": item.loss,
-        "gain": gain_text(game, item.loss),
+        "samples": item.samples,
+        "why": why_text(game, played=played, best=best, loss=item.loss, samples=item.samples),
         "mistake": item.mistake,
         "blunder": item.blunder,
         "same": item.loss == 0,
@@ -235,6 +252,9 @@ class Decision:
     version: int
     view: dict
     action: dict
+    # The version at which the decision opened (``Match.turn_version`` then): the others' SITA
+    # choices locked in before this one's move change it not, so neither do they its generator.
+    opened: int = 0
 
 
 def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
@@ -243,6 +263,7 @@ def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
     made for an absent player (RULING P11) are not the player's."""
     engine = get_engine(match.game)
     state = engine.new_game(match.players, match.options, match.seed)
+    awaited, opened = set(engine.to_act(state)), 0
     found: list[Decision] = []
     for event in (
         MatchEvent.objects.filter(match=match)
@@ -255,8 +276,12 @@ def decisions_of(match: Match, seat: int, user_id: int) -> list[Decision]:
             and not event.by_clock
             and len(engine.legal_actions(state, seat)) > 1
         ):
-            found.append(Decision(event.version, engine.view(state, seat), event.action))
+            found.append(Decision(event.version, engine.view(state, seat), event.action, opened))
         state = engine.apply(state, event.seat, event.action)
+        now_awaited = set(engine.to_act(state))
+        if not now_awaited <= awaited:
+            opened = event.version  # someone new is awaited: a new turn opens (as tables/services/steps.py counts)
+        awaited = now_awaited
     return found
 
 

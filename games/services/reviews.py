@@ -16,9 +16,10 @@ The flow, each step harmless twice or late (tasks take ids and claim their row):
    one transaction, replacing any earlier run's, so a review is stored once however often it runs.
 
 The generator of each decision is derived from the server's secret, the game, the seat and the
-decision's version: independent of the deal and unknown to the players (issue 38), the same for
-a re-run. The samples per decision adapt so that the whole review stays within
-``REVIEW_CPU_SECONDS`` of this thread's CPU time (RULING P64), at most ``REVIEW_SAMPLES``.
+version at which the decision opened (not the version of the seat's move, which in SITA counts
+the other seats' choices locked in first): independent of the deal and unknown to the players (issue 38), the same for
+a re-run. Every decision is weighed on ``REVIEW_SAMPLES`` sampled deals (RULING P64): a count,
+never a share of CPU time, so a busy or a faster worker gives the same verdicts.
 """
 
 from __future__ import annotations
@@ -38,16 +39,15 @@ from core import metrics, outbox
 from games import catalog
 from games.bots.evaluate import Evaluation
 from games.catalog import evaluate
-from games.events import ReviewQueued, ReviewsWaiting
+from games.events import ReviewDone, ReviewQueued, ReviewsWaiting
 from games.models import Match, Review, ReviewDecision
 from games.selectors.reviews import Decision, decisions_of, secret_rng
 
-# The fewest samples a decision gets, whatever the budget: below this the values are noise.
-MIN_SAMPLES = 8
 WAITING = (Review.Status.PENDING, Review.Status.QUEUED)
 IN_LINE = (Review.Status.QUEUED, Review.Status.RUNNING)
-# A review still running after this many times its CPU budget (plus a minute) has lost its worker.
-STALE_AFTER = 5
+# A review still running this long after its start has lost its worker (a whole game's review
+# takes well under a minute of CPU; the review worker runs at the lowest priority).
+STALE_AFTER = timedelta(minutes=30)
 
 
 class ReviewError(ValueError):
@@ -80,7 +80,7 @@ def reviews_dispatch(*, now: datetime | None = None) -> list[int]:
     the ids queued. A review left running far past its budget (its worker died: the task was
     acknowledged late and redelivered, but the row stayed claimed) waits in line again."""
     now = now or timezone.now()
-    stale = now - timedelta(seconds=settings.REVIEW_CPU_SECONDS * STALE_AFTER + 60)
+    stale = now - STALE_AFTER
     with transaction.atomic():
         Review.objects.filter(status=Review.Status.RUNNING, started_at__lt=stale).update(status=Review.Status.PENDING)
         in_line = Review.objects.filter(status__in=IN_LINE)
@@ -161,6 +161,8 @@ def review_run(*, review_id: int, now: datetime | None = None) -> bool:
             finished_at=now or timezone.now(),
         )
         _dispatch_after_commit()
+        # The game-over panel links to the review now that it is ready, live (issue 55).
+        outbox.send(ReviewDone(table_id=review.match.table_id, match_id=review.match_id))
     metrics.review_timed(review.match.game, cpu, time.perf_counter() - wall, len(items))
     return True
 
@@ -168,22 +170,10 @@ def review_run(*, review_id: int, now: datetime | None = None) -> bool:
 def _evaluate_all(review: Review) -> list[ReviewDecision]:
     match = review.match
     game = catalog.get(match.game)
-    decisions = decisions_of(match, review.seat, review.user_id)
-    budget, ceiling = settings.REVIEW_CPU_SECONDS, settings.REVIEW_SAMPLES
-    started = time.thread_time()
-    units = 0  # samples × actions scored so far: the cost of a sample grows with the actions
+    samples = settings.REVIEW_SAMPLES  # RULING P64: a count, the same on any machine under any load
     items: list[ReviewDecision] = []
-    for index, decision in enumerate(decisions):
-        actions = len(decision.view["legal_actions"])
-        spent = time.thread_time() - started
-        if units:
-            share = max(0.0, budget - spent) / (len(decisions) - index)
-            samples = int(share / (spent / units) / actions)
-        else:
-            samples = MIN_SAMPLES
-        samples = max(MIN_SAMPLES, min(ceiling, samples))
-        evaluation = evaluate(decision.view, secret_rng("review", match.pk, review.seat, decision.version), samples)
-        units += samples * len(evaluation.values)
+    for index, decision in enumerate(decisions_of(match, review.seat, review.user_id)):
+        evaluation = evaluate(decision.view, secret_rng("review", match.pk, review.seat, decision.opened), samples)
         items.append(_item(review, index + 1, decision, evaluation, game))
     return items
 

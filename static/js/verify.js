@@ -134,7 +134,13 @@
       ok = add("verification", false, String(error.message || error), gettext("verification"));
     }
     verdict.classList.add(ok ? "ok" : "fail");
-    verdict.textContent = ok ? gettext("✓ Every check passed.") : gettext("✗ A check failed.");
+    // Issue 55: with no player's value the checks show only that the record was not altered.
+    const alone = panel.dataset.siteAlone === "yes";
+    verdict.textContent = !ok
+      ? gettext("✗ A check failed.")
+      : alone
+        ? gettext("✓ Every check passed, but no player sent a value: the deal is the site's secret alone.")
+        : gettext("✓ Every check passed.");
     button.disabled = false;
   });
 })();

@@ -97,6 +97,8 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: Abstract
     if "last_dismissal" in extra:  # issue 20: say a dismissal happened
         extra["last_attempt"] = last_attempt_note(extra.pop("last_dismissal"))
     given_back = given_back_to(snapshot, user_id)
+    # Issue 55: the viewer's own review of the finished game (its status), linked once done.
+    my_review = extra.pop("reviews", {}).get(user_id) if user_id is not None else None
     if view and "vote" in extra:
         # RULING S12: proposals only in rounds 1..N; the snapshot's vote data predates later moves.
         vote = extra["vote"]
@@ -133,6 +135,7 @@ def live_context(snapshot: Snapshot, *, user_id: int | None, connected: Abstract
         "is_player": viewer_seat is not None,
         "given_back": given_back,
         "can_sit": may_sit_here(snapshot, user_id),
+        "my_review": my_review,
         "lobby": snapshot.status == Table.Status.LOBBY,
         **extra,
     }

@@ -153,6 +153,11 @@ def is_paused(match: Match) -> bool:
     return DismissalVote.objects.filter(match_id=match.pk, status=DismissalVote.Status.OPEN).exists()
 
 
+# RULING P88: a table is dealt again after a dismissal at most this many times; its last attempt
+# is played out, so a majority cannot go on redealing until it likes its hands.
+MAX_REDEALS = 2
+
+
 def vote_round(match: Match) -> tuple[int, int]:
     """RULING S12: the current round and N (= players): proposals are allowed in rounds 1..N."""
     engine = get_engine(match.game)
@@ -165,7 +170,10 @@ def vote_panel(match: Match) -> dict:
     vote = DismissalVote.objects.filter(match=match).first()
     round_number, limit = vote_round(match)
     panel: dict[str, Any] = {
-        "can_propose": vote is None and match.status == Match.Status.PLAYING and round_number <= limit,
+        "can_propose": vote is None
+        and match.status == Match.Status.PLAYING
+        and round_number <= limit
+        and match.attempt <= MAX_REDEALS,
         "rounds": limit,
         "round_number": round_number,
         "open": False,

@@ -12,7 +12,7 @@ from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from core.connections import retry_on_dead_connection
 from games import catalog
-from games.models import Match, Signature
+from games.models import Match, Review, Signature
 from payouts import selectors as payout_selectors
 from tables import matchstore
 from tables.models import Table
@@ -152,6 +152,9 @@ def _extra(*, table: Table, match: Match | None) -> dict:
     if match is not None and catalog.get(match.game).signature and match.status == Match.Status.FINISHED:
         # RULING S13: the Sitaratas' signature, shown with the result (None until signed).
         extra["signature"] = Signature.objects.filter(match=match).values("text").first()
+    if match is not None and match.status == Match.Status.FINISHED:
+        # Issue 55: the game-over panel links to each player's review once it is ready.
+        extra["reviews"] = dict(Review.objects.filter(match=match).values_list("user_id", "status"))
     if table.practice:
         extra["practice"] = True  # RULING P65: the Hint button
     if table.status == Table.Status.LOBBY:

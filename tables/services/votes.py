@@ -34,6 +34,7 @@ from tables.models import DismissalVote
 from tables.services import steps
 
 Status = DismissalVote.Status
+MAX_REDEALS = selectors.MAX_REDEALS  # RULING P88
 
 
 def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> DismissalVote:
@@ -49,6 +50,16 @@ def vote_propose(*, match_id: int, user: User, now: datetime | None = None) -> D
             raise TableError(_("This game is over."))
         if DismissalVote.objects.filter(match=match).exists():
             raise TableError(_("A dismissal has already been proposed in this attempt (one proposal per attempt)."))
+        if match.attempt > MAX_REDEALS:
+            raise TableError(
+                lazy_format(
+                    _(
+                        "This table has been dealt again %(count)s times, the most a table may be: "
+                        "this deal is played out."
+                    ),
+                    count=MAX_REDEALS,
+                )
+            )
         round_number, limit = selectors.vote_round(match)
         if round_number > limit:
             raise TableError(

@@ -7,9 +7,8 @@ Per game, two parts, both on the pure library (``games.bots.evaluate``, as the r
 calls it), at four seats with normal bots, the reviewed seat 0 played by the easy bot:
 
 1. **Cost.** One whole game is played and every decision of seat 0 that has a choice is
-   evaluated with ``--samples`` sampled deals (the review's ceiling, ``REVIEW_SAMPLES``):
-   CPU per decision and per game, and the samples per decision that ``REVIEW_CPU_SECONDS``
-   (60 s) would allow at that cost.
+   evaluated with ``--samples`` sampled deals (the review's count, ``REVIEW_SAMPLES``, RULING
+   P64): CPU per decision and per game.
 2. **Calibration.** ``--points`` decision points (any seat with a choice) are drawn from
    further games; each is evaluated with ``--samples`` and with ten times as many, each on
    its own generator. Printed: how often the two agree on the best action, the mean absolute
@@ -52,7 +51,6 @@ OPTIONS = {
     "estimation": {"length": "mini"},
     "sita": {"matches": 1},
 }
-REVIEW_CPU_SECONDS = 60.0
 
 
 def choices_in_game(game: str, seed: int):
@@ -89,7 +87,6 @@ def cost(game: str, samples: int, seed: int) -> dict:
         "decisions": decisions,
         "per_decision": per,
         "per_game": spent,
-        "budget_samples": int(samples * REVIEW_CPU_SECONDS / spent) if spent else 0,
     }
 
 
@@ -176,8 +173,7 @@ def main() -> None:
         spent = cost(game, args.samples, args.seed)
         print(
             f"{game} {OPTIONS[game]}: {spent['decisions']} decisions of seat 0, "
-            f"CPU {spent['per_decision'] * 1000:.1f} ms per decision, {spent['per_game']:.1f} s per game; "
-            f"{REVIEW_CPU_SECONDS:.0f} s buys ~{spent['budget_samples']} samples per decision",
+            f"CPU {spent['per_decision'] * 1000:.1f} ms per decision, {spent['per_game']:.1f} s per game",
             flush=True,
         )
         result = calibrate(game, args.samples, args.points, args.playouts, args.seed)

@@ -118,3 +118,30 @@ def test_players_play_a_fair_deal_and_verify_it(new_page) -> None:
     host.click("#fair-verify-button")
     host.wait_for_selector("#fair-verdict.fail")
     assert host.get_attribute("#fair-checks li[data-check='your value']", "class") == "fail"
+
+
+def every_human_absent_at_a_tournament_table() -> int:
+    """A one-round tournament whose four players all stay away: the house plays every seat from
+    the start (tables/services/scheduled.py), so no player's value goes into the seed."""
+    from tests.tournaments.helpers import create, current_round, play_round, players, sign_up, staff, start
+
+    tournament = create(staff(), rounds=1)
+    sign_up(tournament, players(4, prefix="away"))
+    start(tournament)
+    round_ = current_round(tournament)
+    play_round(round_, present=[])
+    return Match.objects.get(table_id=round_.tables.get().table_id).pk
+
+
+def test_a_deal_no_player_sent_a_value_to_says_so_when_verified(new_page) -> None:
+    """Issue 55: the checks pass, but the page must not read as if players had taken part."""
+    match_id = in_thread(every_human_absent_at_a_tournament_table)
+    page = new_page()
+    page.goto(f"/games/{match_id}/#fair-verify")
+    assert "No player sent a value: every seat was played by the house" in page.inner_text("#fair-verify")
+    page.click("#fair-verify-button")
+    page.wait_for_selector("#fair-verdict.ok, #fair-verdict.fail")
+    screenshot(page, "fairness-site-alone")
+    assert page.inner_text("#fair-verdict") == (
+        "✓ Every check passed, but no player sent a value: the deal is the site's secret alone."
+    ), page.inner_text("#fair-checks")

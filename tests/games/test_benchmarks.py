@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +83,55 @@ def test_the_review_benchmark_runs_without_the_sites_settings() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "sita {'matches': 1}" in result.stdout and "calibration on 1 points" in result.stdout
+
+
+# --- what docs/performance.md's "How to run them" says, as written ---------------------------
+
+DOCUMENTED = ROOT / "docs" / "performance.md"
+# Run by tests/config/test_benchmark_commands.py: those that start the whole stack (--help), and
+# the render benchmark; the review benchmark is run above.
+RUN_ELSEWHERE = {"load.py", "abuse.py", "lobby.py", "pushes.py", "render.py"}
+# The documented placeholders, at the smallest size (bots.py's "--game G --deals N --every K").
+SMALLEST = {"G": "sita", "N": "1", "K": "1"}
+
+
+def _documented() -> list[list[str]]:
+    """Every command of "How to run them", as its words after ``.venv/bin/python``."""
+    text = DOCUMENTED.read_text(encoding="utf-8")
+    block = text.split("## How to run them", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    commands = []
+    for line in block.splitlines():
+        words = line.split("#", 1)[0].split()
+        if words and words[0] == ".venv/bin/python":
+            commands.append(words[1:])
+    return commands
+
+
+def test_every_documented_benchmark_is_run_by_a_test() -> None:
+    documented = {Path(command[0]).name for command in _documented()}
+    assert {"bots.py", "load.py", "review.py"} <= documented  # the block was found and read
+    run_here = {command[0] for command in PURE} | {"review.py"}
+    assert documented <= run_here | RUN_ELSEWHERE, documented - run_here - RUN_ELSEWHERE
+    assert all((BENCHMARKS / name).exists() for name in documented)
+
+
+@pytest.mark.parametrize("command", _documented(), ids=lambda command: " ".join(command))
+def test_each_documented_option_is_one_the_benchmark_takes(command: list[str]) -> None:
+    """An option the documentation names that the script does not take fails on a fresh clone."""
+    options = [word.split("=", 1)[0] for word in command[1:] if word.startswith("--")]
+    if not options:
+        return  # nothing to check, and engine_sitaratas.py has no --help: it would run whole
+    result = _run([command[0], "--help"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert all(option in result.stdout for option in options), (options, result.stdout)
+
+
+@pytest.mark.slow
+def test_the_bot_benchmark_runs_as_documented_from_a_fresh_clone() -> None:
+    """docs/performance.md's own line, its placeholders at their smallest, run as a script from
+    the clone's root with no settings, database or Redis (issue 55: it failed with
+    ImproperlyConfigured when it reached the bots through the catalogue)."""
+    (command,) = [command for command in _documented() if command[0].endswith("/bots.py")]
+    result = _run([SMALLEST.get(word, word) for word in command])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "FINAL sita: deals 1" in result.stdout and "ImproperlyConfigured" not in result.stderr

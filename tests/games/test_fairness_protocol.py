@@ -364,3 +364,54 @@ def test_the_verifier_runs_with_the_standard_library_and_the_engines_alone(recor
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "✓ commitment" in result.stdout and "✗" not in result.stdout
+
+
+def test_a_deal_from_the_sites_secret_alone_says_so_and_proves_no_players_part(tmp_path, capsys) -> None:
+    """Every human absent at a scheduled table's start: every seat the house's, no value sent. The
+    record still checks, but nothing in it came from a player, so the verifier must not read as if
+    it had (issue 55)."""
+    house = played_record("sita", {"matches": 1}, 3, [None, None, None], accounts=ACCOUNTS)
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(house))
+    assert verify.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "✓ seed" in out and "0 player value(s)" in out
+    assert "All checks passed.\n" not in out
+    assert "no player sent a value: the deal comes from the site's secret alone" in out
+    assert "Proved: the seed follows from the secret, its commitment and the inputs above" not in out
+    assert "Not proved: that the site did not choose the cards." in out
+    # A noted commitment proves the secret's timing, not that the site did not pick it.
+    assert verify.main(["--commitment", house["fairness"]["commitment"], str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Proved: the secret was fixed before the start" not in out and "did not choose the cards" in out
+    # One player's value is enough for the usual proof.
+    assert fairness.site_alone({"values": [{"by": "bot"}, {"by": "player"}]}) is False
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda fair: fair.update(note="dealt by hand"), "keys the protocol does not write: note"),
+        (
+            lambda fair: fair["values"][0].update(name="Tiia"),
+            "seat 1's entry has keys the protocol does not write: name",
+        ),
+        (lambda fair: fair.pop("attempt"), "lacks attempt"),
+        (lambda fair: fair.pop("hmac"), "lacks hmac"),
+    ],
+)
+def test_a_fairness_key_the_protocol_does_not_write_or_a_missing_one_is_refused(record, change, words) -> None:
+    with pytest.raises(fairness.Malformed, match=words):
+        fairness.check_record(_tamper(record, change), engines=catalog.ENGINES)
+
+
+def test_a_fair_v1_record_needs_no_attempt_its_message_does_not_bind(v1_record) -> None:
+    """docs/fairness.md: fair-v1 binds no attempt; the site wrote one, but a record without it
+    is as checkable, and one with an extra key is not."""
+    bare = _tamper(v1_record, lambda fair: fair.pop("attempt"))
+    checks = fairness.check_record(bare, engines=catalog.ENGINES)
+    assert all(check.ok is not False for check in checks)
+    with pytest.raises(fairness.Malformed, match="keys the protocol does not write: account"):
+        fairness.check_record(
+            _tamper(v1_record, lambda fair: fair["values"][0].update(account=17)), engines=catalog.ENGINES
+        )

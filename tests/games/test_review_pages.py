@@ -52,7 +52,12 @@ def test_the_game_page_shows_each_players_accuracy_and_costliest_decisions(revie
     assert f"{host_review.accuracy:.0f} %" in page
     assert "the bot preferred" in page
     assert f"card {item.best_action['card']}" in page
-    assert f"about {item.loss:.1f} fewer expected penalty points" in page
+    # Why, in a player's words: an average over deals like this one, never only "expected points".
+    played, best = f"card {item.action['card']}", f"card {item.best_action['card']}"
+    assert (
+        f"With these cards, {best} took about {item.loss:.1f} fewer penalty points than {played} "
+        f"on average over {item.samples} deals like this one." in page
+    )
     assert page.count('class="card-panel review-player"') == 2
 
 
@@ -108,6 +113,8 @@ def test_the_replay_marks_each_mistake_and_shows_the_values_at_a_decision(review
     page = client.get(url, {"step": step}).content.decode()
     assert 'class="review-decision mistake"' in page
     assert "Value of each action" in page
+    assert f"averaged over {item.samples} deals like this one" in page
+    assert "Chance of leading: in how many of those deals you were ahead of every other player" in page
     for row in item.values:
         assert f"card {row['action']['card']}" in page
     # A step with no decision of a visible review shows the marks only.

@@ -336,3 +336,33 @@ def test_lobbies_open_before_fair_deals_get_their_commitment_from_the_migration(
     made = DealCommitment.objects.get()
     assert (made.table_id, made.attempt) == (lobby.pk, 1)
     assert made.commitment == hashlib.sha256(bytes.fromhex(made.secret)).hexdigest()
+
+
+def test_a_tournament_table_with_every_human_absent_says_its_deal_is_the_sites_secret_alone(
+    client, outsider, capsys, tmp_path
+) -> None:
+    """Issue 55: every seat the house's from the start (tables/services/scheduled.py), so no player
+    sent a value. The record checks, and both the game page and the verifier say what that proves."""
+    import json
+
+    from games.catalog import ENGINES
+    from games.records import verify
+    from tests.tournaments.helpers import create, current_round, play_round, players, sign_up, staff, start
+
+    tournament = create(staff(), rounds=1)
+    sign_up(tournament, players(4))
+    start(tournament)
+    round_ = current_round(tournament)
+    play_round(round_, present=[])  # nobody pressed ready: the house plays every seat
+    match = Match.objects.get(table_id=round_.tables.get().table_id)
+    fair = match.record["fairness"]
+    assert {entry["by"] for entry in fair["values"]} == {"bot"}
+    assert all(check.ok is not False for check in protocol.check_record(match.record, engines=ENGINES))
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(match.record))
+    assert verify.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "no player sent a value: the deal comes from the site's secret alone" in out
+    assert "Not proved: that the site did not choose the cards." in out
+    game_page = page(client, outsider, "match", match.pk)
+    assert "No player sent a value: every seat was played by the house from the start" in game_page

@@ -169,3 +169,25 @@ def test_asking_again_for_the_same_position_does_not_sample_again(db, host, monk
     first = hints.hint_for(match_id=match.pk, user=host)
     monkeypatch.setattr(hints, "evaluate", lambda *args, **kwargs: pytest.fail("sampled again"))
     assert hints.hint_for(match_id=match.pk, user=host) == first
+
+
+def test_every_moment_of_a_sita_turn_gets_one_hint_however_many_bots_lock_in(db, host) -> None:
+    """RULING P65: the hint depends on what the seat's decision depends on, so the bots locking in
+    their choices one by one (each a new version of the match) changes it not, asked afresh."""
+    table = lobby.table_create(host=host, game="sita", seat_count=4, options={"matches": 1}, practice=True)
+    fill_with_bots(table, host)
+    match = lobby.table_start(table_id=table.pk, host=host, entropy=fair_value())
+    bots = {player.seat: player.user for player in match.match_players.filter(user__is_bot=True)}
+    engine, state = state_of(match)
+    assert engine.to_act(state) == [0, 1, 2, 3]  # the first turn: nobody has locked in yet
+    asked = []
+    for seat in (1, 2, 3):
+        hints._EVALUATIONS._entries.clear()  # sampled afresh each time: the generator, not the cache
+        asked.append(hints.hint_for(match_id=match.pk, user=host))
+        action = engine.legal_actions(state, seat)[-1]
+        play.match_act(match_id=match.pk, user=bots[seat], action=action, version=match.version)
+        match.refresh_from_db()
+    hints._EVALUATIONS._entries.clear()
+    asked.append(hints.hint_for(match_id=match.pk, user=host))  # every bot locked in, only the host awaited
+    assert match.version == 3 and all(hint == asked[0] for hint in asked), asked
+    assert hints.hint_for(match_id=match.pk, user=host) == asked[0]  # and from the cache, the same

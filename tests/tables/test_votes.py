@@ -238,3 +238,23 @@ def test_all_human_tables_need_the_books_majority(seats, needed, queued) -> None
     vote = votes.vote_cast(match_id=match.pk, user=users[needed - 1], yes=True)
     assert vote.status == DismissalVote.Status.APPROVED
     assert Match.objects.get(pk=match.pk).status == Match.Status.DISMISSED
+
+
+def test_a_table_is_dealt_again_at_most_twice_its_third_deal_is_played_out(host, player, queued) -> None:
+    """RULING P88: one proposal per attempt, and no more than two redeals across the attempts, so a
+    majority cannot dismiss again and again until it likes its hands."""
+    match = start_sitaratas(host, [player])
+    for attempt in (1, 2):
+        assert match.attempt == attempt
+        votes.vote_propose(match_id=match.pk, user=player)
+        votes.vote_cast(match_id=match.pk, user=host, yes=True)
+        match.refresh_from_db()
+        assert match.status == Match.Status.DISMISSED
+        match = restart(match, host, [player])
+    assert match.attempt == votes.MAX_REDEALS + 1 == 3
+    assert not selectors.vote_panel(match)["can_propose"]  # not offered, and refused if asked
+    with pytest.raises(TableError, match="dealt again 2 times, the most a table may be"):
+        votes.vote_propose(match_id=match.pk, user=player)
+    assert not DismissalVote.objects.filter(match=match).exists()
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and not selectors.is_paused(match)
