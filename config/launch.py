@@ -79,6 +79,11 @@ def ensure_virtualenv(command: str) -> None:
         stamps[name].write_text(digests[name])
 
 
+def ensure_compiled_bots() -> None:
+    """Compile the strong bots when a source changed since their last build (config/compile_bots.py)."""
+    subprocess.run([str(VENV_PYTHON), str(ROOT / "config" / "compile_bots.py"), "--if-stale"], check=True)
+
+
 def in_virtualenv() -> bool:
     return Path(sys.prefix).resolve() == VENV.resolve()
 
@@ -423,6 +428,7 @@ def main(argv: list[str]) -> int:
     # Run as a script, Python put config/ first on the path, where config/celery.py would hide
     # Celery itself from the config package (config/__init__.py loads the Celery app).
     sys.path[0] = str(ROOT)
+    ensure_compiled_bots()
     if argv[0] == "run":
         import argparse
 

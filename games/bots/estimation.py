@@ -56,7 +56,7 @@ def expected_tricks(hand: list[str], trump: str) -> float:
         return total
     trumps = suits[trump]
     count = len(trumps)
-    total += sum(0.95 for r in trumps if r >= QUEEN) + sum(0.5 for r in trumps if r == JACK)
+    total += sum((0.95 for r in trumps if r >= QUEEN), 0.0) + sum((0.5 for r in trumps if r == JACK), 0.0)
     top = sum(1 for r in trumps if r >= JACK)
     total += max(0, count - max(top, 3)) * 0.85  # Length in trumps wins tricks late.
     spare = max(0, count - top)

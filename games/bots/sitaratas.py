@@ -60,9 +60,9 @@ def estimate_tricks(view: JSON) -> float:
     indicator = {view["indicator"]} if view["indicator"] else set()
     pack = make_deck(CLASSIC_RANKS, jokers=view["options"]["deck"] == "jokers")
     unseen = [card for card in pack if card not in indicator and card not in hand]
-    mine = sum(_power(card, trump, hand, indicator) for card in hand)
+    mine = sum((_power(card, trump, hand, indicator) for card in hand), 0.0)
     # My own cards count among the higher ones that beat an opponent's card.
-    theirs = cards * sum(_power(card, trump, (), indicator) for card in unseen) / max(1, len(unseen))
+    theirs = cards * sum((_power(card, trump, (), indicator) for card in unseen), 0.0) / max(1, len(unseen))
     total = mine + (players - 1) * theirs
     return cards * mine / total if total else cards / players
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.bots.budget import Budget
+from games.bots.draw import shuffle
 from games.bots.tricks import search
 from games.engines.contract import JSON
 from games.engines.sita import DECK_SIZE, PENALTY, ROW_LIMIT, Action, ChooseAction, TakeRowAction
@@ -44,14 +45,19 @@ def choose(view: JSON, rng: random.Random, budget: Budget | None = None) -> Acti
 
 def _turn(chosen: list[int], ends: list[int], lengths: list[int], points: list[int], taken: list[int]) -> None:
     """Place one turn's cards (one per seat, ``chosen[seat]``) lowest first, as the engine does."""
-    for card, seat in sorted((card, seat) for seat, card in enumerate(chosen)):
+    for card in sorted(chosen):  # the cards are distinct: each is its seat's
+        seat = chosen.index(card)
         target, end = -1, 0
         for index in range(ROWS):
             if end < ends[index] < card:
                 target, end = index, ends[index]
         if target < 0:
-            # RULING T4: a too-low card takes a row; the rollout takes the cheapest.
-            target = min(range(ROWS), key=points.__getitem__)
+            # RULING T4: a too-low card takes a row; the rollout takes the cheapest (the first of
+            # the cheapest, as ``min`` would).
+            target = 0
+            for index in range(1, ROWS):
+                if points[index] < points[target]:
+                    target = index
             taken[seat] += points[target]
             ends[target], lengths[target], points[target] = card, 1, PENALTY[card]
         elif lengths[target] == ROW_LIMIT:
@@ -114,12 +120,12 @@ class Position:
 
     def sample(self, rng: random.Random) -> list[list[int]]:
         left = list(self.pool)
-        rng.shuffle(left)
+        shuffle(rng, left)
         hands, start = [], 0
         for seat, count in enumerate(self.counts):
             if seat == self.me:
                 own = list(self.hand)
-                rng.shuffle(own)  # The rollout plays the bot's later cards from the end, too.
+                shuffle(rng, own)  # The rollout plays the bot's later cards from the end, too.
                 hands.append(own)
             else:
                 hands.append(left[start : start + count])

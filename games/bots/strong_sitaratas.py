@@ -28,14 +28,13 @@ from games.bots.tricks import (
     Rules,
     Trick,
     deal_others,
-    decode,
     encode,
     margin,
     rollout,
     search,
     trump_index,
 )
-from games.engines.cards import make_deck
+from games.engines.cards import RANK_VALUE, make_deck
 from games.engines.contract import JSON
 from games.engines.sitaratas import CLASSIC_RANKS, EXACT_BONUS, Action, BidAction, PlayAction
 
@@ -97,6 +96,7 @@ class Position:
         self.pool = [code for code in map(encode, deck) if code not in seen]
         self.counts = list(view["hand_counts"])
         self.bids = list(view["bids"])
+        self.guess = BidGuess(view)
 
     def _voids_from(self, plays: list[JSON]) -> None:
         led = None
@@ -122,17 +122,8 @@ class Position:
         return hands, bids
 
     def _guess_bid(self, hand: list[int]) -> int:
-        view = self.view
-        guess = {
-            "hand": [decode(code) for code in hand],
-            "trump": view["trump"],
-            "players": self.n,
-            "cards": view["cards"],
-            "indicator": view["indicator"],
-            "options": view["options"],
-        }
-        cards: int = view["cards"]
-        return min(cards, max(0, round(rule_based.estimate_tricks(guess))))
+        cards: int = self.view["cards"]
+        return min(cards, max(0, round(self.guess.estimate(hand))))
 
     def evaluate_bid(self, action: BidAction, world: World) -> float:
         return margin(self.outcome_bid(action, world), self.me)
@@ -162,3 +153,49 @@ class Position:
         trick.add(self.me, code, action.get("joker") == "high", self.trump)
         won = rollout(hands, trick, list(self.view["tricks_won"]), bids, self.rules)
         return round_points(won, bids)
+
+
+# (1 + higher cards still out) ** -SPREAD for every count of higher cards a suit can have.
+_POWER_OF_HIGHER: list[float] = [(1 + higher) ** -rule_based.SPREAD for higher in range(len(CLASSIC_RANKS))]
+
+
+class BidGuess:
+    """The rule-based bot's estimate (``games.bots.sitaratas.estimate_tricks``) for a sampled
+    hand of another seat, on card codes: the same powers summed in the same order, so the same
+    float and the same guessed bid, without building a view of string cards per sample."""
+
+    def __init__(self, view: JSON) -> None:
+        self.trump = trump_index(view["trump"])
+        self.indicator = encode(view["indicator"]) if view["indicator"] else -1
+        self.cards: int = view["cards"]
+        self.players: int = view["players"]
+        deck = [encode(card) for card in make_deck(CLASSIC_RANKS, jokers=view["options"]["deck"] == "jokers")]
+        self.pack = [code for code in deck if code != self.indicator]  # the pack's order, as the bot reads it
+        self.values = [RANK_VALUE[rank] for rank in CLASSIC_RANKS]
+        self.alone = {code: self.power(code, []) for code in self.pack}  # with no card of the hand's own
+
+    def power(self, code: int, own: list[int]) -> float:
+        """``rule_based._power`` of one card: the higher cards of its suit not in ``own`` nor the indicator."""
+        if code >= RED_JOKER:
+            return rule_based.JOKER_POWER
+        suit, value = code >> 4, code & 15
+        higher = 0
+        for rank_value in self.values:
+            other = suit * 16 + rank_value
+            if rank_value > value and other not in own and other != self.indicator:
+                higher += 1
+        power = _POWER_OF_HIGHER[higher]
+        return power * rule_based.TRUMP_POWER if suit == self.trump else power
+
+    def estimate(self, hand: list[int]) -> float:
+        mine = 0.0
+        for code in hand:
+            mine += self.power(code, hand)
+        unseen, count = 0.0, 0
+        for code in self.pack:
+            if code not in hand:
+                unseen += self.alone[code]
+                count += 1
+        theirs = self.cards * unseen / max(1, count)
+        total = mine + (self.players - 1) * theirs
+        return self.cards * mine / total if total else self.cards / self.players

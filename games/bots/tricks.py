@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from games.bots.budget import Budget
+from games.bots.draw import shuffle
 from games.engines.cards import RANK_VALUE, SUITS
 
 Candidate = TypeVar("Candidate")
@@ -120,6 +121,26 @@ class Trick:
         self.count += 1
 
 
+def _most(codes: list[int], trump: int) -> int:
+    """The first of the most precious cards (``max`` by ``_value``, as a loop: the bots' hot path)."""
+    best, best_value = codes[0], _value(codes[0], trump)
+    for code in codes:
+        value = _value(code, trump)
+        if value > best_value:
+            best, best_value = code, value
+    return best
+
+
+def _least(codes: list[int], trump: int) -> int:
+    """The first of the least precious cards (``min`` by ``_value``)."""
+    best, best_value = codes[0], _value(codes[0], trump)
+    for code in codes:
+        value = _value(code, trump)
+        if value < best_value:
+            best, best_value = code, value
+    return best
+
+
 def policy(hand: list[int], trick: Trick, need: int, rules: Rules) -> tuple[int, bool]:
     """The rollout's move for a seat that still needs ``need`` tricks: (card, joker HIGH)."""
     trump = rules.trump
@@ -127,33 +148,37 @@ def policy(hand: list[int], trick: Trick, need: int, rules: Rules) -> tuple[int,
     if len(options) == 1 and options[0] < RED_JOKER:
         return options[0], False
     want = need > 0 or (need < 0 and rules.sitaratas)
-    standard = [code for code in options if code < RED_JOKER]
-    joker = next((code for code in options if code >= RED_JOKER), None)
+    standard: list[int] = []
+    joker = -1  # the first joker among the options, if any
+    for code in options:
+        if code < RED_JOKER:
+            standard.append(code)
+        elif joker < 0:
+            joker = code
     if trick.count == 0:
         if want:
-            if joker is not None and (need >= len(hand) or not standard):
+            if joker >= 0 and (need >= len(hand) or not standard):
                 return joker, True
-            return max(standard, key=lambda code: _value(code, trump)), False
-        if standard or joker is None:
-            return min(standard, key=lambda code: _value(code, trump)), False
+            return _most(standard, trump), False
+        if standard or joker < 0:
+            return _least(standard, trump), False
         return joker, False
     led = trick.led
     last = trick.count == rules.n - 1
+    best_key = trick.best_key
     if want:
-        winners = [code for code in standard if play_key(code, False, led, trump) > trick.best_key]
+        winners = [code for code in standard if play_key(code, False, led, trump) > best_key]
         if winners:
-            pick = min if last else max
-            return pick(winners, key=lambda code: _value(code, trump)), False
-        if joker is not None:
+            return (_least(winners, trump) if last else _most(winners, trump)), False
+        if joker >= 0:
             return joker, True
-        return min(standard, key=lambda code: _value(code, trump)), False
-    losers = [code for code in standard if play_key(code, False, led, trump) < trick.best_key]
+        return _least(standard, trump), False
+    losers = [code for code in standard if play_key(code, False, led, trump) < best_key]
     if losers:
-        return max(losers, key=lambda code: _value(code, trump)), False
-    if joker is not None:
+        return _most(losers, trump), False
+    if joker >= 0:
         return joker, False
-    pick = max if last else min
-    return pick(standard, key=lambda code: _value(code, trump)), False
+    return (_most(standard, trump) if last else _least(standard, trump)), False
 
 
 def rollout(hands: list[list[int]], trick: Trick, won: list[int], targets: Sequence[int], rules: Rules) -> list[int]:
@@ -186,7 +211,7 @@ def deal_others(
     order = sorted((seat for seat in range(len(counts)) if seat != me), key=lambda seat: -len(voids[seat]))
     for attempt in range(8):
         left = list(pool)
-        rng.shuffle(left)
+        shuffle(rng, left)
         hands: list[list[int]] = [[] for _ in counts]
         ok = True
         for seat in order:

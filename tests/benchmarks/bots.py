@@ -1,12 +1,18 @@
 """Strong bot against today's normal bots, on duplicate deals (issues 25, 38). Not a test.
 
-Run: ``.venv/bin/python tests/benchmarks/bots.py --game sita --deals 200 [--jobs 2] [--samples 200]``
-and the load check: ``.venv/bin/python tests/benchmarks/bots.py --game sita --starved 20``.
+Run: ``.venv/bin/python tests/benchmarks/bots.py --game sita --deals 200 [--jobs 2] [--samples 200]
+[--players 4] [--results FILE]`` and the load check:
+``.venv/bin/python tests/benchmarks/bots.py --game sita --starved 20``.
+
+``--results FILE`` makes a long run resumable: each finished deal is appended to FILE as one JSON
+line, and a run started again with the same file (and the same game, options, players and
+samples) reads the deals already there and plays only the rest, so the summary covers them all.
 
 Every deal is one game seed played once per rotation of the seats: the strong bot sits at
-seat 0, then 1, … at a four-player table with normal bots in the other seats, so the luck
-of the cards cancels out over a deal. Printed per game: the strong bot's first-place rate
-with ties split (a first place shared by k seats counts 1/k; 25 % is parity at four seats),
+seat 0, then 1, … at a table of ``--players`` (four by default; SITA seats 2 to 10) with normal
+bots in the other seats, so the luck of the cards cancels out over a deal. Printed per game: the
+strong bot's first-place rate with ties split (a first place shared by k seats counts 1/k; 1/n is
+parity at n seats),
 its mean score margin per game (its total minus the other seats' mean; for SITA, where fewer
 points are better, the other seats' mean minus its total) with a 95 % confidence interval
 over deals, its samples and move times (p50 / p95 / max, counting only moves with a choice),
@@ -33,7 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -61,11 +67,13 @@ class Game:
     moves: str = ""  # a digest of the strong bot's moves, to compare runs
 
 
-def play(game: str, options: dict, seed: int, strong_seat: int, samples: int, cpu_seconds: float) -> Game:
-    """One game, the strong bot at ``strong_seat``."""
+def play(
+    game: str, options: dict, seed: int, strong_seat: int, samples: int, cpu_seconds: float, players: int = PLAYERS
+) -> Game:
+    """One game of ``players`` seats, the strong bot at ``strong_seat``."""
     engine = engine_for(game)
     strong, normal = bot_for(game, "strong"), bot_for(game, "normal")
-    state = engine.new_game(PLAYERS, options, seed)
+    state = engine.new_game(players, options, seed)
     result = Game(0.0, 0.0)
     chosen = hashlib.sha256()
     moves = 0
@@ -100,9 +108,37 @@ def play(game: str, options: dict, seed: int, strong_seat: int, samples: int, cp
     return result
 
 
-def deal(args: tuple[str, dict, int, int, float]) -> list[Game]:
-    game, options, seed, samples, cpu_seconds = args
-    return [play(game, options, seed, seat, samples, cpu_seconds) for seat in range(PLAYERS)]
+def deal(args: tuple[str, dict, int, int, float, int]) -> tuple[int, list[Game]]:
+    game, options, seed, samples, cpu_seconds, players = args
+    return seed, [play(game, options, seed, seat, samples, cpu_seconds, players) for seat in range(players)]
+
+
+def run_key(game: str, options: dict, players: int, samples: int) -> dict:
+    """What a results file's deals were played with: a resumed run must match it."""
+    return {"game": game, "options": options, "players": players, "samples": samples}
+
+
+def load_results(path: Path, key: dict) -> dict[int, list[Game]]:
+    """The deals a stopped run appended to ``path`` (none if it does not exist yet)."""
+    done: dict[int, list[Game]] = {}
+    if not path.exists():
+        return done
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut off when the run was stopped mid-write: that deal is played again
+        if row["key"] != key:
+            raise SystemExit(f"{path}:{number} holds deals of another run ({row['key']}), not {key}")
+        done[row["seed"]] = [Game(**played) for played in row["games"]]
+    return done
+
+
+def append_result(path: Path, key: dict, seed: int, games: list[Game]) -> None:
+    with path.open("a") as out:
+        out.write(json.dumps({"key": key, "seed": seed, "games": [asdict(played) for played in games]}) + "\n")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -128,7 +164,8 @@ def summary(game: str, deals: list[list[Game]]) -> str:
     return (
         f"{game}: deals {len(deals)} (games {len(games)}) · first place, ties split, "
         f"{100 * sum(firsts) / len(firsts):.1f} % (95 % CI {100 * (first - first_half):.1f} … "
-        f"{100 * (first + first_half):.1f}) · margin per game {mean:+.2f} (95 % CI {mean - half:+.2f} … "
+        f"{100 * (first + first_half):.1f}; parity {100 / len(deals[0]):.1f}) · margin per game {mean:+.2f} "
+        f"(95 % CI {mean - half:+.2f} … "
         f"{mean + half:+.2f}) · samples per move p50 {percentile(samples, 0.5):.0f}, min {min(samples, default=0)} · "
         f"capped {capped} of {len(samples)} moves · move time p50 {1000 * percentile(times, 0.5):.0f} ms, "
         f"p95 {1000 * percentile(times, 0.95):.0f} ms, max {1000 * max(times, default=float('nan')):.0f} ms"
@@ -158,18 +195,18 @@ def burn() -> None:
 def starved(args: argparse.Namespace, options: dict) -> None:
     """The same deals as they are and beside a burner per core: the moves must not differ."""
     work = [
-        (args.game, options, seed, args.samples, args.cpu_cap)
+        (args.game, options, seed, args.samples, args.cpu_cap, args.players)
         for seed in range(args.first_seed, args.first_seed + args.starved)
     ]
     started = time.perf_counter()
-    plain = [deal(item) for item in work]
+    plain = [deal(item)[1] for item in work]
     plain_seconds = time.perf_counter() - started
     burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(args.burners)]
     for burner in burners:
         burner.start()
     try:
         started = time.perf_counter()
-        loaded = [deal(item) for item in work]
+        loaded = [deal(item)[1] for item in work]
         loaded_seconds = time.perf_counter() - started
     finally:
         for burner in burners:
@@ -196,6 +233,8 @@ def main() -> None:
         "--cpu-cap", type=float, default=DEFAULT_CPU_SECONDS, help="the safety cap per move, CPU seconds"
     )
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=PLAYERS, help="seats at the table (SITA: 2 to 10)")
+    parser.add_argument("--results", type=Path, help="append each deal here, and resume from what is there")
     parser.add_argument("--starved", type=int, default=0, help="compare N deals as they are and starved of CPU")
     parser.add_argument("--burners", type=int, default=1, help="processes burning the CPU in the starved run")
     parser.add_argument(
@@ -208,7 +247,7 @@ def main() -> None:
     args = parser.parse_args()
     options = {"length": args.estimation_length} if args.game == "estimation" else OPTIONS[args.game]
     print(
-        f"game {args.game} · options {options} · {PLAYERS} players · 1 strong vs {PLAYERS - 1} normal · "
+        f"game {args.game} · options {options} · {args.players} players · 1 strong vs {args.players - 1} normal · "
         f"{args.samples} samples per move, CPU cap {args.cpu_cap} s · jobs {args.jobs} · "
         f"machine {platform.node()} ({os.cpu_count()} cores, {platform.python_implementation()} "
         f"{platform.python_version()}) · commit {commit()}",
@@ -217,16 +256,21 @@ def main() -> None:
     if args.starved:
         starved(args, options)
         return
-    work = [
-        (args.game, options, seed, args.samples, args.cpu_cap)
-        for seed in range(args.first_seed, args.first_seed + args.deals)
-    ]
-    done: list = []
+    seeds = range(args.first_seed, args.first_seed + args.deals)
+    key = run_key(args.game, options, args.players, args.samples)
+    earlier = load_results(args.results, key) if args.results else {}
+    done = [earlier[seed] for seed in seeds if seed in earlier]
+    if done:
+        print(f"resumed: {len(done)} deals already in {args.results}", flush=True)
+    todo = [seed for seed in seeds if seed not in earlier]
+    work = [(args.game, options, seed, args.samples, args.cpu_cap, args.players) for seed in todo]
     started = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:
-        for result in pool.imap_unordered(deal, work):
+        for seed, result in pool.imap_unordered(deal, work):
+            if args.results:
+                append_result(args.results, key, seed, result)
             done.append(result)
-            if len(done) % args.every == 0 and len(done) < len(work):
+            if len(done) % args.every == 0 and len(done) < args.deals:
                 print(f"[{time.perf_counter() - started:.0f} s] {summary(args.game, done)}", flush=True)
     print(f"[{time.perf_counter() - started:.0f} s] FINAL {summary(args.game, done)}", flush=True)
 

@@ -22,12 +22,13 @@ SITE = ("django", "channels", "celery", "psycopg", "redis", "config", "core", "a
 SITE += ("notifications", "social", "chat", "away", "pages", "ops")
 PURE = [
     ("bots.py", "--game", "sita", "--deals", "1"),
+    ("bot_speed.py", "--games", "1", "--game", "sita", "--samples", "20"),
     ("engine_sitaratas.py", "--quick"),
     ("engine_estimation.py", "--seconds", "0.1", "--bot-games", "1", "--margin-games", "1"),
     ("engine_sita.py", "--seconds", "0.1", "--matches", "1"),
     ("tournaments.py", "--players", "8", "--rounds", "1"),
 ]
-SLOW = {"bots.py", "engine_sitaratas.py"}  # several seconds each, even at their smallest
+SLOW = {"bots.py", "bot_speed.py", "engine_sitaratas.py"}  # several seconds each, even at their smallest
 
 
 def _run(arguments: list[str]) -> subprocess.CompletedProcess[str]:
