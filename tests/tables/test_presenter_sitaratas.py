@@ -114,3 +114,13 @@ def test_the_score_sheet_lists_finished_rounds_with_running_totals() -> None:
     ]
     assert g["score_totals"] == ["5", "6", "0"]
     assert g["last_trick"] == []  # a new round is dealt: the old trick is not shown
+
+
+def test_the_dealers_note_counts_one_trick_and_several_in_good_words() -> None:
+    # Issue 53: with one card each the note read "the bids would add up to the 1 trick".
+    one = scenario([["6H"], ["8H"], ["10H"]], dealer=0, bids=[None, 1, 0])
+    note = render_to_string("tables/games/sitaratas.html", _context(one, 0)).split('class="st-forbidden-note', 1)[1]
+    assert "the bids would total 1 trick, as many as the round has." in note.split("</p>", 1)[0]
+    two = scenario([["6H", "7H"], ["8H", "9H"], ["10H", "JH"]], dealer=0, bids=[None, 1, 0])
+    note = render_to_string("tables/games/sitaratas.html", _context(two, 0)).split('class="st-forbidden-note', 1)[1]
+    assert "the bids would total 2 tricks, as many as the round has." in note.split("</p>", 1)[0]
