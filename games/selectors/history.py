@@ -121,7 +121,9 @@ def match_page(*, match: Match) -> dict:
                 cell["by_clock"] = (row["number"], seat) in clocked
     chart = None
     if sheet and sheet["running"]:
-        chart = charts.running_totals_svg(names=names, running=sheet["running"], title="Running totals by round")
+        chart = charts.running_totals_svg(
+            names=names, running=sheet["running"], title=gettext("Running totals by round")
+        )
     return {
         "match": match,
         "game_info": catalog.get(match.game),
