@@ -108,8 +108,8 @@ def test_the_score_sheet_lists_finished_rounds_with_running_totals() -> None:
     row = g["score_rows"]()[0]
     assert row["cards"] == "1" and row["trump"] in ("♠", "♥", "♦", "♣", "NT")
     assert [(c["bid_won"], c["points"], c["exact"]) for c in row["cells"]] == [
-        ("0/0", "+5", True),
-        ("1/1", "+6", True),
+        ("0/0", "\u2066+5\u2069", True),  # a signed figure reads the same right to left (issue 53)
+        ("1/1", "\u2066+6\u2069", True),
         ("1/0", "0", False),
     ]
     assert g["score_totals"] == ["5", "6", "0"]
