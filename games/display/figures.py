@@ -3,7 +3,8 @@
 Django's formats give each language its grouping and decimal mark (issue 26: 1 000 in Estonian,
 1.000 in Arabic, Western digits). A signed figure (a negative total, a round's "+3") is set
 apart from the text around it (U+2066 … U+2069, a left-to-right isolate) with a true minus
-(U+2212): Arabic, read right to left, showed the hyphen of "-12" after the digits, "12-".
+(U+2212): Arabic, read right to left, showed the hyphen of "-12" after the digits, "12-" (a
+minus, true or not, leans on the text around it; only the isolate keeps it with its digits).
 """
 
 from __future__ import annotations
@@ -35,12 +36,14 @@ def figure(value: int | float, *, decimals: int | None = None, plus: bool = Fals
 
 
 _LEADING = re.compile(r"^([+-]?\d+)(?=:)")
-_HYPHEN = re.compile(r"(?<![\w\u2066])-(?=\s?\d)")
+_NEGATIVE = re.compile(r"(?<![\w\u2066])-(\d+)")
+_OPERATOR = re.compile(r"(?<=\s)-(?=\s)")
 
 
 def formula(line: str) -> str:
     """A worked line such as Estimation's "-24: missed 4, took 8 (-4) - 10 With": its leading
-    figure as ``figure`` writes it, each other minus a true one (which keeps its place beside
-    the digits right to left; a hyphen there read "4-")."""
+    figure and each negative one as ``figure`` writes them (right to left, "(-4)" read "(4-)"),
+    each minus between two terms a true one."""
     line = _LEADING.sub(lambda found: figure(int(found[1]), plus=True), line)
-    return _HYPHEN.sub(MINUS, line)
+    line = _NEGATIVE.sub(lambda found: figure(-int(found[1])), line)
+    return _OPERATOR.sub(MINUS, line)
