@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.conf import settings
@@ -9,17 +8,14 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.names import NameRefused, name_clean
+from core.time_zones import zone_named
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 
 def time_zone_known(name: str) -> bool:
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return "/" in name or name == "UTC"
+    return zone_named(name) is not None
 
 
 def language_choices() -> list[tuple[str, StrOrPromise]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -20,16 +20,16 @@ from social.selectors import blocked_ids
 
 
 def message_payload(message: ChatMessage, *, author_name: str) -> dict:
-    """What a browser gets of a message: nothing but what its author typed, and who and when."""
-    at = timezone.localtime(message.created_at)
+    """What a browser gets of a message: nothing but what its author typed, and who and when.
+    When is an instant, which the browser writes in its reader's zone (static/js/chat.js): one
+    message goes to every viewer of the table, whatever their zone (issue 53)."""
     return {
         "id": message.pk,
         "channel": message.channel,
         "author_id": message.author_id,
         "author": author_name,
         "text": message.text,
-        "at": at.isoformat(),
-        "time": f"{at:%H:%M}",
+        "at": message.created_at.astimezone(UTC).isoformat(),
     }
 
 

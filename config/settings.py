@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "core.i18n.ProfileLanguageMiddleware",  # a signed-in player's own choice wins (issue 26)
+    "core.time_zones.TimeZoneMiddleware",  # and their own time zone, for every page and form (issue 53)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

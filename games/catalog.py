@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from accounts.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
-from games.bots import Bot, Move, StrongBot, strong_estimation, strong_sita, strong_sitaratas
+from games.bots import Bot, Move, StrongBot, plain, strong_estimation, strong_sita, strong_sitaratas
 from games.bots import estimation as estimation_bot
 from games.bots import evaluate as evaluation
 from games.bots import registry as bot_registry
@@ -264,6 +264,14 @@ def get_bot(name: str, level: str = DEFAULT_BOT_LEVEL) -> Move[Any]:
     if name not in BY_NAME or (level not in BOT_LEVELS and level != "random"):
         raise ValueError(f"No {level!r} bot for {name!r}.")
     return bot_registry.bot_for(name, level)
+
+
+def house_move(name: str) -> Move[Any]:
+    """RULING P11: what the house plays for a player's seat (the clock's move, an away seat's): the
+    game's normal bot, or the bot module's own ``house`` where its game has one (SITA's takes the
+    cheapest row)."""
+    house = getattr(get(name).bot, "house", None)
+    return plain(house) if house is not None else get_bot(name)
 
 
 def evaluate(view: JSON, rng: random.Random, samples: int) -> Evaluation:

@@ -125,7 +125,8 @@ def memo_text(stored: str) -> str:
             "reason": found["reason"],
         }
     if found := _CLOSED_EARLY.fullmatch(stored):
-        return gettext("Table closed before the start: %(reason)s") % {"reason": found["reason"]}
+        # The reason is the host's stored ending ("Closed by the host, Ann.") or an admin's own words.
+        return gettext("Table closed before the start: %(reason)s") % {"reason": ending_text(found["reason"])}
     if found := _AFTER_ENDING.fullmatch(stored):
         # Issue 37: the row's own heading says "Stake refunded" or "Pass returned"; the memo says
         # why. Repeating it after an admin's reason read "…refunding Stake refunded.".

@@ -15,7 +15,7 @@ from django.conf import settings
 
 from core import metrics
 from games.bots.budget import Budget
-from games.catalog import bot_move, get_bot
+from games.catalog import bot_move, house_move
 from games.models import Match
 from tables.selectors import fairness
 
@@ -33,5 +33,10 @@ def bot_action(*, match: Match, seat: int, level: str, view: dict) -> dict:
 
 
 def clock_action(*, match: Match, seat: int, view: dict) -> dict:
-    """RULING P11: the game's (normal) bot's action for a seat whose time ran out."""
-    return get_bot(match.game)(view, fairness.bot_rng(match=match, seat=seat, label="clock"))
+    """RULING P11: the house's action for a seat whose time ran out (``catalog.house_move``)."""
+    return house_move(match.game)(view, fairness.bot_rng(match=match, seat=seat, label="clock"))
+
+
+def away_action(*, match: Match, seat: int, view: dict) -> dict:
+    """RULING P12: the house's action for an away player's seat, from the bot's own generator."""
+    return house_move(match.game)(view, fairness.bot_rng(match=match, seat=seat))

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from core.admin_tools import ReasonedAdmin, ViewOnlyAdmin, ViewOnlyInline, ask_reason
+from core.time_zones import typed_time_note
 from tournaments import services
 from tournaments.models import Entry, Round, Season, SeasonPlace, Tournament
 from tournaments.services import TournamentError
@@ -62,6 +63,13 @@ class TournamentAdmin(ReasonedAdmin):
     inlines = [EntryInline]
     actions = ["cancel"]
     readonly_fields = ["state", "current_round", "pot", "ended_at", "end_reason", "creator", "options", "clock"]
+
+    def formfield_for_dbfield(self, db_field, request: HttpRequest, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "starts_at" and field is not None:
+            # Issue 53: typed in the admin's own zone (core/time_zones.py), stored in UTC; say which.
+            field.help_text = typed_time_note()
+        return field
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # its fees and entries are the players': cancelling gives every fee back

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.time_zones import typed_time_note
 from games import catalog
 
 
@@ -15,7 +16,6 @@ class TournamentForm(forms.Form):
     starts_at = forms.DateTimeField(
         label=_("Starts at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text=_("In your own time zone."),
     )
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=10, initial=3)
     table_size = forms.IntegerField(label=_("Players per table"), min_value=2, max_value=10, initial=4)
@@ -28,6 +28,8 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # Issue 53: read in the zone the request activated (core/time_zones.py), and it says which.
+        self.fields["starts_at"].help_text = typed_time_note()
         for option in _tournament_options():
             self.fields[option.field_name] = _option_field(option)
         # Each game's options right after the game, as the page shows them.

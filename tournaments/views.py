@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -81,17 +79,13 @@ def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        zone = ZoneInfo(request.user.time_zone) if time_zone_known(request.user.time_zone) else UTC
-        starts_at: datetime = data["starts_at"]
-        if timezone.is_naive(starts_at):
-            starts_at = starts_at.replace(tzinfo=zone)
         try:
             tournament = services.tournament_create(
                 creator=request.user,
                 name=data["name"],
                 game=data["game"],
                 options=form.game_options(),
-                starts_at=starts_at,
+                starts_at=data["starts_at"],  # aware: read in the player's zone (core/time_zones.py)
                 rounds=data["rounds"],
                 table_size=data["table_size"],
                 min_players=data["min_players"],

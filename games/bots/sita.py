@@ -40,6 +40,20 @@ def choose(view: JSON, rng: random.Random) -> Action:
     return {"type": "choose", "card": hand[best]}
 
 
+def house(view: JSON, rng: random.Random) -> Action:
+    """RULING P11: what the house plays for a player's seat (their time ran out, or they are away).
+    It plays as a sensible player would and as the player can follow: a card as the bot chooses
+    it, and a row to take the cheapest one, fewest penalty points (issue 53: it took a 7-point
+    row beside a 3-point one for the sake of the hand's later cards, a bet the player never made).
+    Of equally cheap rows, the bot's weighing of the hand's later cards chooses."""
+    legal = view["legal_actions"]
+    if not legal or legal[0]["type"] != "take_row":
+        return choose(view, rng)
+    costs = [sum(PENALTY[card] for card in row) for row in view["rows"]]
+    cheapest = [row for row in range(len(costs)) if costs[row] == min(costs)]
+    return {"type": "take_row", "row": cheapest[0] if len(cheapest) == 1 else _best_row(view, rng, among=cheapest)}
+
+
 def _summaries(rows: list[list[int]]) -> Rows:
     return [(row[-1], len(row), sum(PENALTY[card] for card in row)) for row in rows]
 
@@ -95,15 +109,16 @@ def _own_penalty(rows: Rows, own: int, others: list[int]) -> int:
     return mine
 
 
-def _best_row(view: JSON, rng: random.Random) -> int:
-    """Weigh each row's penalty against the rows it leaves for the bot's next cards."""
+def _best_row(view: JSON, rng: random.Random, among: list[int] | None = None) -> int:
+    """Weigh each row's penalty (of ``among``, else all four) against the rows it leaves for the
+    bot's next cards."""
     seat = view["seat"]
     pending = view["pending_too_low"]
     chosen = view["revealed"]["chosen"]
     rest = sorted(card for other, card in enumerate(chosen) if other != seat)
     hand = view["hand"]
     best_row, best_score = 0, float("inf")
-    for row in range(4):
+    for row in among if among is not None else range(4):
         rows = [list(cards) for cards in view["rows"]]
         took = sum(PENALTY[card] for card in rows[row])
         rows[row] = [pending["card"]]

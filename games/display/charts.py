@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games.display.figures import figure
 from games.records.charts import HEIGHT, LEFT, RIGHT, WIDTH, running_plot
 
 COLOURS = ["#0f5132", "#c2410c", "#1d4ed8", "#a21caf", "#ca8a04", "#0e7490", "#be123c", "#4d7c0f", "#6d28d9", "#57534e"]
@@ -26,7 +27,7 @@ def running_totals_svg(*, names: list[str], running: list[list[int]], title: str
         '<line x1="{}" x2="{}" y1="{}" y2="{}" class="{}"/><text x="{}" y="{}" class="axis" '
         'text-anchor="end">{}</text>',
         (
-            (LEFT, WIDTH - RIGHT, y(v), y(v), "zero" if v == 0 else "grid", LEFT - 6, plot.label_y(v), v)
+            (LEFT, WIDTH - RIGHT, y(v), y(v), "zero" if v == 0 else "grid", LEFT - 6, plot.label_y(v), figure(v))
             for v in plot.y_ticks()
         ),
     )
@@ -39,7 +40,7 @@ def running_totals_svg(*, names: list[str], running: list[list[int]], title: str
                 " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line)),
                 COLOURS[seat % len(COLOURS)],
                 names[seat],
-                line[-1],
+                figure(line[-1]),  # as every figure is written (issue 53)
             )
             for seat, line in enumerate(plot.series)
         ),

@@ -14,13 +14,15 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games import catalog
+from games.display.figures import formula
 from games.engines.contract import Record
 from games.records import sheet
 
 
 def note_text(parts: list[tuple[str, dict | None]]) -> str:
-    """A note's parts in the active language: each message translated and filled, each plain text as it is."""
-    return "".join(text if values is None else gettext(text) % values for text, values in parts)
+    """A note's parts in the active language: each message translated and filled, each plain text
+    as it is; its figures written as every figure is (``figures.formula``, issue 53)."""
+    return formula("".join(text if values is None else gettext(text) % values for text, values in parts))
 
 
 def _worded(built: dict) -> dict:

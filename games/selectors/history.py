@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from accounts.models import User
@@ -19,7 +18,7 @@ from accounts.names import public_name
 from accounts.selectors import users_named_publicly
 from games import catalog
 from games.catalog import get_engine
-from games.display import charts
+from games.display import charts, ratings
 from games.display.scoresheets import score_sheet
 from games.engines.cards import SUIT_SYMBOL, is_joker, rank_of, suit_of
 from games.engines.contract import Record
@@ -90,11 +89,6 @@ def public_record(match: Match) -> Record[Any] | None:
     return match.record
 
 
-def _signed_decimal(value: float) -> str:
-    """+1.5 / -0.3 with the reader's decimal separator (issue 26: +1,5 in Estonian and Arabic)."""
-    return ("-" if round(value, 1) < 0 else "+") + number_format(abs(value), 1)
-
-
 def seated_players(match: Match) -> list[MatchPlayer]:
     """The game's players in seat order, each named as public lists name them (RULING P54: a
     player muted site-wide is "Player <id>")."""
@@ -108,7 +102,8 @@ def match_page(*, match: Match) -> dict:
     names = [public_name(player.user) for player in players]
     for player in players:
         after, before = player.rating_after, player.rating_before
-        change = _signed_decimal(after - before) if after is not None and before is not None else ""
+        # Issue 53: on the players' scale (games.display.ratings), as every page shows a rating.
+        change = ratings.shown_change(before, after) if after is not None and before is not None else None
         player.rating_change = change  # type: ignore[attr-defined]  # the page's own figure on the row
     record = public_record(match)
     sheet = score_sheet(record) if record else None
@@ -121,7 +116,9 @@ def match_page(*, match: Match) -> dict:
                 cell["by_clock"] = (row["number"], seat) in clocked
     chart = None
     if sheet and sheet["running"]:
-        chart = charts.running_totals_svg(names=names, running=sheet["running"], title="Running totals by round")
+        chart = charts.running_totals_svg(
+            names=names, running=sheet["running"], title=gettext("Running totals by round")
+        )
     return {
         "match": match,
         "game_info": catalog.get(match.game),

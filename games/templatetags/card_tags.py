@@ -17,7 +17,9 @@ from core.i18n import gettext as _
 from core.i18n import language as get_language
 from core.i18n import ngettext, text
 from games import catalog
+from games.display import ratings
 from games.display.endings import ending_text
+from games.display.figures import figure
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker, rank_of, suit_of
 
 register = template.Library()
@@ -145,12 +147,26 @@ def at(sequence, index):
 
 @register.filter
 def number(value) -> str:
-    """Coins, points and ratings as the reader's language writes them (issue 26): 1 000 in
-    Estonian, 1.000 in Arabic (Django's formats: Western digits). Below 1000 a number is its
-    digits, the cheap path the live fragment takes for nearly every figure."""
-    if isinstance(value, int) and abs(value) >= 1000:
-        return number_format(value, force_grouping=True)
-    return str(value)
+    """Coins, points, totals and ratings as the reader's language writes them (``figure``); a
+    fraction with one decimal. Below 1000 a whole number is its digits, the cheap path the live
+    fragment takes for nearly every figure."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "" if value is None else str(value)
+    if isinstance(value, float):
+        return figure(value, decimals=1)
+    return str(value) if 0 <= value < 1000 else figure(value)
+
+
+@register.filter
+def rating(ordinal: float | None) -> str:
+    """``rating.ordinal|rating``: the stored estimate on the players' scale (games.display.ratings)."""
+    return "" if ordinal is None else figure(ratings.shown(ordinal))
+
+
+@register.filter
+def provisional(games: int) -> bool:
+    """``rating.games|provisional``: too few games for the rating to be sure yet."""
+    return ratings.provisional(int(games or 0))
 
 
 @register.filter
@@ -177,7 +193,8 @@ def is_red(trump: str | None) -> bool:
 
 
 @register.filter
-def signed(value: int | None) -> str:
+def signed(value: int | float | None) -> str:
+    """A change, with its sign: "+3", "−2", "0" (``figure``); a fraction with one decimal."""
     if value is None:
         return ""
-    return f"+{value}" if value > 0 else str(value)
+    return figure(value, decimals=1 if isinstance(value, float) else None, plus=True)

@@ -58,9 +58,9 @@
     const item = node("li", `chat-msg ${message.channel}`);
     item.dataset.id = message.id;
     item.dataset.author = message.author_id;
-    // The reader's own clock time; the server's (UTC) label if the browser cannot read the date.
+    // The reader's own clock time, from the instant the server sends every viewer alike (issue 53).
     const at = new Date(message.at);
-    const label = isNaN(at) ? message.time : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const label = isNaN(at) ? message.at : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     const time = node("time", "chat-time", label);
     time.dateTime = message.at;
     item.append(time, " ");

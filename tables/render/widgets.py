@@ -32,6 +32,7 @@ def bot_level_name(level: str) -> str:
 def bot_add_form(position: int) -> Markup:
     """The host's "Add bot" control for an empty seat: the level to add, normal preselected (RULING P45)."""
     label = _("Bot level for seat %(number)s") % {"number": int(position) + 1}
+    add = _("Add bot")  # outside the f-string, where makemessages finds it (issue 53)
 
     choices = "".join(
         f'<option value="{level}"{" selected" if level == DEFAULT_BOT_LEVEL else ""}>'
@@ -44,5 +45,5 @@ def bot_add_form(position: int) -> Markup:
         # A stable id: the page keeps a level chosen but not yet added across pushes (issue 37).
         f'<select name="level" id="bot-level-{int(position)}" class="small" aria-label="{escape(label)}">'
         f"{choices}</select>"
-        f'<button type="submit" class="small secondary">{escape(_("Add bot"))}</button></form>'
+        f'<button type="submit" class="small secondary">{escape(add)}</button></form>'
     )

@@ -50,12 +50,16 @@ def bots_act(*, match_id: int, version: int, now: datetime | None = None) -> int
             return 0
         # RULING P12: the house plays for an away seat as for a bot, after the same pause.
         away = clock.away_seats(match)
-        bots = {seat: user_id for seat, user_id, is_bot in matchstore.seating(match) if is_bot or seat in away}
+        seating = matchstore.seating(match)
+        bots = {seat: user_id for seat, user_id, is_bot in seating if is_bot or seat in away}
+        people = {seat for seat, _user_id, is_bot in seating if not is_bot}
         return house_turn(
             match=match,
             users=bots,
-            choose=lambda seat, view: botplay.bot_action(
-                match=match, seat=seat, level=bot_level(bots[seat]), view=view
+            choose=lambda seat, view: (
+                botplay.away_action(match=match, seat=seat, view=view)
+                if seat in people
+                else botplay.bot_action(match=match, seat=seat, level=bot_level(bots[seat]), view=view)
             ),
             by_clock=lambda seat: seat in away,
             now=now,

@@ -9,12 +9,14 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.catalog import get_engine
+from games.display.figures import formula
 from games.display.scoresheets import score_sheet
 from games.engines import estimation as E
 from games.models import Match
 from games.records import storage
 from games.records.estimation import explain_points
 from games.selectors.history import matches_ended, replay_steps
+from games.templatetags.card_tags import number, signed
 from tables.services import endings
 from tests.conftest import make_user
 from tests.games.history_helpers import finished_match, play_to_end, started_match
@@ -120,7 +122,7 @@ def test_a_finished_game_page_shows_the_score_sheet_whose_totals_equal_the_recor
         assert mp.user.name in page
     footer = page.split("<tfoot>")[1].split("</tfoot>")[0]
     for total in match.record["totals"]:
-        assert f">{total}</th>" in footer
+        assert f">{number(total)}</th>" in footer  # a negative total with a true minus (issue 53)
     assert reverse("match_replay", args=[match.pk]) in page
 
 
@@ -136,8 +138,10 @@ def test_estimation_lines_on_the_sheet_come_from_the_rule_book_scoring(games) ->
     record = games["estimation"].record
     for row, round_record in zip(score_sheet(record)["rows"], record["rounds"]):
         for seat, cell in enumerate(row["cells"]):
-            assert cell["line"] == explain_points(round_record, seat)
-            assert cell["line"].startswith("0:" if round_record["saaydeh"] else f"{cell['points']:+d}:")
+            # The rule book's line, its figures written as every figure is (issue 53: right to left too).
+            assert cell["line"] == formula(explain_points(round_record, seat))
+            assert cell["line"].startswith("0:" if round_record["saaydeh"] else f"{signed(cell['points'])}:")
+            assert "-" not in cell["line"]
 
 
 def _round(estimate, tricks, dash, caller, last, multiplier=1) -> dict:
@@ -214,7 +218,7 @@ def test_every_estimation_scoring_case_is_explained_as_the_rule_book_says(round_
     cells = score_sheet(record)["rows"][0]["cells"]
     expected = dict(enumerate(expected)) if isinstance(expected, list) else expected
     for seat, line in expected.items():
-        assert cells[seat]["line"] == line
+        assert cells[seat]["line"] == formula(line)  # its figures as every figure is written (issue 53)
         assert line.startswith(f"{cells[seat]['points']:+d}:" if cells[seat]["points"] else "0:")
 
 

@@ -8,6 +8,7 @@ import pytest
 from django.utils import translation
 
 from games.catalog import get_bot, get_engine
+from games.display.figures import formula
 from games.display.scoresheets import live_sheet, score_sheet
 from games.records import estimation as estimation_records
 from games.records import sheet
@@ -59,7 +60,7 @@ def test_the_estimation_notes_are_translated_at_the_edge() -> None:
     with translation.override("et"):
         estonian = [cell for row in score_sheet(record)["rows"] for cell in row["cells"]]
     rounds = [round_record for round_record in record["rounds"] for _ in range(4)]
-    assert [cell["line"] for cell in english] == [explain(r, seat % 4) for seat, r in enumerate(rounds)]
+    assert [cell["line"] for cell in english] == [formula(explain(r, seat % 4)) for seat, r in enumerate(rounds)]
     assert [cell["note"] for cell in english] == [cell["note"] for cell in estonian]  # the same parts, other words
     assert [e["line"].split(":")[0] for e in english] == [e["line"].split(":")[0] for e in estonian]
     assert all(

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from games.bots import random_bot
 from games.bots.sita import choose
 from games.catalog import get_bot
+from games.catalog import house_move as get_house
 from games.engines import sita
 from games.engines.sita import scenario
 
@@ -86,3 +87,34 @@ def test_the_good_bot_beats_random_bots_clearly() -> None:
         other += sum(rest) / len(rest)
     # Random play averages about 15-16 points a match; the good bot about 6-8.
     assert good / matches < 0.6 * (other / matches)
+
+
+def _too_low(rows: list[list[int]], hands: list[list[int]]) -> dict:
+    """Seat 0's view once its card (the first of its hand) was too low: it must take a row."""
+    state = scenario(hands, rows)
+    state = sita.apply(
+        sita.apply(state, 0, {"type": "choose", "card": hands[0][0]}), 1, {"type": "choose", "card": hands[1][0]}
+    )
+    return sita.view(state, 0)
+
+
+def test_the_house_takes_the_cheapest_row_for_a_player_whose_card_was_too_low() -> None:
+    # RULING P11 (issue 53): the bot pays 3 for row 2 or 3 to keep row 0's end for its later cards
+    # (above); the house, playing a person's seat, takes the 1-point row as a sensible player would.
+    view = _too_low([[37], [12, 13, 14, 16], [60], [70]], [[1, 38, 39, 41, 42], [90, 91, 92, 93, 94]])
+    assert choose(view, random.Random(1))["row"] in (2, 3)
+    for seed in range(5):
+        assert get_house("sita")(view, random.Random(seed)) == {"type": "take_row", "row": 0}
+
+
+def test_the_house_chooses_among_equally_cheap_rows_as_the_bot_weighs_them() -> None:
+    # Rows 0, 2 and 3 cost 1 point each (37, 61, 72): keeping row 0's end for 38-42 decides.
+    view = _too_low([[37], [12, 13, 14, 16], [61], [72]], [[1, 38, 39, 41, 42], [90, 91, 92, 93, 94]])
+    assert [sum(sita.PENALTY[card] for card in row) for row in view["rows"]] == [1, 4, 1, 1]
+    assert get_house("sita")(view, random.Random(1))["row"] in (2, 3)
+
+
+def test_the_house_chooses_a_card_as_the_bot_does_and_plays_the_other_games_bots() -> None:
+    view = sita.view(sita.new_game(4, None, 3), 0)
+    assert get_house("sita")(view, random.Random(5)) == choose(view, random.Random(5))
+    assert get_house("estimation") is not None and get_house("sitaratas") is not None

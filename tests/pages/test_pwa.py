@@ -73,3 +73,26 @@ def test_every_page_names_its_account_for_the_worker_and_links_the_manifest(clie
     assert f'data-account="{host.pk}"' in page
     assert 'rel="manifest" href="/manifest.webmanifest"' in page
     assert 'id="install-app"' in page and "hidden" in page
+
+
+def test_the_offline_page_gives_each_last_game_its_places_and_scores_readable_offline(client, host) -> None:
+    # Issue 53: it read "1. 1Boris (bot)": a numbered list around a place badge whose style
+    # (history.css) the worker never keeps, and no scores.
+    from pages.pwa import PRECACHE
+
+    match = finished_match(host, "sitaratas")
+    client.force_login(host)
+    page = client.get("/offline/").content.decode()
+    places = page[page.index('class="grid offline-places"') :].split("</table>", 1)[0]
+    rows = places.split("<tbody>", 1)[1].split("</tr>")[:-1]
+    assert len(rows) == match.match_players.count()
+    for mp in match.match_players.select_related("user"):
+        row = next(row for row in rows if f">{mp.user.name}<" in row)
+        assert f'<td class="num">{mp.place}</td>' in row and f'<td class="num">{mp.total}</td>' in row
+    assert "<ol" not in places
+    # Every stylesheet the page links is one the worker keeps for it.
+    kept = {f"/static/{name}" for name in PRECACHE}
+    sheets = re.findall(r'rel="stylesheet" href="([^"]+)"', page)
+    assert sheets and all(re.sub(r"\.[0-9a-f]{12}\.css$", ".css", sheet) in kept for sheet in sheets), sheets
+    css = Path(finders.find("css/site.css")).read_text()
+    assert ".offline-places" in css

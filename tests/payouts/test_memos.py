@@ -19,6 +19,8 @@ from payouts.services import payout_memo
         (payout_memo(3, [1, 3, 3]), "Osa potist: jagatud teine 3 panustajast, mängus 3. koht."),
         (payout_memo(2, [2]), "Su panus tagasi: panustasid ainsana (mängus 2. koht)."),
         ("Table closed before the start: spam", "Laud suleti enne algust: spam"),
+        # Issue 53: the host's own closing, stored in English, read in the reader's language.
+        ("Table closed before the start: Closed by the host, Ann.", "Laud suleti enne algust: Sulges võõrustaja Ann."),
         ("Dismissed by vote. Stake refunded.", "Katkestatud hääletusega."),  # the row's heading says the rest
         ("Aborted by root: server trouble, refunding Stake refunded.", "Katkestas root: server trouble, refunding."),
         ("For the tournament, well played", "For the tournament, well played"),  # an admin's own words

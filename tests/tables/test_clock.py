@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games.catalog import get_engine
+from games.engines import sita
 from games.models import Match, MatchEvent, Rating
 from games.selectors import history
 from payouts import selectors
@@ -206,6 +207,26 @@ def test_in_sita_every_seat_that_has_not_chosen_gets_a_bot_choice(
     assert played == 2
     assert sorted(e.seat for e in by_clock(match)) == [0, 2]
     assert match.events.get(seat=1).action == mine
+
+
+def test_in_sita_the_clock_takes_the_cheapest_row_for_a_card_that_was_too_low(
+    started_table, host, player, travel, queued
+) -> None:
+    # RULING P11 (issue 53): the house plays as a sensible player; it once took a 3-point row
+    # beside a 1-point one for the sake of the hand's later cards.
+    _, match = started_table("sita", seat_count=2, guests=[player])
+    engine = get_engine("sita")
+    state = sita.scenario([[1, 38, 39, 41, 42], [90, 91, 92, 93, 94]], [[37], [12, 13, 14, 16], [60], [70]])
+    Match.objects.filter(pk=match.pk).update(state=engine.dumps(state))
+    match.refresh_from_db()
+    play.match_act(match_id=match.pk, user=host, action={"type": "choose", "card": 1}, version=match.version)
+    match.refresh_from_db()
+    play.match_act(match_id=match.pk, user=player, action={"type": "choose", "card": 90}, version=match.version)
+    match.refresh_from_db()
+    assert engine.legal_actions(state_of(match)[1], 0)[0]["type"] == "take_row"
+    deadline, _ = match.deadlines["0"]
+    assert timeouts.clock_expire(match_id=match.pk, version=None, now=at(deadline)) == 1
+    assert by_clock(match)[-1].action == {"type": "take_row", "row": 0}
 
 
 # --- pause, away, back ----------------------------------------------------------------------

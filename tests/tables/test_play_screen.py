@@ -298,7 +298,11 @@ def test_the_pass_list_shows_free_reserved_and_used(client, host) -> None:
     assert '<th class="num">Reserved</th>' in passes and '<th class="num">Used</th>' in passes
     used_row = passes[passes.index("Pass used") :]
     used_row = used_row[: used_row.index("</tr>")]
-    assert ">+1<" in used_row and ">-1<" in used_row and '<span class="muted">·</span>' not in used_row
+    assert (
+        ">\u2066+1\u2069<" in used_row
+        and ">\u2066\u22121\u2069<" in used_row
+        and '<span class="muted">·</span>' not in used_row
+    )
 
 
 def test_one_coin_is_not_1_coins(client, host) -> None:

@@ -108,9 +108,19 @@ def test_the_score_sheet_lists_finished_rounds_with_running_totals() -> None:
     row = g["score_rows"]()[0]
     assert row["cards"] == "1" and row["trump"] in ("♠", "♥", "♦", "♣", "NT")
     assert [(c["bid_won"], c["points"], c["exact"]) for c in row["cells"]] == [
-        ("0/0", "+5", True),
-        ("1/1", "+6", True),
+        ("0/0", "\u2066+5\u2069", True),  # a signed figure reads the same right to left (issue 53)
+        ("1/1", "\u2066+6\u2069", True),
         ("1/0", "0", False),
     ]
     assert g["score_totals"] == ["5", "6", "0"]
     assert g["last_trick"] == []  # a new round is dealt: the old trick is not shown
+
+
+def test_the_dealers_note_counts_one_trick_and_several_in_good_words() -> None:
+    # Issue 53: with one card each the note read "the bids would add up to the 1 trick".
+    one = scenario([["6H"], ["8H"], ["10H"]], dealer=0, bids=[None, 1, 0])
+    note = render_to_string("tables/games/sitaratas.html", _context(one, 0)).split('class="st-forbidden-note', 1)[1]
+    assert "the bids would total 1 trick, as many as the round has." in note.split("</p>", 1)[0]
+    two = scenario([["6H", "7H"], ["8H", "9H"], ["10H", "JH"]], dealer=0, bids=[None, 1, 0])
+    note = render_to_string("tables/games/sitaratas.html", _context(two, 0)).split('class="st-forbidden-note', 1)[1]
+    assert "the bids would total 2 tricks, as many as the round has." in note.split("</p>", 1)[0]

@@ -15,7 +15,7 @@ from core.i18n import gettext as _
 from games import catalog
 from games.display.scoresheets import live_sheet
 from games.engines.cards import RED_SUITS, SUIT_SYMBOL, is_joker
-from games.templatetags.card_tags import SUIT_NAMES, signed
+from games.templatetags.card_tags import SUIT_NAMES, number, signed
 
 
 def _rotation(players: int, viewer_seat: int | None) -> list[int]:
@@ -253,6 +253,6 @@ def present(view: dict, names: list[str], viewer_seat: int | None) -> dict:
         # Called only inside the shared block, so built once per version in a process, not per seat.
         "score_rows": partial(_score_rows, view, names),
         "score_names": names[:n],
-        "score_totals": [str(total) for total in view["totals"]],
+        "score_totals": [number(total) for total in view["totals"]],
         "round_progress": round(100 * view["round_number"] / view["rounds_total"]),
     }
