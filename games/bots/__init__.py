@@ -9,6 +9,12 @@ unless their CPU safety cap stops a move early (``Budget.capped``).
 
 Which bot plays at which level the host chooses is the site's (``games.catalog.get_bot``): this
 package offers the players and the two ways a level changes one (:func:`easy`, :func:`guarded`).
+
+The strong bots' hot modules (the samplers in ``draw``, the rollouts in ``tricks``, the strong
+bots and the rule-based policies they call) are compiled in place by mypyc when the README's
+commands run (config/compile_bots.py): the same code, the same moves, several times the samples
+per second. Compiled classes cannot be subclassed from plain Python; ``sources.prefer_sources()``
+imports the plain modules instead, to compare the two.
 """
 
 from __future__ import annotations
