@@ -130,7 +130,8 @@ DECISION_PROBLEMS = """read => {
       if (!shown(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.top < -1 || r.left < -1 || r.bottom > height + 1 || r.right > width + 1) {
-        found.push(`${name(el)} not in view (${Math.round(r.left)}..${Math.round(r.right)} × ${Math.round(r.top)}..${Math.round(r.bottom)} of ${width} × ${height})`);
+        const at = `${Math.round(r.left)}..${Math.round(r.right)} × ${Math.round(r.top)}..${Math.round(r.bottom)}`;
+        found.push(`${name(el)} not in view (${at} of ${width} × ${height})`);
         continue;
       }
       let hit = null;
@@ -141,7 +142,8 @@ DECISION_PROBLEMS = """read => {
     }
   }
   const start = window.scrollY;
-  const controls = "#live button:not([disabled]), #live summary, #live select:not([disabled]), #game a[href], #dock input";
+  const controls = "#live button:not([disabled]), #live summary, #live select:not([disabled]), #game a[href], " +
+    "#dock input";
   for (const el of document.querySelectorAll(controls)) {
     if (!shown(el) || el.closest("[hidden], details:not([open]) > :not(summary)")) continue;
     let r = el.getBoundingClientRect();
