@@ -1,6 +1,7 @@
-"""Views that hid or repeated what a player needs (issue 53, items 3 and 4): every quick phrase of
-the chat is in view; the Estonian notification settings fit a phone; the invitation panel goes
-when the game starts; a bot's level is said once; during a dismissal vote the moves are disabled.
+"""Views that hid or repeated what a player needs (issue 53, items 3 and 4): the six-player
+Sitaratas score sheet fits a laptop, one line per round; every quick phrase of the chat is in
+view; the Estonian notification settings fit a phone; the invitation panel goes when the game
+starts; a bot's level is said once; during a dismissal vote the moves are disabled.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from tables.services import lobby, votes
 from tests.browser.conftest import ARTIFACTS, in_thread
 from tests.browser.helpers import LAPTOP, PHONE, started_at_my_turn, table_page
 from tests.conftest import make_user
+from tests.games.history_helpers import bot_choice, play_out
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human, start_table, state_of
 
@@ -28,6 +30,43 @@ CENTRES_ARE_THEMSELVES = """sel => Array.from(document.querySelectorAll(sel)).fi
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"views-{name}.png"))
+
+
+# Each body row of the sheet whose cells take more than one line: [row's number, its height, one line's].
+WRAPPED_ROWS = """() => Array.from(document.querySelectorAll("#score-sheet tbody tr")).map((tr) => {
+  const line = Math.max(...Array.from(tr.cells).map((td) => parseFloat(getComputedStyle(td).lineHeight)));
+  const tallest = Math.max(...Array.from(tr.cells).map((td) => {
+    const style = getComputedStyle(td);
+    return td.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  }));
+  return [tr.cells[0].textContent.trim(), Math.round(tallest), Math.round(line)];
+}).filter(([, tallest, line]) => tallest > line * 1.5)"""
+
+
+def test_the_six_player_sitaratas_sheet_fits_a_laptop(browser, site_url, transactional_db) -> None:
+    def six_players():
+        guests = [make_user(name) for name in ("Aleksandra", "Konstantin")]
+        _, match = start_table(make_user("Maximilian"), "sitaratas", guests=guests, seat_count=6, options={})
+        return play_out(match, bot_choice(match))
+
+    match = in_thread(six_players)
+    assert match.players == 6
+    for language in ("en", "et", "ar"):
+        in_thread(lambda language=language: User.objects.filter(username="Maximilian").update(language=language))
+        page = table_page(browser, site_url, "Maximilian", 0, LAPTOP)
+        page.goto(f"/games/{match.pk}/")
+        page.wait_for_selector("#score-sheet .sheet-sitaratas")
+        page.locator("#score-sheet").scroll_into_view_if_needed()
+        shot(page, f"sheet-sitaratas-six-{language}-laptop")
+        box = page.locator("#score-sheet .table-scroll").evaluate("s => [s.scrollWidth, s.clientWidth]")
+        assert box[0] <= box[1], f"{language}: the sheet is wider than its box, its last player off screen: {box}"
+        page_width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert page_width[0] <= page_width[1], f"{language}: the page scrolls sideways: {page_width}"
+        wrapped = page.evaluate(WRAPPED_ROWS)
+        assert not wrapped, f"{language}: rounds on several lines ([round, height, one line]): {wrapped}"
+        names = page.locator("#score-sheet th.seat-head").all_inner_texts()
+        assert any("ALEKSANDRA" in name.upper() for name in names), names
+        page.context.close()
 
 
 def test_every_quick_phrase_of_the_chat_is_in_view_beside_the_table(browser, site_url, transactional_db) -> None:
