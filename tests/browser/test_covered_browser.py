@@ -91,10 +91,22 @@ def _est(phase: str, later: bool = False):
     return until
 
 
+def _refused_in_range(state, legal: list[dict]) -> bool:
+    """The viewer estimates last and the value making the estimates total 13 lies among the shown ones."""
+    values = [a["value"] for a in legal if a.get("type") == "estimate" and "trump" not in a]
+    refused = 13 - sum(value for value in state.estimates if value is not None)
+    last = list(state.estimates).count(None) == 1
+    return last and bool(values) and refused not in values and 0 <= refused < max(values)
+
+
 PHASES = {
     "estimation": {
         "bidding": _est("dash_call auction"),
         "estimating-after-a-round": _est("estimating", later=True),
+        # The viewer estimates last and a value among the offered is refused: the dock says why.
+        "estimating-last": lambda engine, state, legal: (
+            state.phase == "estimating" and bool(state.history) and _refused_in_range(state, legal)
+        ),
         "mid-trick": _est("playing"),
         "trick-just-won": lambda engine, state, legal: (
             state.phase == "playing" and not state.trick and bool(state.tricks)
