@@ -92,10 +92,13 @@ def _est(phase: str, later: bool = False):
 
 
 def _refused_in_range(state, legal: list[dict]) -> bool:
-    """The viewer estimates last and the value making the estimates total 13 lies among the shown ones."""
+    """In a call round the viewer estimates last and the value making the estimates total 13 lies
+    among the shown ones."""
     values = [a["value"] for a in legal if a.get("type") == "estimate" and "trump" not in a]
     refused = 13 - sum(value for value in state.estimates if value is not None)
-    last = list(state.estimates).count(None) == 1
+    # A call round: its values stop at the call. (A fixed round's fourteen values and the Super
+    # Call do not fit a phone with the seats and the result: not yet laid out, see issue 53's notes.)
+    last = state.kind == "call" and list(state.estimates).count(None) == 1
     return last and bool(values) and refused not in values and 0 <= refused < max(values)
 
 
