@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from accounts.bots import BOT_LEVEL_NAMES, BOT_LEVELS, DEFAULT_BOT_LEVEL
@@ -12,8 +14,17 @@ from core.i18n import text
 from games.templatetags.card_tags import escape_text
 
 
-def ws_button(label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object) -> Markup:
-    """A form that sends its hidden fields over the table's socket (htmx ws-send) on click."""
+@pass_context
+def ws_button(
+    context: Context, label: str, css: str = "", disabled: bool = False, title: str = "", **fields: object
+) -> Markup:
+    """A form that sends its hidden fields over the table's socket (htmx ws-send) on click.
+
+    A move is disabled while a dismissal vote is open (RULING S12 pauses play): the page offers
+    only what the server will take (issue 53)."""
+    vote = context.get("vote")
+    if fields.get("command") == "act" and vote and vote.get("open"):
+        disabled = True
     hidden = "".join(
         f'<input type="hidden" name="{escape_text(name)}" value="{escape_text(value)}">'
         for name, value in fields.items()

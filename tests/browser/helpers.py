@@ -91,3 +91,71 @@ def table_page(browser, site_url, username: str, table_id: int, options: dict, t
     log_in(page, username, USER_PASSWORD)
     page.goto(f"/tables/{table_id}/")
     return page
+
+
+def hold_clock(match_id: int, seconds: int = 120) -> None:
+    """The awaited seats' turn clocks start again at ``seconds`` from now, and the countdown task
+    armed before does nothing when it runs (it is no longer the armed one, tables/clock.py): a
+    page measured for a few minutes keeps its clock chip and its turn."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Match
+
+    match = Match.objects.get(pk=match_id)
+    at = timezone.now() + timedelta(seconds=seconds)
+    ms = int(at.timestamp() * 1000)
+    deadlines = {seat: [ms, version] for seat, (_, version) in match.deadlines.items()}
+    clock_seats = {**match.clock_seats, "timer": [ms, match.version]}
+    Match.objects.filter(pk=match_id).update(deadlines=deadlines, clock_due=at, clock_seats=clock_seats)
+
+
+# Issue 53: what a decision depends on is not covered. Each enabled control (a button, a summary,
+# a select, a link in the game) is what lies under its own centre, scrolled into view if it is
+# not; each element of ``read`` lies inside the viewport as the page opens, and nothing lies over
+# any of nine points spread over its box.
+DECISION_PROBLEMS = """read => {
+  const found = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+    (typeof el.className === "string" && el.className ? "." + el.className.trim().split(/\\s+/).join(".") : "") +
+    ` "${(el.innerText || "").trim().slice(0, 24)}"`;
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
+    getComputedStyle(el).visibility !== "hidden"; };
+  const over = (el, x, y) => { const top = document.elementFromPoint(x, y);
+    return top && !el.contains(top) && !top.contains(el) ? top : (top ? null : "off"); };
+  const width = document.documentElement.clientWidth, height = document.documentElement.clientHeight;
+  for (const sel of read) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (!shown(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.top < -1 || r.left < -1 || r.bottom > height + 1 || r.right > width + 1) {
+        const at = `${Math.round(r.left)}..${Math.round(r.right)} × ${Math.round(r.top)}..${Math.round(r.bottom)}`;
+        found.push(`${name(el)} not in view (${at} of ${width} × ${height})`);
+        continue;
+      }
+      let hit = null;
+      for (const fx of [0.08, 0.5, 0.92]) for (const fy of [0.1, 0.5, 0.9]) {
+        hit = hit || over(el, r.left + r.width * fx, r.top + r.height * fy);
+      }
+      if (hit) found.push(`${name(el)} covered by ${hit === "off" ? "nothing (off screen)" : name(hit)}`);
+    }
+  }
+  const start = window.scrollY;
+  const controls = "#live button:not([disabled]), #live summary, #live select:not([disabled]), #game a[href], " +
+    "#dock input";
+  for (const el of document.querySelectorAll(controls)) {
+    if (!shown(el) || el.closest("[hidden], details:not([open]) > :not(summary)")) continue;
+    let r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > height) { el.scrollIntoView({block: "center"}); r = el.getBoundingClientRect(); }
+    const hit = over(el, r.left + r.width / 2, r.top + r.height / 2);
+    if (hit) found.push(`control ${name(el)} covered by ${hit === "off" ? "nothing (off screen)" : name(hit)}`);
+  }
+  window.scrollTo(0, start);
+  return found;
+}"""
+
+
+def decision_problems(page, read: list[str]) -> list[str]:
+    """What the player cannot see or press of what a decision needs (``DECISION_PROBLEMS``)."""
+    return page.evaluate(DECISION_PROBLEMS, read)

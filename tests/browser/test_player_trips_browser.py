@@ -38,7 +38,7 @@ def test_a_bot_level_chosen_before_someone_sits_down_is_the_level_added(browser,
     assert page.input_value("#clock-seconds") == "60"
     assert page.locator("#clock-more").get_attribute("open") is not None  # still open after the push
     page.locator("#bot-level-2 + button").click()
-    page.wait_for_selector("#live .seat .bot-level")
+    page.wait_for_selector("#live .seat .seat-name:has-text('(easy bot)')")
     level = in_thread(lambda: Table.objects.get(pk=table.pk).seats.get(position=2).user.bot_level)
     assert level == "easy"
     page.context.close()

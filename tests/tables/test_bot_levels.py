@@ -3,6 +3,8 @@ level plays, stays with the match's players, its replay and its ratings."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -48,7 +50,11 @@ def test_the_host_adds_a_bot_of_each_level_and_each_seat_shows_its_level(host) -
     # Each level is a bot account of its own, so it is rated as its own bot (RULING P45).
     assert len({seats[position].pk for position in (1, 2, 3)}) == 3
     html = str(render_live(load_snapshot(table.pk), user_id=host.pk, connected=set()))
-    assert "strong bot" in html and "easy bot" in html and "normal bot" in html
+    # The level is said once, in the seat's name (issue 53); the normal bots keep their old names (P45).
+    names = re.findall(r'<span class="seat-name" title="([^"]*)">', html)
+    assert [name.split(" ", 1)[1] for name in names[1:]] == ["(strong bot)", "(easy bot)", "(bot)"], names
+    assert all(html.count(name) >= 2 for name in names), "a seat shows its name as its title says"
+    assert "bot-level" not in html and html.count("easy bot") == html.count("(easy bot)")
 
 
 def test_the_lobby_offers_the_three_levels_to_the_host_only(host, player) -> None:
