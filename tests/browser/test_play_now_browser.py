@@ -91,7 +91,9 @@ def test_a_practice_table_opens_with_its_bots_seated(browser, site_url, transact
         ben.wait_for_url("**/tables/*/")
         ben.wait_for_selector("#socket-status[data-state='open']")
         assert ben.locator("#live .seat.empty").count() == 0
-        assert ben.locator("#live .seat .bot-level").count() == ben.locator("#live .seat").count() - 1
+        # A bot's level is in its name ("Ada (bot)"), every seat but the host's.
+        bots = ben.locator("#live .seat .seat-name", has_text=re.compile(r"\(.*bot\)$"))
+        assert bots.count() == ben.locator("#live .seat").count() - 1
         _shot(ben, "practice-opened-laptop")
         ben.click("#live button:has-text('Start the game')")
         ben.wait_for_selector("#live #game")
