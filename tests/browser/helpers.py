@@ -3,10 +3,12 @@ a logged-in page of a table, and the checks that a thing is in view and not cove
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 from tables.services import lobby
-from tests.browser.conftest import log_in
+from tests.browser.conftest import ARTIFACTS, log_in
 from tests.conftest import USER_PASSWORD, make_user
 from tests.helpers import fair_value
 from tests.tables.helpers import fill_with_bots, open_table, play_bots_until_human
@@ -23,6 +25,22 @@ CONTEXT = {
     "sita": ["#game .sita-status", "#game .sita-row[data-row='1']", "#game .sita-row[data-row='4'] .sita-slot.takes"],
 }
 OPTIONS = {"sitaratas": ({"deck": "jokers"}, 4), "estimation": ({"length": "mini"}, 4), "sita": ({"matches": 1}, 6)}
+
+
+def player_page(browser, site_url: str, username: str, *, phone: bool = False):
+    """A new context at a laptop's or a phone's size, signed in as ``username`` (``make_user``'s password)."""
+    context = browser.new_context(base_url=site_url, **(PHONE if phone else LAPTOP))
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    log_in(page, username, USER_PASSWORD)
+    return page
+
+
+def saved_shot(page, name: str, *, full: bool = True) -> None:
+    """The page's screenshot in test-artifacts/ (and SHOTS_DIR, if set)."""
+    for folder in filter(None, [ARTIFACTS, os.environ.get("SHOTS_DIR")]):
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
 
 
 def started_at_my_turn(game: str, username: str):

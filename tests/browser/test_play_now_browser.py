@@ -4,34 +4,15 @@ Screenshots go to test-artifacts/ (and SHOTS_DIR, if set)."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, in_thread, log_in
-from tests.conftest import USER_PASSWORD, make_user
+from tests.browser.conftest import in_thread
+from tests.browser.helpers import player_page, saved_shot
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
-
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "device_scale_factor": 2}
-
-
-def _shot(page, name: str, *, full: bool = True) -> None:
-    for folder in filter(None, [ARTIFACTS, os.environ.get("SHOTS_DIR")]):
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
-
-
-def _page(browser, site_url: str, username: str, *, phone: bool = False):
-    options = PHONE if phone else {"viewport": LAPTOP}
-    context = browser.new_context(base_url=site_url, **options)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    log_in(page, username, USER_PASSWORD)
-    return page
 
 
 def _seconds(page) -> int:
@@ -40,7 +21,7 @@ def _seconds(page) -> int:
 
 def test_play_now_counts_down_to_the_bots_and_starts_by_itself(browser, site_url, transactional_db) -> None:
     in_thread(lambda: (make_user("ann"), make_user("rami")))
-    ann = _page(browser, site_url, "ann", phone=True)
+    ann = player_page(browser, site_url, "ann", phone=True)
     try:
         ann.goto("/")
         ann.locator("#game-sita select[name=wait]").select_option("15")
@@ -58,16 +39,16 @@ def test_play_now_counts_down_to_the_bots_and_starts_by_itself(browser, site_url
         # No "Start the game" to wait on: the host says ready, like everyone else.
         assert ann.locator("#live button:has-text('Start the game')").count() == 0
         assert ann.locator("#live .lobby-controls:has-text('starts by itself')").count() == 1
-        _shot(ann, "play-now-countdown-phone")
+        saved_shot(ann, "play-now-countdown-phone")
         # A watcher reading Arabic sees the same countdown, in their words.
-        arabic = _page(browser, site_url, "rami")
+        arabic = player_page(browser, site_url, "rami")
         try:
             arabic.context.add_cookies([{"name": "django_language", "value": "ar", "url": site_url}])
             arabic.goto(ann.url)
             arabic.wait_for_selector("html[dir=rtl]")
             arabic.wait_for_selector("#quick-fill .quick-countdown")
             assert "Bots" not in arabic.inner_text("#quick-fill")
-            _shot(arabic, "play-now-countdown-laptop-ar", full=False)
+            saved_shot(arabic, "play-now-countdown-laptop-ar", full=False)
         finally:
             arabic.context.close()
         ann.click('#live button:has-text("I\'m ready")')
@@ -75,14 +56,14 @@ def test_play_now_counts_down_to_the_bots_and_starts_by_itself(browser, site_url
         # The bots sit when the wait is over, and the game starts without anyone pressing Start.
         ann.wait_for_selector("#live #game", timeout=40_000)
         assert ann.locator("#live .seat.empty").count() == 0
-        _shot(ann, "play-now-started-phone")
+        saved_shot(ann, "play-now-started-phone")
     finally:
         ann.context.close()
 
 
 def test_a_practice_table_opens_with_its_bots_seated(browser, site_url, transactional_db) -> None:
     in_thread(lambda: make_user("ben"))
-    ben = _page(browser, site_url, "ben")
+    ben = player_page(browser, site_url, "ben")
     try:
         ben.goto("/tables/new/?game=sita")
         ben.locator("input[name=game][value=sita]").check()
@@ -94,7 +75,7 @@ def test_a_practice_table_opens_with_its_bots_seated(browser, site_url, transact
         # A bot's level is in its name ("Ada (bot)"), every seat but the host's.
         bots = ben.locator("#live .seat .seat-name", has_text=re.compile(r"\(.*bot\)$"))
         assert bots.count() == ben.locator("#live .seat").count() - 1
-        _shot(ben, "practice-opened-laptop")
+        saved_shot(ben, "practice-opened-laptop")
         ben.click("#live button:has-text('Start the game')")
         ben.wait_for_selector("#live #game")
     finally:

@@ -5,33 +5,12 @@ test-artifacts/ (and SHOTS_DIR, if set)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, in_thread, log_in
-from tests.conftest import USER_PASSWORD
+from tests.browser.conftest import in_thread
+from tests.browser.helpers import player_page, saved_shot
 
 pytestmark = pytest.mark.browser
-
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "device_scale_factor": 2}
-
-
-def _shot(page, name: str, *, full: bool = True) -> None:
-    for folder in filter(None, [ARTIFACTS, os.environ.get("SHOTS_DIR")]):
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
-
-
-def _page(browser, site_url: str, username: str, *, phone: bool = False):
-    options = PHONE if phone else {"viewport": LAPTOP}
-    context = browser.new_context(base_url=site_url, **options)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    log_in(page, username, USER_PASSWORD)
-    return page
 
 
 def _private_table(spectators: str = "anyone") -> dict:
@@ -50,14 +29,14 @@ def _private_table(spectators: str = "anyone") -> dict:
 def test_a_private_table_offers_a_seat_only_to_whom_it_seats(browser, site_url, transactional_db) -> None:
     ids = in_thread(_private_table)
     url = f"/tables/{ids['table']}/"
-    olga = _page(browser, site_url, "olga", phone=True)  # may watch (anyone may), may not sit
-    piet = _page(browser, site_url, "piet")  # the host's friend
+    olga = player_page(browser, site_url, "olga", phone=True)  # may watch (anyone may), may not sit
+    piet = player_page(browser, site_url, "piet")  # the host's friend
     try:
         olga.goto(url)
         olga.wait_for_selector("#socket-status[data-state='open']")
         olga.wait_for_selector("#live #watch-only")
         assert olga.locator("#live button:has-text('Sit here')").count() == 0
-        _shot(olga, "private-watch-only-phone")
+        saved_shot(olga, "private-watch-only-phone")
         piet.goto(url)
         piet.wait_for_selector("#socket-status[data-state='open']")
         assert piet.locator("#live button:has-text('Sit here')").count() == 2
@@ -96,15 +75,15 @@ def test_a_friend_is_challenged_and_the_host_sees_who_is_invited_and_copies_the_
     browser, site_url, transactional_db
 ) -> None:
     ids = in_thread(_friends)
-    hana = _page(browser, site_url, "hana")
+    hana = player_page(browser, site_url, "hana")
     hana.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
-    piet = _page(browser, site_url, "piet", phone=True)
+    piet = player_page(browser, site_url, "piet", phone=True)
     try:
         # "Challenge" on piet's row of the friends page: a table of the chosen game, piet invited.
         hana.goto("/friends/")
         row = hana.locator(f"#friend-{ids['piet']}")
         row.locator("select[name=game]").select_option("estimation")
-        _shot(hana, "friends-challenge-laptop")
+        saved_shot(hana, "friends-challenge-laptop")
         row.locator("button:has-text('Challenge')").click()
         hana.wait_for_url("**/tables/*/")
         hana.wait_for_selector("#socket-status[data-state='open']")
@@ -115,18 +94,18 @@ def test_a_friend_is_challenged_and_the_host_sees_who_is_invited_and_copies_the_
         hana.wait_for_selector("#invite-copied:has-text('Link copied')")
         assert hana.evaluate("navigator.clipboard.readText()") == hana.input_value("#invite-link")
         hana.locator("#invite-panel").scroll_into_view_if_needed()
-        _shot(hana, "challenge-table-invited-laptop")
+        saved_shot(hana, "challenge-table-invited-laptop")
         # piet answers by taking a seat: the host's view says so, live.
         piet.goto(hana.url)
         piet.wait_for_selector("#socket-status[data-state='open']")
         piet.locator("#live button:has-text('Sit here')").first.click()
         hana.wait_for_selector(f"#live #invited-{ids['piet']}:has-text('took a seat')")
         piet.wait_for_selector(f"#live #invited-{ids['piet']}:has-text('took a seat')")
-        _shot(piet, "challenge-table-invited-phone")
+        saved_shot(piet, "challenge-table-invited-phone")
         # And from a profile: piet challenges hana at SITA.
         piet.goto("/players/hana/")
         piet.locator(f"#challenge-{ids['hana']} select[name=game]").select_option("sita")
-        _shot(piet, "profile-challenge-phone")
+        saved_shot(piet, "profile-challenge-phone")
         piet.locator(f"#challenge-{ids['hana']} button:has-text('Challenge')").click()
         piet.wait_for_url("**/tables/*/")
         piet.wait_for_selector(f"#live #invited-{ids['hana']}:has-text('not answered yet')")
@@ -150,8 +129,8 @@ def _friends_after_a_private_game() -> int:
 
 def test_a_private_rematch_says_who_is_invited_and_who_answered(browser, site_url, transactional_db) -> None:
     source = in_thread(_friends_after_a_private_game)
-    hana = _page(browser, site_url, "hana")
-    piet = _page(browser, site_url, "piet", phone=True)
+    hana = player_page(browser, site_url, "hana")
+    piet = player_page(browser, site_url, "piet", phone=True)
     try:
         for page in (hana, piet):
             page.goto(f"/tables/{source}/")
@@ -161,13 +140,13 @@ def test_a_private_rematch_says_who_is_invited_and_who_answered(browser, site_ur
         piet.wait_for_selector("#rematch .rematch-accepted:has-text('hana')")
         piet.wait_for_selector("#rematch .rematch-pending:has-text('piet')")
         piet.locator("#rematch").scroll_into_view_if_needed()
-        _shot(piet, "private-rematch-panel-phone", full=False)
+        saved_shot(piet, "private-rematch-panel-phone", full=False)
         hana.locator("#rematch a:has-text('Go to the rematch table')").click()
         hana.wait_for_selector("#socket-status[data-state='open']")
         hana.wait_for_selector("#live #invited-list .invited-pending:has-text('piet')")
         piet.locator("#rematch button:has-text('Decline')").click()
         hana.wait_for_selector("#live #invited-list .invited-declined:has-text('piet')")
-        _shot(hana, "private-rematch-table-laptop")
+        saved_shot(hana, "private-rematch-table-laptop")
     finally:
         hana.context.close()
         piet.context.close()
